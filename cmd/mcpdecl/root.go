@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// Exit codes of the command.
+const (
+	exitOK    = 0
+	exitError = 1 // a configuration error or a failed call
+	exitUsage = 2 // the command line itself is wrong
+)
+
+// exitCoder is an error that carries the exit code to end with; its message
+// has already been printed.
+type exitCoder struct{ code int }
+
+func (e exitCoder) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// usageError marks a mistake on the command line.
+type usageError struct{ error }
+
+// Main runs the command line with args and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	var ec exitCoder
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ec):
+		return ec.code
+	case errors.As(err, &ue), strings.HasPrefix(err.Error(), "unknown command"):
+		fmt.Fprintf(stderr, "Error: %s\nRun 'mcpdecl %s --help' for usage.\n", err, commandName(root, args))
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "Error: %s\n", err)
+		return exitError
+	}
+}
+
+// commandName is the subcommand args name, for usage hints.
+func commandName(root *cobra.Command, args []string) string {
+	if c, _, err := root.Find(args); err == nil && c != root {
+		return c.Name()
+	}
+	return ""
+}
+
+// app is what the subcommands share.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	vars           []string
+	logLevel       string
+	logFormat      string
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:           "mcpdecl",
+		Short:         "Serve tools declared in HCL over the Model Context Protocol",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
+	root.PersistentFlags().StringVar(&a.logFormat, "log-format", "text", "log format: text or json")
+	root.AddCommand(a.serveCmd(), a.validateCmd(), a.listCmd(), a.callCmd(), a.versionCmd())
+	return root
+}
+
+// addVarFlag adds --var to a command that loads configuration.
+func (a *app) addVarFlag(c *cobra.Command) {
+	c.Flags().StringArrayVar(&a.vars, "var", nil, "set a variable: --var name=value (repeatable; wins over MCPDECL_VAR_name and defaults)")
+}
+
+// args checks positional arguments, as a usage error.
+func args(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
+
+// registry lists the adapters mcpdecl is built with.
+func registry() *engine.Registry {
+	return engine.NewRegistry(httpaction.New())
+}
+
+// load reads the configuration at paths, printing every diagnostic to
+// stderr. It returns an exitCoder error when the configuration has errors.
+func (a *app) load(paths []string) (*engine.Config, error) {
+	vars := map[string]string{}
+	for _, kv := range a.vars {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			return nil, usageError{fmt.Errorf("--var %q must be name=value", kv)}
+		}
+		vars[name] = value
+	}
+	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars}, paths...)
+	if len(diags) > 0 {
+		writeDiagnostics(a.stderr, files, diags)
+	}
+	if diags.HasErrors() {
+		return nil, exitCoder{exitError}
+	}
+	return cfg, nil
+}
+
+// logger returns the logger the flags ask for, writing to stderr.
+func (a *app) logger() (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(a.logLevel)); err != nil {
+		return nil, usageError{fmt.Errorf("--log-level %q: use debug, info, warn or error", a.logLevel)}
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch a.logFormat {
+	case "text":
+		return slog.New(slog.NewTextHandler(a.stderr, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(a.stderr, opts)), nil
+	}
+	return nil, usageError{fmt.Errorf("--log-format %q: use text or json", a.logFormat)}
+}

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
+
+// Action is the compiled action of one tool, such as an HTTP request. It is
+// built once at load time and run for every call, concurrently.
+type Action interface {
+	// Run performs the action with the call's validated arguments. An error
+	// means the action could not complete (a network failure, a timeout): it
+	// becomes a tool error whose message is the error's text, so the text
+	// must say what failed in words a user understands.
+	Run(ctx context.Context, args map[string]any) (*Response, error)
+}
+
+// Response is what an action produced.
+type Response struct {
+	// Vars are the variables that output programs may read, named as the
+	// adapter's Result declares: for HTTP, status, headers, body and
+	// content_type.
+	Vars map[string]any
+	// Failure, when not empty, says that the call failed by the adapter's
+	// default rule (an HTTP status of 400 or more, say) and why. A tool's
+	// error_if replaces this rule.
+	Failure string
+	// Content is what the result shows when the tool declares neither
+	// outputs nor text: for HTTP, the body as text, or as an image or audio
+	// when it is binary. Image and audio content is kept in every case.
+	Content []Content
+}
+
+// Adapter turns one kind of action block into Actions.
+type Adapter interface {
+	// Kind is the name of the action block in a tool, such as "http".
+	Kind() string
+	// Result lists the variables a run of this kind exposes to the programs
+	// that run after it, with their types.
+	Result() mapping.Env
+	// DecodeAction provisions and validates an action from its block. The
+	// diagnostics must point at the narrowest range that is wrong.
+	DecodeAction(ctx *DecodeContext, block *hcl.Block) (Action, hcl.Diagnostics)
+}
+
+// ResourceAdapter is an Adapter that also declares a kind of named top-level
+// block that its actions refer to, such as http_api "name" { … }, referred to
+// as http_api.name.
+type ResourceAdapter interface {
+	Adapter
+	// ResourceKind is the name of the top-level block, such as "http_api".
+	ResourceKind() string
+	// DecodeResource provisions a resource from its block. A resource that
+	// implements io.Closer is closed when its Config is closed.
+	DecodeResource(ctx *DecodeContext, block *hcl.Block) (any, hcl.Diagnostics)
+}

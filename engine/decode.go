@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
+
+// SensitiveMark is the cty mark carried by values derived from sensitive
+// variables.
+const SensitiveMark = "sensitive"
+
+// DecodeContext is what an adapter has at hand while it decodes a block.
+type DecodeContext struct {
+	// EvalContext evaluates load-time expressions: var.*, local.*, resource
+	// references such as http_api.name, and the functions, expr() included.
+	EvalContext *hcl.EvalContext
+	// Env is what programs in the block may read: in an action block, args.
+	Env mapping.Env
+	// Settings are the server-wide defaults.
+	Settings Settings
+	// Redactor collects the sensitive strings met while decoding.
+	Redactor *Redactor
+	// Dir is the directory of the file being decoded, for relative paths.
+	Dir string
+}
+
+// Eval evaluates a load-time expression. The value may still carry marks;
+// sensitive strings in it are recorded with the Redactor.
+func (c *DecodeContext) Eval(e hcl.Expression) (cty.Value, hcl.Diagnostics) {
+	v, diags := e.Value(c.EvalContext)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	c.recordSecrets(v)
+	if mapping.IsProgram(unmarked(v)) {
+		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Program not allowed here",
+			Detail:   "This value is fixed when the configuration loads, so it cannot be an expr(…) program. Write a plain value, or use a variable.",
+			Subject:  e.Range().Ptr(),
+		})
+	}
+	return v, diags
+}
+
+// Value evaluates an expression that may mix literals and expr(…) programs
+// into a [mapping.Value], compiling the programs against c.Env.
+func (c *DecodeContext) Value(e hcl.Expression) (mapping.Value, hcl.Diagnostics) {
+	v, diags := e.Value(c.EvalContext)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	c.recordSecrets(v)
+	m, more := mapping.Compile(v, e, c.Env)
+	return m, append(diags, more...)
+}
+
+// String evaluates a load-time expression that must be a string.
+func (c *DecodeContext) String(e hcl.Expression) (string, hcl.Diagnostics) {
+	v, diags := c.typed(e, cty.String, "a string")
+	if diags.HasErrors() || v.IsNull() {
+		return "", diags
+	}
+	return v.AsString(), diags
+}
+
+// Int evaluates a load-time expression that must be a whole number.
+func (c *DecodeContext) Int(e hcl.Expression) (int64, hcl.Diagnostics) {
+	v, diags := c.typed(e, cty.Number, "a whole number")
+	if diags.HasErrors() || v.IsNull() {
+		return 0, diags
+	}
+	i, acc := v.AsBigFloat().Int64()
+	if acc != 0 {
+		return 0, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid number",
+			Detail:   fmt.Sprintf("This must be a whole number; got %s.", v.AsBigFloat().String()),
+			Subject:  e.Range().Ptr(),
+		})
+	}
+	return i, diags
+}
+
+// Bool evaluates a load-time expression that must be true or false.
+func (c *DecodeContext) Bool(e hcl.Expression) (bool, hcl.Diagnostics) {
+	v, diags := c.typed(e, cty.Bool, "true or false")
+	if diags.HasErrors() || v.IsNull() {
+		return false, diags
+	}
+	return v.True(), diags
+}
+
+// Duration evaluates a load-time expression that must be a duration such as
+// "10s" or "1m30s".
+func (c *DecodeContext) Duration(e hcl.Expression) (time.Duration, hcl.Diagnostics) {
+	s, diags := c.String(e)
+	if diags.HasErrors() {
+		return 0, diags
+	}
+	d, err := ParseDuration(s)
+	if err != nil {
+		return 0, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid duration",
+			Detail:   err.Error(),
+			Subject:  e.Range().Ptr(),
+		})
+	}
+	return d, diags
+}
+
+// ParseDuration reads a positive duration such as "500ms", "10s" or "2m",
+// with an error that says what is expected.
+func ParseDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a positive duration; write a number with a unit, such as \"500ms\", \"10s\" or \"2m\"", s)
+	}
+	return d, nil
+}
+
+// Resource evaluates a reference to a top-level block of the given kind,
+// such as http_api.weather, and returns what its adapter decoded.
+func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagnostics) {
+	v, diags := e.Value(c.EvalContext)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if ref, ok := ResourceOf(v, kind); ok {
+		return ref, diags
+	}
+	return nil, append(diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid reference",
+		Detail:   fmt.Sprintf("This must refer to a %s block by its name, like %s.example.", kind, kind),
+		Subject:  e.Range().Ptr(),
+	})
+}
+
+// typed evaluates e and converts it to ty.
+func (c *DecodeContext) typed(e hcl.Expression, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
+	v, diags := c.Eval(e)
+	if diags.HasErrors() {
+		return v, diags
+	}
+	v = unmarked(v)
+	if !v.IsKnown() {
+		return cty.NullVal(ty), diags
+	}
+	cv, err := convert.Convert(v, ty)
+	if err != nil {
+		return cty.NullVal(ty), append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Incorrect value type",
+			Detail:   fmt.Sprintf("This must be %s; got %s.", what, v.Type().FriendlyName()),
+			Subject:  e.Range().Ptr(),
+		})
+	}
+	return cv, diags
+}
+
+// recordSecrets adds every sensitive string inside v to the Redactor.
+func (c *DecodeContext) recordSecrets(v cty.Value) {
+	if c.Redactor == nil || !v.ContainsMarked() {
+		return
+	}
+	_, marks := v.UnmarkDeepWithPaths()
+	for _, pm := range marks {
+		if _, ok := pm.Marks[SensitiveMark]; !ok {
+			continue
+		}
+		leaf, err := pm.Path.Apply(v)
+		if err != nil {
+			continue
+		}
+		leaf, _ = leaf.UnmarkDeep()
+		if leaf.IsKnown() && !leaf.IsNull() && leaf.Type() == cty.String {
+			c.Redactor.Add(leaf.AsString())
+		}
+	}
+}
+
+func unmarked(v cty.Value) cty.Value {
+	v, _ = v.UnmarkDeep()
+	return v
+}

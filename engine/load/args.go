@@ -1,0 +1,224 @@
+package load
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
+)
+
+var argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "type"},
+	{Name: "description"},
+	{Name: "default"},
+	{Name: "optional"},
+	{Name: "sensitive"},
+	{Name: "enum"},
+	{Name: "minimum"},
+	{Name: "maximum"},
+	{Name: "min_length"},
+	{Name: "max_length"},
+	{Name: "pattern"},
+	{Name: "format"},
+	{Name: "min_items"},
+	{Name: "max_items"},
+	{Name: "schema"},
+}}
+
+// args decodes the arg blocks of a tool, and the type of args.* that its
+// programs see.
+func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Arg, types.Map) {
+	var args []schema.Arg
+	env := types.Map{}
+	seen := map[string]*hcl.Block{}
+	for _, b := range blocks {
+		if b.Type != "arg" {
+			continue
+		}
+		name := b.Labels[0]
+		if first, dup := seen[name]; dup {
+			l.error(b.LabelRanges[0], "Duplicate argument", "An argument named %q is already declared at %s.", name, first.DefRange)
+			continue
+		}
+		seen[name] = b
+		if name == "" {
+			l.error(b.LabelRanges[0], "Invalid argument name", "An argument needs a name.")
+			continue
+		}
+		a, ok := l.arg(ctx, b)
+		if !ok {
+			continue
+		}
+		args = append(args, a)
+		if a.Schema != nil {
+			env[name] = types.Any
+		} else {
+			env[name] = a.Type.ExprType()
+		}
+	}
+	return args, env
+}
+
+// arg decodes one arg block.
+func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool) {
+	content, diags := b.Body.Content(argSchema)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return schema.Arg{}, false
+	}
+	before := len(l.diags)
+	attrs := content.Attributes
+	a := schema.Arg{Name: b.Labels[0], Type: &schema.Type{Kind: schema.String}}
+	if at, ok := attrs["type"]; ok {
+		t, diags := schema.ParseType(at.Expr)
+		l.diags = append(l.diags, diags...)
+		if t != nil {
+			a.Type = t
+		}
+	}
+	if at, ok := attrs["description"]; ok {
+		a.Description = l.str(ctx, at)
+	}
+	if at, ok := attrs["optional"]; ok {
+		a.Optional = l.boolean(ctx, at)
+	}
+	if at, ok := attrs["sensitive"]; ok {
+		a.Sensitive = l.boolean(ctx, at)
+	}
+	if at, ok := attrs["format"]; ok {
+		a.Format = l.str(ctx, at)
+	}
+	if at, ok := attrs["pattern"]; ok {
+		a.Pattern = l.str(ctx, at)
+		if _, err := regexp.Compile(a.Pattern); err != nil {
+			l.error(at.Expr.Range(), "Invalid pattern", "The pattern is not a valid regular expression: %s.", err)
+		}
+	}
+	if at, ok := attrs["enum"]; ok {
+		v := l.plain(ctx, at)
+		if list, isList := v.([]any); isList && len(list) > 0 {
+			a.Enum = list
+		} else {
+			l.error(at.Expr.Range(), "Invalid enum", "enum must be a non-empty list of the allowed values, such as [\"metric\", \"imperial\"].")
+		}
+	}
+	number := func(name string) *float64 {
+		at, ok := attrs[name]
+		if !ok {
+			return nil
+		}
+		switch v := l.plain(ctx, at).(type) {
+		case int:
+			f := float64(v)
+			return &f
+		case float64:
+			return &v
+		}
+		l.error(at.Expr.Range(), "Invalid "+name, "%s must be a number.", name)
+		return nil
+	}
+	count := func(name string) *int {
+		at, ok := attrs[name]
+		if !ok {
+			return nil
+		}
+		if v, isInt := l.plain(ctx, at).(int); isInt && v >= 0 {
+			return &v
+		}
+		l.error(at.Expr.Range(), "Invalid "+name, "%s must be a whole number, 0 or more.", name)
+		return nil
+	}
+	a.Minimum, a.Maximum = number("minimum"), number("maximum")
+	a.MinLength, a.MaxLength = count("min_length"), count("max_length")
+	a.MinItems, a.MaxItems = count("min_items"), count("max_items")
+	l.checkConstraints(a, attrs)
+
+	if at, ok := attrs["schema"]; ok {
+		a.Schema = l.jsonObject(ctx, at.Expr, "schema")
+		if _, typed := attrs["type"]; typed {
+			l.error(at.Expr.Range(), "Both schema and type", "An argument with a schema takes its type from the schema; remove type.")
+		}
+	}
+	if at, ok := attrs["default"]; ok {
+		a.Default = l.plain(ctx, at)
+		a.HasDefault = true
+		if a.Optional {
+			l.error(at.Expr.Range(), "Both default and optional", "An argument with a default is already optional; remove optional.")
+		}
+		if len(l.diags) == before {
+			l.checkDefault(a, at)
+		}
+	}
+	return a, len(l.diags) == before || !l.diags[before:].HasErrors()
+}
+
+// checkConstraints reports constraints that cannot apply to the argument's
+// type, which JSON Schema would silently ignore.
+func (l *loader) checkConstraints(a schema.Arg, attrs hcl.Attributes) {
+	applies := map[string]schema.Kind{
+		"min_length": schema.String, "max_length": schema.String, "pattern": schema.String, "format": schema.String,
+		"minimum": schema.Number, "maximum": schema.Number,
+		"min_items": schema.List, "max_items": schema.List,
+	}
+	for name, kind := range applies {
+		at, ok := attrs[name]
+		if !ok || a.Type.Kind == schema.Any {
+			continue
+		}
+		k := a.Type.Kind
+		if k == schema.Integer {
+			k = schema.Number
+		}
+		if k != kind {
+			l.error(at.NameRange, "Constraint does not apply", "%s does not apply to an argument of type %s.", name, a.Type)
+		}
+	}
+}
+
+// checkDefault reports a default that the argument's own schema rejects.
+func (l *loader) checkDefault(a schema.Arg, at *hcl.Attribute) {
+	probe := a
+	probe.Default, probe.HasDefault = nil, false
+	v, err := schema.Compile(schema.InputSchema([]schema.Arg{probe}))
+	if err != nil {
+		l.error(at.Expr.Range(), "Invalid argument schema", "%s.", err)
+		return
+	}
+	if vs := v.Validate(map[string]any{a.Name: a.Default}); len(vs) > 0 {
+		l.error(at.Expr.Range(), "Invalid default", "The default does not satisfy the argument's own constraints:\n%s", schema.FormatViolations(vs))
+	}
+}
+
+// str evaluates an attribute that must be a load-time string.
+func (l *loader) str(ctx *engine.DecodeContext, at *hcl.Attribute) string {
+	s, diags := ctx.String(at.Expr)
+	l.diags = append(l.diags, diags...)
+	return s
+}
+
+// boolean evaluates an attribute that must be true or false.
+func (l *loader) boolean(ctx *engine.DecodeContext, at *hcl.Attribute) bool {
+	b, diags := ctx.Bool(at.Expr)
+	l.diags = append(l.diags, diags...)
+	return b
+}
+
+// plain evaluates an attribute into a plain Go value.
+func (l *loader) plain(ctx *engine.DecodeContext, at *hcl.Attribute) any {
+	v, diags := ctx.Eval(at.Expr)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return nil
+	}
+	g, err := mapping.FromCty(v)
+	if err != nil {
+		l.error(at.Expr.Range(), fmt.Sprintf("Invalid %s", at.Name), "%s.", err)
+		return nil
+	}
+	return g
+}

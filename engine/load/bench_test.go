@@ -1,0 +1,146 @@
+package load_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// benchTool is a tool with three expr mappings in and three out, the shape
+// the performance targets are stated for.
+const benchTool = `
+tool "%s" {
+  description = "Current weather for a city."
+  arg "city" {
+    type       = string
+    min_length = 1
+  }
+  arg "units" {
+    type    = string
+    enum    = ["metric", "imperial"]
+    default = "metric"
+  }
+  %s
+  output "temperature" {
+    type  = number
+    value = expr("body.main.temp")
+  }
+  output "conditions" {
+    type  = string
+    value = expr("body.weather[0].description")
+  }
+  output "city" {
+    type  = string
+    value = expr("body.name")
+  }
+}
+`
+
+const benchBody = `{"name":"Paris","main":{"temp":18.5},"weather":[{"description":"light rain"}]}`
+
+// BenchmarkCallEngine measures the engine's own work per call: argument
+// validation, the mappings in and out, output validation and the result,
+// with an action that returns a ready-made decoded body.
+func BenchmarkCallEngine(b *testing.B) {
+	action := `fake {
+    body = {
+      name    = "Paris"
+      main    = { temp = 18.5 }
+      weather = [{ description = expr("args.units == 'metric' ? 'light rain' : 'drizzle'") }]
+      q       = expr("args.city")
+      u       = expr("args.units")
+    }
+  }`
+	cfg, diags := loadString(b, fmt.Sprintf(benchTool, "weather", action), nil, nil)
+	if diags.HasErrors() {
+		b.Fatal(describe(diags))
+	}
+	benchCall(b, cfg)
+}
+
+// BenchmarkCallHTTP measures one call of an HTTP tool against a loopback
+// upstream: the engine's work plus the HTTP round trip.
+func BenchmarkCallHTTP(b *testing.B) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(benchBody))
+	}))
+	defer up.Close()
+	action := `http {
+    url         = "` + up.URL + `/weather/{city}"
+    path_params = { city = expr("args.city") }
+    query       = { units = expr("args.units"), lang = expr("'en'") }
+  }`
+	dir := b.TempDir()
+	name := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(name, []byte(fmt.Sprintf(benchTool, "weather", action)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, name)
+	if diags.HasErrors() {
+		b.Fatal(describe(diags))
+	}
+	defer cfg.Close()
+	benchCall(b, cfg)
+}
+
+func benchCall(b *testing.B, cfg *engine.Config) {
+	tool, _ := cfg.Tool("weather")
+	args := json.RawMessage(`{"city":"Paris"}`)
+	ctx := context.Background()
+	if res := tool.Call(ctx, args); res.IsError {
+		b.Fatal(res.Text())
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if res := tool.Call(ctx, args); res.IsError {
+			b.Fatal(res.Text())
+		}
+	}
+}
+
+// BenchmarkLoad1000 loads a generated configuration of 1,000 HTTP tools.
+func BenchmarkLoad1000(b *testing.B) {
+	var src strings.Builder
+	src.WriteString(`http_api "api" {
+  base_url = "http://127.0.0.1:1"
+}
+`)
+	action := `http {
+    api         = http_api.api
+    path        = "/weather/{city}"
+    path_params = { city = expr("args.city") }
+    query       = { units = expr("args.units") }
+  }`
+	for i := range 1000 {
+		fmt.Fprintf(&src, benchTool, fmt.Sprintf("tool_%04d", i), action)
+	}
+	dir := b.TempDir()
+	name := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(name, []byte(src.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	opts := load.Options{Registry: engine.NewRegistry(httpaction.New())}
+	b.ReportAllocs()
+	for b.Loop() {
+		cfg, _, diags := load.Load(opts, name)
+		if diags.HasErrors() {
+			b.Fatal(describe(diags))
+		}
+		if len(cfg.Tools) != 1000 {
+			b.Fatalf("%d tools", len(cfg.Tools))
+		}
+		_ = cfg.Close()
+	}
+}

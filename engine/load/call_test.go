@@ -1,0 +1,199 @@
+package load_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests run whole calls through tools loaded from HCL, with the fake
+// action, to check the call pipeline: arguments, action, error rules,
+// outputs and text.
+
+const callConfig = `
+tool "weather" {
+  description = "d"
+  arg "city" {
+    type       = string
+    min_length = 2
+  }
+  arg "days" {
+    type    = integer
+    default = 3
+    minimum = 1
+    maximum = 7
+  }
+  arg "email" {
+    type     = string
+    format   = "email"
+    optional = true
+  }
+  fake {
+    body = {
+      city  = expr("args.city")
+      days  = expr("args.days")
+      temps = [21.5, 19]
+      code  = expr("args.city == 'Nowhere' ? 'missing' : 'ok'")
+    }
+  }
+  output "city" {
+    type  = string
+    value = expr("body.city")
+  }
+  output "days" {
+    type  = integer
+    value = expr("args.days * 1")
+  }
+  output "first" {
+    type        = number
+    description = "First temperature"
+    value       = expr("body.temps[0]")
+  }
+  output "code" {
+    type  = integer
+    value = expr("body.code == 'ok' ? 200 : body.code")
+  }
+  output "note" {
+    type     = string
+    optional = true
+    value    = expr("nil")
+  }
+}
+
+tool "failing" {
+  description = "d"
+  arg "status" {
+    type = integer
+  }
+  fake {
+    status = 503
+    body   = "upstream down"
+  }
+}
+
+tool "judged" {
+  description = "d"
+  arg "code" { type = integer }
+  fake {
+    status = 404
+    body   = { code = expr("args.code") }
+  }
+  error_if      = expr("body.code >= 500")
+  error_message = expr("'bad code ' + string(body.code)")
+  text          = expr("'code ' + string(body.code)")
+}
+
+tool "crash" {
+  description = "d"
+  fake { body = {} }
+  output "deep" {
+    value = expr("body.a.b.c")
+  }
+}
+
+tool "slow" {
+  description = "d"
+  timeout     = "100ms"
+  fake { sleep = "10s" }
+}
+`
+
+func TestCall(t *testing.T) {
+	cfg, diags := loadString(t, callConfig, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(describe(diags))
+	}
+	tests := []struct {
+		tool, args string
+		isError    bool
+		want       []string // substrings of the text
+		structured string   // the JSON of structuredContent, when not empty
+	}{
+		{
+			tool: "weather", args: `{"city": "Paris"}`,
+			structured: `{"city":"Paris","code":200,"days":3,"first":21.5}`,
+			want:       []string{`{"city":"Paris","code":200,"days":3,"first":21.5}`},
+		},
+		{
+			tool: "weather", args: `{"city": "Oslo", "days": 7}`,
+			structured: `{"city":"Oslo","code":200,"days":7,"first":21.5}`,
+		},
+		{
+			// Every violation at once, each with its pointer.
+			tool: "weather", args: `{"city": "P", "days": 9.5, "email": "nope", "color": "red"}`,
+			isError: true,
+			want:    []string{"invalid arguments", "/city", "/days", "/email", "color"},
+		},
+		{tool: "weather", args: `{}`, isError: true, want: []string{"invalid arguments", "city"}},
+		{tool: "weather", args: `[1, 2]`, isError: true, want: []string{"must be a JSON object"}},
+		{tool: "weather", args: `{"city": `, isError: true, want: []string{"not valid JSON"}},
+		{
+			// A result that breaks the output schema is an error naming the field.
+			tool: "weather", args: `{"city": "Nowhere"}`,
+			isError: true,
+			want:    []string{"does not match the tool's outputSchema", "/code"},
+		},
+		{tool: "failing", args: `{"status": 1}`, isError: true, want: []string{"fake failure with status 503"}},
+		{tool: "judged", args: `{"code": 404}`, want: []string{"code 404"}},
+		{tool: "judged", args: `{"code": 500}`, isError: true, want: []string{"bad code 500"}},
+		{tool: "crash", args: ``, isError: true, want: []string{"tools.hcl:", `expr("body.a.b.c") failed`}},
+		{tool: "slow", args: `{}`, isError: true, want: []string{"timed out after 100ms"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
+			tool, ok := cfg.Tool(tt.tool)
+			if !ok {
+				t.Fatalf("no tool %q", tt.tool)
+			}
+			res := tool.Call(context.Background(), json.RawMessage(tt.args))
+			if res.IsError != tt.isError {
+				t.Fatalf("isError = %v, want %v; text: %s", res.IsError, tt.isError, res.Text())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(res.Text(), w) {
+					t.Errorf("text does not contain %q:\n%s", w, res.Text())
+				}
+			}
+			if tt.structured != "" {
+				got, _ := json.Marshal(res.Structured)
+				if string(got) != tt.structured {
+					t.Errorf("structured = %s, want %s", got, tt.structured)
+				}
+			}
+		})
+	}
+}
+
+func TestCallCancelled(t *testing.T) {
+	cfg, diags := loadString(t, callConfig, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(describe(diags))
+	}
+	tool, _ := cfg.Tool("slow")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	res := tool.Call(ctx, nil)
+	if !res.IsError || res.Text() != "the call was cancelled" {
+		t.Errorf("got %v %q", res.IsError, res.Text())
+	}
+}
+
+func TestSchemas(t *testing.T) {
+	cfg, diags := loadString(t, callConfig, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(describe(diags))
+	}
+	tool, _ := cfg.Tool("weather")
+	in, _ := json.Marshal(tool.InputSchema())
+	const wantIn = `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"city":{"minLength":2,"type":"string"},"days":{"default":3,"maximum":7,"minimum":1,"type":"integer"},"email":{"format":"email","type":"string"}},"required":["city"],"type":"object"}`
+	if string(in) != wantIn {
+		t.Errorf("inputSchema =\n%s\nwant\n%s", in, wantIn)
+	}
+	out, _ := json.Marshal(tool.OutputSchema())
+	const wantOut = `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"city":{"type":"string"},"code":{"type":"integer"},"days":{"type":"integer"},"first":{"description":"First temperature","type":"number"},"note":{"type":"string"}},"required":["city","days","first","code"],"type":"object"}`
+	if string(out) != wantOut {
+		t.Errorf("outputSchema =\n%s\nwant\n%s", out, wantOut)
+	}
+}

@@ -1,0 +1,237 @@
+package load
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// Options are the inputs of a load besides the files.
+type Options struct {
+	// Registry holds the adapters whose blocks the files may use.
+	Registry *engine.Registry
+	// Vars are variable values given on the command line (--var name=value);
+	// they win over MCPDECL_VAR_<name> and over defaults.
+	Vars map[string]string
+	// LookupEnv reads the environment for env() and MCPDECL_VAR_<name>;
+	// nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+// Files are the parsed configuration files by name, for printing
+// diagnostics with their source.
+type Files = map[string]*hcl.File
+
+// EnvVarPrefix prefixes the environment variables that set variables.
+const EnvVarPrefix = "MCPDECL_VAR_"
+
+// Load reads the configuration at paths: files, or directories whose *.hcl
+// files are read in name order. It returns the configuration, or nil when
+// any diagnostic is an error, and every diagnostic found.
+func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics) {
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	l := &loader{
+		opts:     opts,
+		parser:   hclparse.NewParser(),
+		ctxs:     map[string]*hcl.EvalContext{},
+		settings: engine.DefaultSettings(),
+		redactor: &engine.Redactor{},
+		root:     &hcl.EvalContext{Variables: map[string]cty.Value{}},
+	}
+	cfg := l.load(paths)
+	if l.diags.HasErrors() {
+		for _, c := range l.closers {
+			_ = c.Close()
+		}
+		return nil, l.parser.Files(), l.diags
+	}
+	return cfg, l.parser.Files(), l.diags
+}
+
+// loader holds the state of one load.
+type loader struct {
+	opts     Options
+	parser   *hclparse.Parser
+	diags    hcl.Diagnostics
+	root     *hcl.EvalContext            // var, local and resource references
+	ctxs     map[string]*hcl.EvalContext // per file: the functions, file() relative to it
+	settings engine.Settings
+	redactor *engine.Redactor
+	closers  []io.Closer
+	blocks   map[string][]*hcl.Block // the root blocks of every file, by type
+}
+
+func (l *loader) load(paths []string) *engine.Config {
+	files := l.readFiles(paths)
+	if l.diags.HasErrors() {
+		return nil
+	}
+	l.collectBlocks(files)
+	if l.diags.HasErrors() {
+		return nil
+	}
+	l.variables()
+	l.locals()
+	info := l.server()
+	l.resources()
+	if l.diags.HasErrors() {
+		// Tools refer to all of the above: decoding them now would only
+		// repeat the same errors.
+		return nil
+	}
+	tools := l.tools()
+	return engine.NewConfig(info, l.settings, tools, l.redactor, l.closers)
+}
+
+// readFiles parses the files at paths.
+func (l *loader) readFiles(paths []string) []*hcl.File {
+	var names []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot read configuration",
+				Detail:   fmt.Sprintf("%s. Give the path of an .hcl file, or of a directory that holds some.", err),
+			})
+			continue
+		}
+		if !info.IsDir() {
+			names = append(names, p)
+			continue
+		}
+		matches, _ := filepath.Glob(filepath.Join(p, "*.hcl"))
+		if len(matches) == 0 {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "No configuration files",
+				Detail:   fmt.Sprintf("The directory %s holds no .hcl files.", p),
+			})
+		}
+		slices.Sort(matches)
+		names = append(names, matches...)
+	}
+	if len(paths) == 0 {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "No configuration files",
+			Detail:   "Give the path of an .hcl file, or of a directory that holds some.",
+		})
+	}
+	var files []*hcl.File
+	for _, name := range names {
+		f, diags := l.parser.ParseHCLFile(name)
+		l.diags = append(l.diags, diags...)
+		if f != nil && !diags.HasErrors() {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// rootSchema lists the blocks allowed at the top of a file.
+func (l *loader) rootSchema() *hcl.BodySchema {
+	s := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "server"},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "tool", LabelNames: []string{"name"}},
+	}}
+	for _, kind := range l.opts.Registry.ResourceKinds() {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind, LabelNames: []string{"name"}})
+	}
+	return s
+}
+
+// collectBlocks sorts the root blocks of every file by type.
+func (l *loader) collectBlocks(files []*hcl.File) {
+	l.blocks = map[string][]*hcl.Block{}
+	schema := l.rootSchema()
+	for _, f := range files {
+		content, diags := f.Body.Content(schema)
+		l.diags = append(l.diags, diags...)
+		for _, b := range content.Blocks {
+			l.blocks[b.Type] = append(l.blocks[b.Type], b)
+		}
+	}
+}
+
+// evalContext returns the context for expressions of the named file.
+func (l *loader) evalContext(filename string) *hcl.EvalContext {
+	if ctx, ok := l.ctxs[filename]; ok {
+		return ctx
+	}
+	ctx := l.root.NewChild()
+	ctx.Functions = functions(filepath.Dir(filename), l.opts.LookupEnv)
+	l.ctxs[filename] = ctx
+	return ctx
+}
+
+// decodeContext returns what an adapter or a block decoder needs for a
+// block declared in the named file.
+func (l *loader) decodeContext(filename string) *engine.DecodeContext {
+	return &engine.DecodeContext{
+		EvalContext: l.evalContext(filename),
+		Settings:    l.settings,
+		Redactor:    l.redactor,
+		Dir:         filepath.Dir(filename),
+	}
+}
+
+// checkUnique reports blocks of one type that share a name.
+func (l *loader) checkUnique(blocks []*hcl.Block, what string) []*hcl.Block {
+	seen := map[string]*hcl.Block{}
+	var out []*hcl.Block
+	for _, b := range blocks {
+		name := b.Labels[0]
+		if first, dup := seen[name]; dup {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate " + what,
+				Detail: fmt.Sprintf("A %s named %q is already declared at %s. Names must be unique across all files; rename or remove one.",
+					what, name, first.DefRange.String()),
+				Subject: b.LabelRanges[0].Ptr(),
+			})
+			continue
+		}
+		seen[name] = b
+		out = append(out, b)
+	}
+	return out
+}
+
+// error appends an error diagnostic.
+func (l *loader) error(rng hcl.Range, summary, detail string, args ...any) {
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(detail, args...),
+		Subject:  rng.Ptr(),
+	})
+}
+
+// quoteList renders names as "a", "b" or "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}

@@ -1,0 +1,108 @@
+package load
+
+import (
+	"io"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+var serverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "name"},
+	{Name: "version"},
+	{Name: "title"},
+	{Name: "instructions"},
+	{Name: "timeout"},
+	{Name: "max_response_bytes"},
+	{Name: "max_argument_bytes"},
+	{Name: "page_size"},
+}}
+
+// DefaultServerName and DefaultServerVersion describe the server when no
+// server block names it.
+const (
+	DefaultServerName    = "mcpdecl"
+	DefaultServerVersion = "0.0.0"
+)
+
+// server decodes the server block, if any, into the server's description
+// and settings.
+func (l *loader) server() engine.ServerInfo {
+	info := engine.ServerInfo{Name: DefaultServerName, Version: DefaultServerVersion}
+	blocks := l.blocks["server"]
+	for _, b := range blocks[min(1, len(blocks)):] {
+		l.error(b.DefRange, "Duplicate server block", "The server is already described at %s; merge the two blocks.", blocks[0].DefRange)
+	}
+	if len(blocks) == 0 {
+		return info
+	}
+	b := blocks[0]
+	content, diags := b.Body.Content(serverSchema)
+	l.diags = append(l.diags, diags...)
+	ctx := l.decodeContext(b.DefRange.Filename)
+	str := func(name string, dst *string) {
+		if attr, ok := content.Attributes[name]; ok {
+			s, diags := ctx.String(attr.Expr)
+			l.diags = append(l.diags, diags...)
+			if !diags.HasErrors() {
+				*dst = s
+			}
+		}
+	}
+	str("name", &info.Name)
+	str("version", &info.Version)
+	str("title", &info.Title)
+	str("instructions", &info.Instructions)
+	if attr, ok := content.Attributes["timeout"]; ok {
+		d, diags := ctx.Duration(attr.Expr)
+		l.diags = append(l.diags, diags...)
+		if !diags.HasErrors() {
+			l.settings.Timeout = d
+		}
+	}
+	positive := func(name string, set func(int64)) {
+		if attr, ok := content.Attributes[name]; ok {
+			n, diags := ctx.Int(attr.Expr)
+			l.diags = append(l.diags, diags...)
+			if diags.HasErrors() {
+				return
+			}
+			if n <= 0 {
+				l.error(attr.Expr.Range(), "Invalid "+name, "%s must be a positive whole number.", name)
+				return
+			}
+			set(n)
+		}
+	}
+	positive("max_response_bytes", func(n int64) { l.settings.MaxResponseBytes = n })
+	positive("max_argument_bytes", func(n int64) { l.settings.MaxArgumentBytes = n })
+	positive("page_size", func(n int64) { l.settings.PageSize = int(n) })
+	if info.Name == "" {
+		l.error(content.Attributes["name"].Expr.Range(), "Invalid server name", "The server's name must not be empty.")
+	}
+	return info
+}
+
+// resources decodes the top-level blocks of the adapters, such as http_api,
+// and makes them available as references like http_api.<name>.
+func (l *loader) resources() {
+	for _, kind := range l.opts.Registry.ResourceKinds() {
+		adapter, _ := l.opts.Registry.Resource(kind)
+		refs := map[string]cty.Value{}
+		for _, b := range l.checkUnique(l.blocks[kind], kind+" block") {
+			ctx := l.decodeContext(b.DefRange.Filename)
+			r, diags := adapter.DecodeResource(ctx, b)
+			l.diags = append(l.diags, diags...)
+			if diags.HasErrors() {
+				continue
+			}
+			if c, ok := r.(io.Closer); ok {
+				l.closers = append(l.closers, c)
+			}
+			refs[b.Labels[0]] = engine.ResourceVal(kind, r)
+		}
+		l.root.Variables[kind] = cty.ObjectVal(refs)
+	}
+}

@@ -1,0 +1,321 @@
+package load
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"reflect"
+	"regexp"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
+)
+
+// toolName is the rule of the MCP specification for tool names.
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// toolSchema lists what a tool block may hold; the action blocks are added
+// from the registry.
+func (l *loader) toolSchema() *hcl.BodySchema {
+	s := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{
+			{Name: "title"},
+			{Name: "description", Required: true},
+			{Name: "timeout"},
+			{Name: "text"},
+			{Name: "error_if"},
+			{Name: "error_message"},
+			{Name: "input_schema"},
+		},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "annotations"},
+			{Type: "arg", LabelNames: []string{"name"}},
+			{Type: "output", LabelNames: []string{"name"}},
+		},
+	}
+	for _, kind := range l.opts.Registry.ActionKinds() {
+		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind})
+	}
+	return s
+}
+
+// tools decodes every tool block.
+func (l *loader) tools() []*engine.Tool {
+	var tools []*engine.Tool
+	schema := l.toolSchema()
+	for _, b := range l.checkUnique(l.blocks["tool"], "tool") {
+		if t := l.tool(b, schema); t != nil {
+			tools = append(tools, t)
+		}
+	}
+	return tools
+}
+
+// annotationsBlock is the annotations block of a tool.
+type annotationsBlock struct {
+	ReadOnly    *bool `hcl:"read_only_hint,optional"`
+	Destructive *bool `hcl:"destructive_hint,optional"`
+	Idempotent  *bool `hcl:"idempotent_hint,optional"`
+	OpenWorld   *bool `hcl:"open_world_hint,optional"`
+}
+
+// tool decodes one tool block; nil when it has errors.
+func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
+	before := len(l.diags)
+	name := b.Labels[0]
+	if !toolName.MatchString(name) {
+		l.error(b.LabelRanges[0], "Invalid tool name",
+			"%q is not a valid tool name: use 1 to 128 letters, digits, underscores, dashes and dots.", name)
+	}
+	content, diags := b.Body.Content(bodySchema)
+	l.diags = append(l.diags, diags...)
+	ctx := l.decodeContext(b.DefRange.Filename)
+	spec := engine.ToolSpec{Name: name, Range: b.DefRange}
+
+	str := func(attr string, dst *string) {
+		if a, ok := content.Attributes[attr]; ok {
+			s, diags := ctx.String(a.Expr)
+			l.diags = append(l.diags, diags...)
+			*dst = s
+		}
+	}
+	str("title", &spec.Title)
+	str("description", &spec.Description)
+	if a, ok := content.Attributes["description"]; ok && spec.Description == "" && !l.diags.HasErrors() {
+		l.error(a.Expr.Range(), "Empty description", "Every tool needs a description: it is how a model decides when to call the tool.")
+	}
+	if a, ok := content.Attributes["timeout"]; ok {
+		d, diags := ctx.Duration(a.Expr)
+		l.diags = append(l.diags, diags...)
+		spec.Timeout = d
+	}
+
+	var argsEnv types.Map
+	spec.Args, argsEnv = l.args(ctx, content.Blocks)
+	if a, ok := content.Attributes["input_schema"]; ok {
+		spec.InputSchema = l.inputSchema(ctx, a, spec.Args)
+		argsEnv[types.Extra] = types.Any
+	}
+
+	for _, ab := range content.Blocks {
+		if ab.Type != "annotations" {
+			continue
+		}
+		if spec.Annotations != nil {
+			l.error(ab.DefRange, "Duplicate annotations block", "A tool takes at most one annotations block; merge them.")
+			continue
+		}
+		var ann annotationsBlock
+		l.diags = append(l.diags, gohcl.DecodeBody(ab.Body, ctx.EvalContext, &ann)...)
+		spec.Annotations = &engine.Annotations{
+			ReadOnlyHint: ann.ReadOnly, DestructiveHint: ann.Destructive,
+			IdempotentHint: ann.Idempotent, OpenWorldHint: ann.OpenWorld,
+		}
+	}
+
+	// The action sees the arguments; what runs after it also sees its result.
+	ctx.Env = mapping.Env{"args": argsEnv}
+	resultEnv := mapping.Env{"args": argsEnv}
+	var actionBlock *hcl.Block
+	for _, ab := range content.Blocks {
+		adapter, ok := l.opts.Registry.Action(ab.Type)
+		if !ok {
+			continue
+		}
+		if actionBlock != nil {
+			l.error(ab.DefRange, "More than one action",
+				"This tool already has a %s action at %s. A tool runs one action; split it into two tools.", actionBlock.Type, actionBlock.DefRange)
+			continue
+		}
+		actionBlock = ab
+		action, diags := adapter.DecodeAction(ctx, ab)
+		l.diags = append(l.diags, diags...)
+		spec.Action = action
+		for k, v := range adapter.Result() {
+			resultEnv[k] = v
+		}
+	}
+
+	ctx.Env = resultEnv
+	spec.Outputs = l.outputs(ctx, content.Blocks)
+	program := func(attr string, want reflect.Kind) mapping.Value {
+		a, ok := content.Attributes[attr]
+		if !ok {
+			return nil
+		}
+		v, diags := ctx.Value(a.Expr)
+		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() {
+			return nil
+		}
+		if rt := mapping.ResultType(v); rt != nil && want != reflect.Invalid && rt.Kind() != want {
+			l.error(a.Expr.Range(), "Wrong type for "+attr, "%s must yield a %s, but this yields a %s.", attr, want, rt)
+		}
+		return v
+	}
+	spec.Text = program("text", reflect.Invalid)
+	spec.ErrorIf = program("error_if", reflect.Bool)
+	spec.ErrorMsg = program("error_message", reflect.Invalid)
+
+	if len(l.diags) > before && l.diags[before:].HasErrors() {
+		return nil
+	}
+	t, err := engine.NewTool(spec, l.settings, l.redactor)
+	if err != nil {
+		l.error(b.DefRange, "Invalid tool schema", "%s.", err)
+		return nil
+	}
+	return t
+}
+
+// inputSchema reads the input_schema escape hatch: a JSON Schema object
+// given as jsonencode({…}), file("x.json") or an HCL object.
+func (l *loader) inputSchema(ctx *engine.DecodeContext, a *hcl.Attribute, args []schema.Arg) map[string]any {
+	doc := l.jsonObject(ctx, a.Expr, "input_schema")
+	if doc == nil {
+		return nil
+	}
+	if doc["type"] != "object" {
+		l.error(a.Expr.Range(), "Invalid input_schema", `The input schema of a tool must have "type": "object".`)
+		return nil
+	}
+	if len(args) > 0 {
+		l.error(a.Expr.Range(), "Both input_schema and arg blocks", "A tool declares its arguments either with arg blocks or with input_schema, not both; keep one.")
+		return nil
+	}
+	if _, err := schema.Compile(doc); err != nil {
+		l.error(a.Expr.Range(), "Invalid input_schema", "The schema does not compile: %s.", err)
+		return nil
+	}
+	return doc
+}
+
+// jsonObject evaluates a load-time JSON object: a string holding JSON (as
+// from jsonencode or file), or an HCL object.
+func (l *loader) jsonObject(ctx *engine.DecodeContext, e hcl.Expression, what string) map[string]any {
+	v, diags := ctx.Eval(e)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return nil
+	}
+	g, err := mapping.FromCty(v)
+	if err != nil {
+		l.error(e.Range(), "Invalid "+what, "%s.", err)
+		return nil
+	}
+	if s, ok := g.(string); ok {
+		g, err = decodeJSON(s)
+		if err != nil {
+			l.error(e.Range(), "Invalid "+what, "The value is not a JSON object: %s.", err)
+			return nil
+		}
+	}
+	m, ok := g.(map[string]any)
+	if !ok {
+		l.error(e.Range(), "Invalid "+what, "%s must be a JSON Schema object, such as jsonencode({type = \"string\"}) or file(\"schema.json\").", what)
+		return nil
+	}
+	return m
+}
+
+// outputs decodes the output blocks.
+func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.Output {
+	var outs []engine.Output
+	seen := map[string]*hcl.Block{}
+	for _, b := range blocks {
+		if b.Type != "output" {
+			continue
+		}
+		name := b.Labels[0]
+		if first, dup := seen[name]; dup {
+			l.error(b.LabelRanges[0], "Duplicate output", "An output named %q is already declared at %s.", name, first.DefRange)
+			continue
+		}
+		seen[name] = b
+		content, diags := b.Body.Content(outputSchema)
+		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() {
+			continue
+		}
+		o := engine.Output{Output: schema.Output{Name: name, Type: &schema.Type{Kind: schema.Any}}}
+		if a, ok := content.Attributes["type"]; ok {
+			t, diags := schema.ParseType(a.Expr)
+			l.diags = append(l.diags, diags...)
+			if t != nil {
+				o.Type = t
+			}
+		}
+		if a, ok := content.Attributes["description"]; ok {
+			s, diags := ctx.String(a.Expr)
+			l.diags = append(l.diags, diags...)
+			o.Description = s
+		}
+		if a, ok := content.Attributes["optional"]; ok {
+			v, diags := ctx.Bool(a.Expr)
+			l.diags = append(l.diags, diags...)
+			o.Optional = v
+		}
+		a := content.Attributes["value"]
+		v, diags := ctx.Value(a.Expr)
+		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() {
+			continue
+		}
+		if rt := mapping.ResultType(v); rt != nil && !fits(rt, o.Type) {
+			l.error(a.Expr.Range(), "Wrong type for output",
+				"Output %q is declared as %s, but its value is always a %s. Change the type or the value.", name, o.Type, rt)
+			continue
+		}
+		o.Value = v
+		outs = append(outs, o)
+	}
+	return outs
+}
+
+var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "type"},
+	{Name: "description"},
+	{Name: "optional"},
+	{Name: "value", Required: true},
+}}
+
+// fits reports whether values of Go type rt can be of the declared type.
+// It only rules out what can never match.
+func fits(rt reflect.Type, t *schema.Type) bool {
+	k := rt.Kind()
+	switch t.Kind {
+	case schema.String:
+		return k == reflect.String
+	case schema.Bool:
+		return k == reflect.Bool
+	case schema.Number:
+		return k >= reflect.Int && k <= reflect.Float64
+	case schema.Integer:
+		return k >= reflect.Int && k <= reflect.Float64
+	case schema.List:
+		return k == reflect.Slice || k == reflect.Array
+	case schema.Map, schema.Object:
+		return k == reflect.Map || k == reflect.Struct
+	}
+	return true
+}
+
+// decodeJSON parses one JSON document, with numbers kept exact.
+func decodeJSON(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	return v, nil
+}

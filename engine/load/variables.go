@@ -1,0 +1,216 @@
+package load
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "type"},
+	{Name: "default"},
+	{Name: "description"},
+	{Name: "sensitive"},
+}}
+
+// variables decodes the variable blocks, applies overrides, and makes the
+// values available as var.<name>.
+func (l *loader) variables() {
+	vars := map[string]cty.Value{}
+	for _, b := range l.checkUnique(l.blocks["variable"], "variable") {
+		if v, ok := l.variable(b); ok {
+			vars[b.Labels[0]] = v
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(l.opts.Vars)) {
+		if _, ok := vars[name]; !ok && !l.declared(name) {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unknown variable",
+				Detail:   fmt.Sprintf("A value was given for variable %q with --var, but no variable block declares it. Declare it with variable %q { … }, or fix the name.", name, name),
+			})
+		}
+	}
+	l.root.Variables["var"] = cty.ObjectVal(vars)
+}
+
+// declared reports whether a variable block of that name exists.
+func (l *loader) declared(name string) bool {
+	for _, b := range l.blocks["variable"] {
+		if b.Labels[0] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// variable decodes one variable block into its value.
+func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
+	name := b.Labels[0]
+	if !hclsyntax.ValidIdentifier(name) {
+		l.error(b.LabelRanges[0], "Invalid variable name", "%q is not a valid name: use letters, digits, underscores and dashes, starting with a letter.", name)
+		return cty.NilVal, false
+	}
+	content, diags := b.Body.Content(variableSchema)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return cty.NilVal, false
+	}
+	// Defaults may call functions, but see no other variable.
+	ctx := &hcl.EvalContext{Functions: l.evalContext(b.DefRange.Filename).Functions}
+
+	ty := cty.DynamicPseudoType
+	if attr, ok := content.Attributes["type"]; ok {
+		t, diags := typeexpr.TypeConstraint(attr.Expr)
+		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() {
+			return cty.NilVal, false
+		}
+		ty = t
+	}
+	sensitive := false
+	if attr, ok := content.Attributes["sensitive"]; ok {
+		v, diags := attr.Expr.Value(ctx)
+		l.diags = append(l.diags, diags...)
+		if v, err := convert.Convert(v, cty.Bool); err != nil || v.IsNull() || !v.IsKnown() {
+			l.error(attr.Expr.Range(), "Invalid sensitive flag", "sensitive must be true or false.")
+		} else {
+			sensitive = v.True()
+		}
+	}
+	if attr, ok := content.Attributes["description"]; ok {
+		v, diags := attr.Expr.Value(ctx)
+		l.diags = append(l.diags, diags...)
+		if _, err := convert.Convert(v, cty.String); err != nil {
+			l.error(attr.Expr.Range(), "Invalid description", "description must be a string.")
+		}
+	}
+
+	val, ok := l.variableValue(b, name, ty, content, ctx)
+	if !ok {
+		return cty.NilVal, false
+	}
+	if sensitive {
+		val = val.Mark(engine.SensitiveMark)
+		if val.Type() == cty.String && !val.IsNull() {
+			s, _ := val.Unmark()
+			l.redactor.Add(s.AsString())
+		}
+	}
+	return val, true
+}
+
+// variableValue picks the value of a variable: --var, then the environment,
+// then the default.
+func (l *loader) variableValue(b *hcl.Block, name string, ty cty.Type, content *hcl.BodyContent, ctx *hcl.EvalContext) (cty.Value, bool) {
+	if raw, ok := l.opts.Vars[name]; ok {
+		return l.parseOverride(b, name, ty, raw, "--var "+name+"=…")
+	}
+	if raw, ok := l.opts.LookupEnv(EnvVarPrefix + name); ok {
+		return l.parseOverride(b, name, ty, raw, "the environment variable "+EnvVarPrefix+name)
+	}
+	attr, ok := content.Attributes["default"]
+	if !ok {
+		l.error(b.DefRange, "No value for required variable",
+			"Variable %q has no default. Give it a value with --var %s=VALUE or the environment variable %s%s, or add a default.", name, name, EnvVarPrefix, name)
+		return cty.NilVal, false
+	}
+	v, diags := attr.Expr.Value(ctx)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return cty.NilVal, false
+	}
+	cv, err := convert.Convert(v, ty)
+	if err != nil {
+		l.error(attr.Expr.Range(), "Invalid default value", "The default of variable %q does not fit its type %s: %s.", name, typeexpr.TypeString(ty), err)
+		return cty.NilVal, false
+	}
+	return cv, true
+}
+
+// parseOverride reads a variable's value given as text: taken as is for a
+// string (or untyped) variable, else parsed as an HCL expression.
+func (l *loader) parseOverride(b *hcl.Block, name string, ty cty.Type, raw, from string) (cty.Value, bool) {
+	if ty == cty.String || ty == cty.DynamicPseudoType {
+		return cty.StringVal(raw), true
+	}
+	expr, diags := hclsyntax.ParseExpression([]byte(raw), from, hcl.InitialPos)
+	var v cty.Value
+	if !diags.HasErrors() {
+		v, diags = expr.Value(nil)
+	}
+	if !diags.HasErrors() {
+		var err error
+		if v, err = convert.Convert(v, ty); err == nil {
+			return v, true
+		}
+	}
+	l.error(b.DefRange, "Invalid value for variable",
+		"The value given by %s is not a valid %s. Write it as an HCL value, for example 42, true, [\"a\", \"b\"] or {k = \"v\"}.", from, typeexpr.TypeString(ty))
+	return cty.NilVal, false
+}
+
+// locals evaluates the locals blocks, in the order their references need,
+// and makes the values available as local.<name>.
+func (l *loader) locals() {
+	pending := map[string]*hcl.Attribute{}
+	for _, b := range l.blocks["locals"] {
+		attrs, diags := b.Body.JustAttributes()
+		l.diags = append(l.diags, diags...)
+		for name, attr := range attrs {
+			if first, dup := pending[name]; dup {
+				l.error(attr.NameRange, "Duplicate local value", "A local value named %q is already declared at %s.", name, first.NameRange)
+				continue
+			}
+			pending[name] = attr
+		}
+	}
+	values := map[string]cty.Value{}
+	for len(pending) > 0 {
+		progress := false
+		for _, name := range slices.Sorted(maps.Keys(pending)) {
+			attr := pending[name]
+			if waitsOnLocal(attr.Expr, pending) {
+				continue
+			}
+			l.root.Variables["local"] = cty.ObjectVal(values)
+			v, diags := attr.Expr.Value(l.evalContext(attr.Range.Filename))
+			l.diags = append(l.diags, diags...)
+			if !diags.HasErrors() {
+				values[name] = v
+			}
+			delete(pending, name)
+			progress = true
+		}
+		if !progress {
+			for _, name := range slices.Sorted(maps.Keys(pending)) {
+				l.error(pending[name].NameRange, "Cycle in local values", "Local value %q depends on itself, through other local values. Break the cycle.", name)
+			}
+			break
+		}
+	}
+	l.root.Variables["local"] = cty.ObjectVal(values)
+}
+
+// waitsOnLocal reports whether expr refers to a local value still pending.
+func waitsOnLocal(expr hcl.Expression, pending map[string]*hcl.Attribute) bool {
+	for _, t := range expr.Variables() {
+		if t.RootName() != "local" || len(t) < 2 {
+			continue
+		}
+		if a, ok := t[1].(hcl.TraverseAttr); ok {
+			if _, waiting := pending[a.Name]; waiting {
+				return true
+			}
+		}
+	}
+	return false
+}

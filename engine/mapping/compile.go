@@ -1,0 +1,217 @@
+package mapping
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/types"
+	"github.com/expr-lang/expr/vm"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Env describes the variables a program may read, by name, with their types:
+// for example types.Map{"args": types.Map{"city": types.String}}. Reading a
+// name or a field that Env does not list is a compile error; a variable of
+// type types.Any may be read to any depth.
+type Env = types.Map
+
+// Compile turns v, the load-time value of expression, into a [Value]:
+// literals become ready-made Go values and every expr("…") program in it is
+// compiled and type-checked against env. Diagnostics point at the program's
+// text inside expression.
+func Compile(v cty.Value, expression hcl.Expression, env Env) (Value, hcl.Diagnostics) {
+	sources := locate(expression)
+	var diags hcl.Diagnostics
+	v, _ = v.UnmarkDeep()
+	tree, err := fromCty(v, func(src *source) (any, error) {
+		rng, exact := sources.find(src.text, expression)
+		p, err := expr.Compile(src.text, expr.Env(env))
+		if err != nil {
+			diags = append(diags, compileDiagnostic(src.text, err, rng, exact))
+			return programMarker{constant{}}, nil
+		}
+		return programMarker{&program{prog: p, text: src.text, rng: rng}}, nil
+	})
+	if err != nil {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value",
+			Detail:   upperFirst(err.Error()) + ".",
+			Subject:  expression.Range().Ptr(),
+		})
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return build(tree), nil
+}
+
+// programMarker carries a compiled program through the plain Go tree that
+// fromCty builds, so that build can tell it apart from literal values.
+type programMarker struct{ Value }
+
+// build turns a Go tree whose leaves may be programs into a Value, folding
+// every subtree without programs into one constant.
+func build(tree any) Value {
+	switch t := tree.(type) {
+	case programMarker:
+		return t.Value
+	case []any:
+		items := make([]Value, len(t))
+		dynamic := false
+		for i, e := range t {
+			items[i] = build(e)
+			if _, ok := items[i].(constant); !ok {
+				dynamic = true
+			}
+		}
+		if !dynamic {
+			return constant{v: t}
+		}
+		return list(items)
+	case map[string]any:
+		obj := object{keys: make([]string, 0, len(t)), values: make([]Value, 0, len(t))}
+		dynamic := false
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			v := build(t[k])
+			if _, ok := v.(constant); !ok {
+				dynamic = true
+			}
+			obj.keys = append(obj.keys, k)
+			obj.values = append(obj.values, v)
+		}
+		if !dynamic {
+			return constant{v: t}
+		}
+		return obj
+	}
+	return constant{v: tree}
+}
+
+// compileDiagnostic describes a program that failed to compile, pointing at
+// the exact column when the program's text maps one-to-one onto the file.
+func compileDiagnostic(text string, err error, rng hcl.Range, exact bool) *hcl.Diagnostic {
+	msg := err.Error()
+	subject := rng
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		msg = fe.Message
+		if exact && fe.Line == 1 {
+			subject = columnRange(rng, fe.Column)
+		}
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid expr program",
+		Detail: fmt.Sprintf("The program %q does not compile: %s. Programs may read only the variables listed for this place (%s); fix the name or the types.",
+			text, msg, "see the language reference"),
+		Subject: subject.Ptr(),
+	}
+}
+
+// columnRange narrows rng, the range of a program's text, to the one
+// character at column col (0-based) of its first line.
+func columnRange(rng hcl.Range, col int) hcl.Range {
+	start := rng.Start
+	start.Column += col
+	start.Byte += col
+	end := start
+	end.Column++
+	end.Byte++
+	if end.Byte > rng.End.Byte {
+		return rng
+	}
+	return hcl.Range{Filename: rng.Filename, Start: start, End: end}
+}
+
+// sourceIndex maps a program's text to where it is written.
+type sourceIndex map[string]sourceLoc
+
+type sourceLoc struct {
+	rng   hcl.Range // the program's text, without quotes when exact
+	exact bool      // the text in the file is the program byte for byte
+}
+
+// locate finds every expr("…") call inside expression.
+func locate(expression hcl.Expression) sourceIndex {
+	idx := sourceIndex{}
+	node, ok := expression.(hclsyntax.Node)
+	if !ok {
+		return idx
+	}
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		call, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok || call.Name != "expr" || len(call.Args) != 1 {
+			return nil
+		}
+		arg := call.Args[0]
+		v, diags := arg.Value(nil)
+		if diags.HasErrors() || v.Type() != cty.String || !v.IsKnown() || v.IsNull() {
+			return nil
+		}
+		text := v.AsString()
+		if _, seen := idx[text]; seen {
+			return nil
+		}
+		loc := sourceLoc{rng: arg.Range()}
+		if t, ok := arg.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 1 {
+			if lit, ok := t.Parts[0].(*hclsyntax.LiteralValueExpr); ok {
+				r := lit.SrcRange
+				if r.End.Byte-r.Start.Byte == len(text) && r.Start.Line == r.End.Line {
+					loc = sourceLoc{rng: r, exact: true}
+				}
+			}
+		}
+		idx[text] = loc
+		return nil
+	})
+	return idx
+}
+
+func (idx sourceIndex) find(text string, expression hcl.Expression) (hcl.Range, bool) {
+	if loc, ok := idx[text]; ok {
+		return loc.rng, loc.exact
+	}
+	return expression.Range(), false
+}
+
+// ResultType is the Go type a Value yields, when it is known at load time:
+// the checked type of a program, the type of a literal. It is nil when the
+// type is only known at call time.
+func ResultType(v Value) reflect.Type {
+	switch t := v.(type) {
+	case *program:
+		rt := t.prog.Node().Type()
+		if rt == nil || rt.Kind() == reflect.Interface {
+			return nil
+		}
+		return rt
+	case constant:
+		if t.v == nil {
+			return nil
+		}
+		return reflect.TypeOf(t.v)
+	}
+	return nil
+}
+
+// newVM is used by the pool of expr virtual machines; a VM keeps its stack
+// between runs, so reusing one saves allocations on every call.
+func newVM() any { return new(vm.VM) }
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	if c := s[0]; c >= 'a' && c <= 'z' {
+		return string(c-'a'+'A') + s[1:]
+	}
+	return s
+}

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// ProtocolVersions are the MCP revisions the server speaks, newest first.
+func ProtocolVersions() []string { return mcp.SupportedProtocolVersions() }
+
+// New builds an MCP server that serves the tools of cfg. Calls are logged to
+// logger: tool errors at Info, successes at Debug, with secrets redacted.
+func New(cfg *engine.Config, logger *slog.Logger) *mcp.Server {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := mcp.NewServer(&mcp.Implementation{
+		Name:    cfg.Server.Name,
+		Title:   cfg.Server.Title,
+		Version: cfg.Server.Version,
+	}, &mcp.ServerOptions{
+		Instructions: cfg.Server.Instructions,
+		Logger:       logger,
+		PageSize:     cfg.Settings.PageSize,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	for _, t := range cfg.Tools {
+		s.AddTool(Tool(t), handler(t, cfg.Redactor, logger))
+	}
+	return s
+}
+
+// Tool describes t as the MCP tool that tools/list shows.
+func Tool(t *engine.Tool) *mcp.Tool {
+	mt := &mcp.Tool{
+		Name:         t.Name(),
+		Title:        t.Title(),
+		Description:  t.Description(),
+		InputSchema:  t.InputSchema(),
+		Annotations:  annotations(t.Annotations()),
+		OutputSchema: nil,
+	}
+	if out := t.OutputSchema(); out != nil {
+		mt.OutputSchema = out
+	}
+	return mt
+}
+
+func annotations(a *engine.Annotations) *mcp.ToolAnnotations {
+	if a == nil {
+		return nil
+	}
+	deref := func(b *bool) bool { return b != nil && *b }
+	return &mcp.ToolAnnotations{
+		ReadOnlyHint:    deref(a.ReadOnlyHint),
+		DestructiveHint: a.DestructiveHint,
+		IdempotentHint:  deref(a.IdempotentHint),
+		OpenWorldHint:   a.OpenWorldHint,
+	}
+}
+
+// handler runs t for each tools/call request.
+func handler(t *engine.Tool, redactor *engine.Redactor, logger *slog.Logger) mcp.ToolHandler {
+	name := t.Name()
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		var args json.RawMessage
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		res := t.Call(ctx, args)
+		if res.IsError {
+			logger.Info("tool call failed", "tool", name, "duration", time.Since(start), "error", redactor.Redact(res.Text()))
+		} else if logger.Enabled(ctx, slog.LevelDebug) {
+			logger.Debug("tool call", "tool", name, "duration", time.Since(start))
+		}
+		return Result(res), nil
+	}
+}
+
+// Result converts an engine result into the MCP one.
+func Result(r *engine.Result) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+	if r.Structured != nil {
+		out.StructuredContent = r.Structured
+	}
+	for _, c := range r.Content {
+		switch c.Type {
+		case engine.ImageContent:
+			out.Content = append(out.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType})
+		case engine.AudioContent:
+			out.Content = append(out.Content, &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType})
+		default:
+			out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+		}
+	}
+	return out
+}
+
+// ListJSON is the tools/list payload for all the tools of cfg, as JSON.
+func ListJSON(cfg *engine.Config) ([]byte, error) {
+	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, len(cfg.Tools))}
+	for i, t := range cfg.Tools {
+		res.Tools[i] = Tool(t)
+	}
+	return json.MarshalIndent(res, "", "  ")
+}
+
+// ResultJSON is the tools/call result r, as JSON.
+func ResultJSON(r *engine.Result) ([]byte, error) {
+	return json.MarshalIndent(Result(r), "", "  ")
+}

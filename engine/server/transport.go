@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Path is where the streamable HTTP endpoint is mounted.
+const Path = "/mcp"
+
+// ServeStdio serves s on standard input and output until the client
+// disconnects or ctx is done.
+func ServeStdio(ctx context.Context, s *mcp.Server) error {
+	err := s.Run(ctx, &mcp.StdioTransport{})
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// Handler returns the HTTP handler of s: streamable HTTP at [Path], in
+// stateless mode with plain JSON answers, so that clients of every
+// supported revision are served and no session state is kept.
+func Handler(s *mcp.Server, logger *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		Stateless:    true,
+		JSONResponse: true,
+		Logger:       logger,
+	}))
+	return mux
+}
+
+// ShutdownTimeout bounds how long calls in flight may take to finish once
+// the server is asked to stop.
+const ShutdownTimeout = 10 * time.Second
+
+// ServeHTTP serves h on ln until ctx is done, then shuts down gracefully,
+// letting calls in flight finish for up to ShutdownTimeout.
+func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,27 @@
+package engine
+
+import "time"
+
+// Settings are the server-wide defaults that tools and adapters fall back
+// on. The server block sets them; every field has a sensible default.
+type Settings struct {
+	// Timeout bounds one tool call, action and mappings included.
+	Timeout time.Duration
+	// MaxResponseBytes caps the body an upstream may send back.
+	MaxResponseBytes int64
+	// MaxArgumentBytes caps the JSON arguments of one call.
+	MaxArgumentBytes int64
+	// PageSize is the number of tools in one page of tools/list.
+	PageSize int
+}
+
+// DefaultSettings returns the settings in force when the server block does
+// not change them.
+func DefaultSettings() Settings {
+	return Settings{
+		Timeout:          30 * time.Second,
+		MaxResponseBytes: 10 << 20,
+		MaxArgumentBytes: 1 << 20,
+		PageSize:         100,
+	}
+}

@@ -1,0 +1,326 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
+)
+
+// Annotations are the hints a tool gives clients about its behaviour. A nil
+// field is not sent.
+type Annotations struct {
+	ReadOnlyHint    *bool
+	DestructiveHint *bool
+	IdempotentHint  *bool
+	OpenWorldHint   *bool
+}
+
+// Output is one declared output of a tool, with the program computing it.
+type Output struct {
+	schema.Output
+	Value mapping.Value
+}
+
+// ToolSpec is everything the loader decoded for one tool.
+type ToolSpec struct {
+	Name, Title, Description string
+	Annotations              *Annotations
+	Args                     []schema.Arg
+	// InputSchema replaces the schema built from Args when not nil (the
+	// input_schema escape hatch).
+	InputSchema map[string]any
+	Action      Action // nil for a tool computed from its arguments alone
+	Outputs     []Output
+	Text        mapping.Value // nil: the default text
+	ErrorIf     mapping.Value // nil: the action's own rule
+	ErrorMsg    mapping.Value // nil: the action's own message
+	Timeout     time.Duration // 0: the server's
+	Range       hcl.Range     // where the tool is declared
+}
+
+// Tool is one compiled tool, ready to be called concurrently.
+type Tool struct {
+	spec         ToolSpec
+	inputSchema  map[string]any
+	outputSchema map[string]any
+	input        *schema.Validator
+	output       *schema.Validator
+	settings     Settings
+	redactor     *Redactor
+}
+
+// NewTool compiles a tool's schemas. The error says which schema is wrong.
+func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error) {
+	t := &Tool{spec: spec, settings: settings, redactor: redactor}
+	t.inputSchema = spec.InputSchema
+	if t.inputSchema == nil {
+		t.inputSchema = schema.InputSchema(spec.Args)
+	}
+	var err error
+	if t.input, err = schema.Compile(t.inputSchema); err != nil {
+		return nil, fmt.Errorf("the input schema of tool %q is invalid: %w", spec.Name, err)
+	}
+	if len(spec.Outputs) > 0 {
+		outs := make([]schema.Output, len(spec.Outputs))
+		for i, o := range spec.Outputs {
+			outs[i] = o.Output
+		}
+		t.outputSchema = schema.OutputSchema(outs)
+		if t.output, err = schema.Compile(t.outputSchema); err != nil {
+			return nil, fmt.Errorf("the output schema of tool %q is invalid: %w", spec.Name, err)
+		}
+	}
+	if t.spec.Timeout == 0 {
+		t.spec.Timeout = settings.Timeout
+	}
+	return t, nil
+}
+
+// Name is the tool's name.
+func (t *Tool) Name() string { return t.spec.Name }
+
+// Title is the tool's human-readable title, possibly empty.
+func (t *Tool) Title() string { return t.spec.Title }
+
+// Description says what the tool does.
+func (t *Tool) Description() string { return t.spec.Description }
+
+// Annotations are the tool's behaviour hints, possibly nil.
+func (t *Tool) Annotations() *Annotations { return t.spec.Annotations }
+
+// InputSchema is the JSON Schema of the tool's arguments.
+func (t *Tool) InputSchema() map[string]any { return t.inputSchema }
+
+// OutputSchema is the JSON Schema of the tool's structured output, or nil
+// when the tool declares no outputs.
+func (t *Tool) OutputSchema() map[string]any { return t.outputSchema }
+
+// Range is where the tool is declared.
+func (t *Tool) Range() hcl.Range { return t.spec.Range }
+
+// Call runs the tool once with the arguments a client sent, raw JSON (empty
+// or null for none). Every failure, from bad arguments to an upstream that
+// is down, comes back as a tool error; the text of errors has every secret
+// the configuration knows of redacted.
+func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
+	res := t.call(ctx, raw)
+	if res.IsError {
+		for i := range res.Content {
+			res.Content[i].Text = t.redactor.Redact(res.Content[i].Text)
+		}
+	}
+	return res
+}
+
+func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
+	args, msg := t.arguments(raw)
+	if msg != "" {
+		return errorResult(msg)
+	}
+	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
+	defer cancel()
+
+	var resp *Response
+	if t.spec.Action != nil {
+		var err error
+		resp, err = t.spec.Action.Run(ctx, args)
+		if err != nil {
+			return errorResult(t.actionError(ctx, err))
+		}
+	}
+	if resp == nil {
+		resp = &Response{}
+	}
+	env := resp.Vars
+	if env == nil {
+		env = make(map[string]any, 1)
+	}
+	env["args"] = args
+
+	if failed, msg := t.failed(resp, env); failed {
+		return errorResult(msg)
+	}
+
+	res := &Result{}
+	if len(t.spec.Outputs) > 0 {
+		structured, msg := t.outputs(env)
+		if msg != "" {
+			return errorResult(msg)
+		}
+		res.Structured = structured
+	}
+	text, ok, err := t.text(env, res.Structured)
+	if err != nil {
+		return errorResult(err.Error())
+	}
+	if ok {
+		res.Content = append(res.Content, Content{Type: TextContent, Text: text})
+		for _, c := range resp.Content {
+			if c.Type != TextContent {
+				res.Content = append(res.Content, c)
+			}
+		}
+	} else {
+		res.Content = resp.Content
+	}
+	if len(res.Content) == 0 {
+		res.Content = []Content{{Type: TextContent, Text: ""}}
+	}
+	return res
+}
+
+// arguments decodes, validates and completes a call's arguments. A non-empty
+// message is the tool error to return.
+func (t *Tool) arguments(raw json.RawMessage) (map[string]any, string) {
+	if max := t.settings.MaxArgumentBytes; max > 0 && int64(len(raw)) > max {
+		return nil, fmt.Sprintf("invalid arguments: they take %d bytes, more than the limit of %d bytes", len(raw), max)
+	}
+	var value any
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(trimmed))
+		dec.UseNumber()
+		if err := dec.Decode(&value); err != nil {
+			return nil, "invalid arguments: they are not valid JSON: " + err.Error()
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, "invalid arguments: there is more than one JSON value"
+		}
+	}
+	if value == nil {
+		value = map[string]any{}
+	}
+	args, ok := value.(map[string]any)
+	if !ok {
+		return nil, "invalid arguments: they must be a JSON object of argument names to values"
+	}
+	if vs := t.input.Validate(args); len(vs) > 0 {
+		return nil, "invalid arguments:\n" + schema.FormatViolations(vs)
+	}
+	args = schema.ApplyDefaults(args, t.spec.Args)
+	for _, a := range t.spec.Args {
+		if v, ok := args[a.Name]; ok && a.Type != nil {
+			args[a.Name] = schema.Coerce(v, a.Type)
+		}
+	}
+	return args, ""
+}
+
+// actionError words an action's error for the client.
+func (t *Tool) actionError(ctx context.Context, err error) string {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Sprintf("the call timed out after %s: %v", t.spec.Timeout, err)
+	case errors.Is(ctx.Err(), context.Canceled):
+		return "the call was cancelled"
+	}
+	return err.Error()
+}
+
+// failed decides whether the call is a tool error, and with which message.
+func (t *Tool) failed(resp *Response, env map[string]any) (bool, string) {
+	failed := resp.Failure != ""
+	if t.spec.ErrorIf != nil {
+		v, err := t.spec.ErrorIf.Eval(env)
+		if err != nil {
+			return true, err.Error()
+		}
+		b, ok := v.(bool)
+		if !ok {
+			return true, fmt.Sprintf("error_if must yield true or false, but it yielded %s", describe(v))
+		}
+		failed = b
+	}
+	if !failed {
+		return false, ""
+	}
+	if t.spec.ErrorMsg != nil {
+		v, err := t.spec.ErrorMsg.Eval(env)
+		if err != nil {
+			return true, err.Error()
+		}
+		if s, ok := v.(string); ok {
+			return true, s
+		}
+		return true, jsonText(v)
+	}
+	if resp.Failure != "" {
+		return true, resp.Failure
+	}
+	return true, "the call failed: error_if matched"
+}
+
+// outputs computes and validates the structured content.
+func (t *Tool) outputs(env map[string]any) (map[string]any, string) {
+	out := make(map[string]any, len(t.spec.Outputs))
+	for _, o := range t.spec.Outputs {
+		v, err := o.Value.Eval(env)
+		if err != nil {
+			return nil, err.Error()
+		}
+		if v == nil && o.Optional {
+			continue
+		}
+		out[o.Name] = v
+	}
+	if vs := t.output.Validate(out); len(vs) > 0 {
+		return nil, "the result does not match the tool's outputSchema; this is a mistake in the tool's configuration or a change in its upstream:\n" + schema.FormatViolations(vs)
+	}
+	return out, ""
+}
+
+// text computes the text block: the tool's text program, else the JSON of
+// the structured content. ok is false when neither applies.
+func (t *Tool) text(env map[string]any, structured map[string]any) (string, bool, error) {
+	if t.spec.Text != nil {
+		v, err := t.spec.Text.Eval(env)
+		if err != nil {
+			return "", false, err
+		}
+		if s, ok := v.(string); ok {
+			return s, true, nil
+		}
+		return jsonText(v), true, nil
+	}
+	if structured != nil {
+		return jsonText(structured), true, nil
+	}
+	return "", false, nil
+}
+
+// jsonText is v as compact JSON, for text blocks.
+func jsonText(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// describe names the JSON type of v, for error messages.
+func describe(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a %T", v)
+}
