@@ -24,20 +24,20 @@ type DecodeContext struct {
 	Env mapping.Env
 	// Settings are the server-wide defaults.
 	Settings Settings
-	// Redactor collects the sensitive strings met while decoding.
+	// Redactor knows the values of the sensitive variables; adapters may add
+	// secrets of their own.
 	Redactor *Redactor
 	// Dir is the directory of the file being decoded, for relative paths.
 	Dir string
 }
 
-// Eval evaluates a load-time expression. The value may still carry marks;
-// sensitive strings in it are recorded with the Redactor.
+// Eval evaluates a load-time expression. The value may still carry marks,
+// such as the one of values derived from sensitive variables.
 func (c *DecodeContext) Eval(e hcl.Expression) (cty.Value, hcl.Diagnostics) {
 	v, diags := e.Value(c.EvalContext)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	c.recordSecrets(v)
 	if mapping.IsProgram(unmarked(v)) {
 		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -56,7 +56,10 @@ func (c *DecodeContext) Value(e hcl.Expression) (mapping.Value, hcl.Diagnostics)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	c.recordSecrets(v)
+	if !v.IsWhollyKnown() {
+		// It refers to a value whose errors were already reported.
+		return mapping.Const(nil), diags
+	}
 	m, more := mapping.Compile(v, e, c.Env)
 	return m, append(diags, more...)
 }
@@ -127,10 +130,16 @@ func ParseDuration(s string) (time.Duration, error) {
 }
 
 // Resource evaluates a reference to a top-level block of the given kind,
-// such as http_api.weather, and returns what its adapter decoded.
+// such as http_api.weather, and returns what its adapter decoded. It
+// returns nil and no diagnostics when the block referred to has errors of
+// its own, already reported: the caller should then decode the rest of its
+// block, to report every error, and return no action.
 func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagnostics) {
 	v, diags := e.Value(c.EvalContext)
 	if diags.HasErrors() {
+		return nil, diags
+	}
+	if !v.IsWhollyKnown() {
 		return nil, diags
 	}
 	if ref, ok := ResourceOf(v, kind); ok {
@@ -164,27 +173,6 @@ func (c *DecodeContext) typed(e hcl.Expression, ty cty.Type, what string) (cty.V
 		})
 	}
 	return cv, diags
-}
-
-// recordSecrets adds every sensitive string inside v to the Redactor.
-func (c *DecodeContext) recordSecrets(v cty.Value) {
-	if c.Redactor == nil || !v.ContainsMarked() {
-		return
-	}
-	_, marks := v.UnmarkDeepWithPaths()
-	for _, pm := range marks {
-		if _, ok := pm.Marks[SensitiveMark]; !ok {
-			continue
-		}
-		leaf, err := pm.Path.Apply(v)
-		if err != nil {
-			continue
-		}
-		leaf, _ = leaf.UnmarkDeep()
-		if leaf.IsKnown() && !leaf.IsNull() && leaf.Type() == cty.String {
-			c.Redactor.Add(leaf.AsString())
-		}
-	}
 }
 
 func unmarked(v cty.Value) cty.Value {

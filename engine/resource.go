@@ -34,3 +34,6 @@ func ResourceOf(v cty.Value, kind string) (any, bool) {
 	}
 	return ref.value, true
 }
+
+// ResourceType is the type of the values that refer to top-level blocks.
+func ResourceType() cty.Type { return resourceType }

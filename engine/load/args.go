@@ -212,8 +212,8 @@ func (l *loader) boolean(ctx *engine.DecodeContext, at *hcl.Attribute) bool {
 func (l *loader) plain(ctx *engine.DecodeContext, at *hcl.Attribute) any {
 	v, diags := ctx.Eval(at.Expr)
 	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() {
-		return nil
+	if diags.HasErrors() || !v.IsWhollyKnown() {
+		return nil // reported, here or where the unknown value comes from
 	}
 	g, err := mapping.FromCty(v)
 	if err != nil {

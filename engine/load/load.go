@@ -85,12 +85,12 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.locals()
 	info := l.server()
 	l.resources()
+	// Values that failed above are unknown from here on, so that the tools
+	// referring to them report their own errors and not the same ones again.
+	tools := l.tools()
 	if l.diags.HasErrors() {
-		// Tools refer to all of the above: decoding them now would only
-		// repeat the same errors.
 		return nil
 	}
-	tools := l.tools()
 	return engine.NewConfig(info, l.settings, tools, l.redactor, l.closers)
 }
 

@@ -92,7 +92,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "expr typo names the column",
 			src:  "tool \"x\" {\n  description = \"d\"\n  arg \"city\" {}\n  fake { body = expr(\"args.ctiy\") }\n}",
-			want: []string{`4:27-4:28: Invalid expr program: The program "args.ctiy" does not compile: unknown field ctiy`},
+			want: []string{`4:28-4:29: Invalid expr program: The program "args.ctiy" does not compile: unknown field ctiy`},
 		},
 		{
 			name: "expr before the action cannot read its result",

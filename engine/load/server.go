@@ -96,6 +96,8 @@ func (l *loader) resources() {
 			r, diags := adapter.DecodeResource(ctx, b)
 			l.diags = append(l.diags, diags...)
 			if diags.HasErrors() {
+				// Already reported: references to it are left unknown.
+				refs[b.Labels[0]] = cty.UnknownVal(engine.ResourceType())
 				continue
 			}
 			if c, ok := r.(io.Closer); ok {

@@ -201,8 +201,8 @@ func (l *loader) inputSchema(ctx *engine.DecodeContext, a *hcl.Attribute, args [
 func (l *loader) jsonObject(ctx *engine.DecodeContext, e hcl.Expression, what string) map[string]any {
 	v, diags := ctx.Eval(e)
 	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() {
-		return nil
+	if diags.HasErrors() || !v.IsWhollyKnown() {
+		return nil // reported, here or where the unknown value comes from
 	}
 	g, err := mapping.FromCty(v)
 	if err != nil {

@@ -26,9 +26,11 @@ var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 func (l *loader) variables() {
 	vars := map[string]cty.Value{}
 	for _, b := range l.checkUnique(l.blocks["variable"], "variable") {
-		if v, ok := l.variable(b); ok {
-			vars[b.Labels[0]] = v
+		v, ok := l.variable(b)
+		if !ok {
+			v = cty.DynamicVal // already reported; unknown, so as not to report it again
 		}
+		vars[b.Labels[0]] = v
 	}
 	for _, name := range slices.Sorted(maps.Keys(l.opts.Vars)) {
 		if _, ok := vars[name]; !ok && !l.declared(name) {
@@ -184,15 +186,17 @@ func (l *loader) locals() {
 			l.root.Variables["local"] = cty.ObjectVal(values)
 			v, diags := attr.Expr.Value(l.evalContext(attr.Range.Filename))
 			l.diags = append(l.diags, diags...)
-			if !diags.HasErrors() {
-				values[name] = v
+			if diags.HasErrors() {
+				v = cty.DynamicVal // already reported
 			}
+			values[name] = v
 			delete(pending, name)
 			progress = true
 		}
 		if !progress {
 			for _, name := range slices.Sorted(maps.Keys(pending)) {
 				l.error(pending[name].NameRange, "Cycle in local values", "Local value %q depends on itself, through other local values. Break the cycle.", name)
+				values[name] = cty.DynamicVal
 			}
 			break
 		}

@@ -17,9 +17,6 @@ type source struct {
 var sourceType = cty.CapsuleWithOps("expr", reflect.TypeFor[source](), &cty.CapsuleOps{
 	GoString:     func(v any) string { return "expr(" + v.(*source).text + ")" },
 	TypeGoString: func(reflect.Type) string { return "mapping.sourceType" },
-	Equals: func(a, b any) cty.Value {
-		return cty.BoolVal(a.(*source).text == b.(*source).text)
-	},
 })
 
 // Function returns the HCL function expr(program), which marks a string as an
