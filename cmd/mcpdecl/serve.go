@@ -44,7 +44,7 @@ finish.`,
 				return fmt.Errorf("cannot listen on %s: %w", addr, err)
 			}
 			logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+server.Path, "tools", len(cfg.Tools))
-			return server.ServeHTTP(ctx, ln, server.Handler(srv, logger), logger)
+			return server.ServeHTTP(ctx, ln, server.Handler(srv, server.MaxRequestBody(cfg.Settings), logger), logger)
 		},
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (such as 127.0.0.1:8080) at /mcp instead of stdio")

@@ -81,4 +81,3 @@ func (a *fakeAction) Run(ctx context.Context, args map[string]any) (*engine.Resp
 	}
 	return resp, nil
 }
-

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"reflect"
 	"regexp"
+	"strings"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // Path is where the streamable HTTP endpoint is mounted.
@@ -26,15 +28,28 @@ func ServeStdio(ctx context.Context, s *mcp.Server) error {
 
 // Handler returns the HTTP handler of s: streamable HTTP at [Path], in
 // stateless mode with plain JSON answers, so that clients of every
-// supported revision are served and no session state is kept.
-func Handler(s *mcp.Server, logger *slog.Logger) http.Handler {
+// supported revision are served and no session state is kept. Request
+// bodies larger than maxBody bytes are refused with 413; a client that
+// goes away cancels its call.
+func Handler(s *mcp.Server, maxBody int64, logger *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-		Stateless:    true,
-		JSONResponse: true,
-		Logger:       logger,
+		Stateless:                    true,
+		JSONResponse:                 true,
+		Logger:                       logger,
+		MaxRequestBodyBytes:          maxBody,
+		PropagateRequestCancellation: true,
 	}))
 	return mux
+}
+
+// envelope is the room a JSON-RPC request takes beyond its arguments.
+const envelope = 64 << 10
+
+// MaxRequestBody is the largest HTTP request body to accept for settings:
+// the largest arguments, and room for the JSON-RPC envelope.
+func MaxRequestBody(settings engine.Settings) int64 {
+	return settings.MaxArgumentBytes + envelope
 }
 
 // ShutdownTimeout bounds how long calls in flight may take to finish once

@@ -1,0 +1,145 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/server"
+)
+
+// imageAction returns a fixed PNG, as the HTTP action does for binary bodies.
+type imageAction struct{}
+
+func (imageAction) Run(context.Context, map[string]any) (*engine.Response, error) {
+	return &engine.Response{Content: []engine.Content{{Type: engine.ImageContent, Data: []byte("\x89PNG"), MIMEType: "image/png"}}}, nil
+}
+
+func newConfig(t *testing.T, pageSize int, names ...string) *engine.Config {
+	t.Helper()
+	settings := engine.DefaultSettings()
+	settings.PageSize = pageSize
+	var tools []*engine.Tool
+	for _, name := range names {
+		spec := engine.ToolSpec{Name: name, Description: "Tool " + name, Text: mapping.Const("hi from " + name)}
+		if name == "image" {
+			spec.Text, spec.Action = nil, imageAction{}
+		}
+		if name == "typed" {
+			spec.Args = []schema.Arg{{Name: "n", Type: &schema.Type{Kind: schema.Integer}}}
+			spec.Outputs = []engine.Output{{Output: schema.Output{Name: "n", Type: &schema.Type{Kind: schema.Integer}}, Value: passN{}}}
+			spec.Text = nil
+		}
+		tool, err := engine.NewTool(spec, settings, &engine.Redactor{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = append(tools, tool)
+	}
+	return engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, tools, &engine.Redactor{}, nil)
+}
+
+// passN is a mapping that passes args.n through, built without HCL.
+type passN struct{}
+
+func (passN) Eval(env map[string]any) (any, error) { return env["args"].(map[string]any)["n"], nil }
+
+func connect(t *testing.T, cfg *engine.Config) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := server.New(cfg, nil).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func TestListIsSortedAndPaginated(t *testing.T) {
+	cs := connect(t, newConfig(t, 2, "zeta", "alpha", "mid"))
+	ctx := context.Background()
+	page, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Tools) != 2 || page.Tools[0].Name != "alpha" || page.Tools[1].Name != "mid" || page.NextCursor == "" {
+		t.Fatalf("first page = %+v", page)
+	}
+	page, err = cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: page.NextCursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Tools) != 1 || page.Tools[0].Name != "zeta" || page.NextCursor != "" {
+		t.Fatalf("second page = %+v", page)
+	}
+}
+
+func TestCallResults(t *testing.T) {
+	cs := connect(t, newConfig(t, 100, "image", "typed", "plain"))
+	ctx := context.Background()
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "image"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, ok := res.Content[0].(*mcp.ImageContent)
+	if !ok || img.MIMEType != "image/png" || string(img.Data) != "\x89PNG" {
+		t.Errorf("image content = %#v", res.Content)
+	}
+
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "typed", Arguments: map[string]any{"n": 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(res.StructuredContent)
+	if res.IsError || string(got) != `{"n":7}` {
+		t.Errorf("typed: isError %v, structured %s, content %v", res.IsError, got, res.Content)
+	}
+
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "typed", Arguments: map[string]any{"n": "seven"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || res.StructuredContent != nil {
+		t.Errorf("bad argument: want a tool error without structured content, got %+v", res)
+	}
+
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "plain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; text != "hi from plain" {
+		t.Errorf("plain text = %q", text)
+	}
+}
+
+func TestListJSON(t *testing.T) {
+	b, err := server.ListJSON(newConfig(t, 100, "typed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var payload struct {
+		Tools []struct {
+			Name         string          `json:"name"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(b, &payload); err != nil {
+		t.Fatal(err)
+	}
+	if len(payload.Tools) != 1 || payload.Tools[0].Name != "typed" || len(payload.Tools[0].OutputSchema) == 0 {
+		t.Errorf("payload = %s", b)
+	}
+}
