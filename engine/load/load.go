@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,6 +51,8 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 		root:     &hcl.EvalContext{Variables: map[string]cty.Value{}},
 	}
 	cfg := l.load(paths)
+	l.explainReferences()
+	sortDiagnostics(l.diags)
 	if l.diags.HasErrors() {
 		for _, c := range l.closers {
 			_ = c.Close()
@@ -234,4 +237,70 @@ func quoteList(names []string) string {
 		return q[0]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// explainReferences rewords HCL's "Unsupported attribute" for references to
+// blocks that do not exist, such as http_api.nope, naming those that do.
+func (l *loader) explainReferences() {
+	for _, d := range l.diags {
+		if d.Summary != "Unsupported attribute" || d.Expression == nil {
+			continue
+		}
+		vars := d.Expression.Variables()
+		if len(vars) != 1 || len(vars[0]) < 2 {
+			continue
+		}
+		root := vars[0].RootName()
+		attr, ok := vars[0][1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		var kind string
+		switch {
+		case root == "var":
+			kind = "variable"
+		case root == "local":
+			kind = "local value"
+		case slices.Contains(l.opts.Registry.ResourceKinds(), root):
+			kind = root + " block"
+		default:
+			continue
+		}
+		names := l.names(root)
+		d.Summary = "Reference to an undeclared " + kind
+		d.Detail = fmt.Sprintf("There is no %s named %q.", kind, attr.Name)
+		if len(names) > 0 {
+			d.Detail += fmt.Sprintf(" Declared: %s.", strings.Join(names, ", "))
+		} else {
+			d.Detail += " None is declared."
+		}
+	}
+}
+
+// names lists the names declared under a root such as var or http_api.
+func (l *loader) names(root string) []string {
+	v, ok := l.root.Variables[root]
+	if !ok || !v.Type().IsObjectType() {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(v.Type().AttributeTypes()))
+}
+
+// sortDiagnostics orders diagnostics by file and position, those without a
+// place first, keeping the order of equal ones.
+func sortDiagnostics(diags hcl.Diagnostics) {
+	slices.SortStableFunc(diags, func(a, b *hcl.Diagnostic) int {
+		switch {
+		case a.Subject == nil && b.Subject == nil:
+			return 0
+		case a.Subject == nil:
+			return -1
+		case b.Subject == nil:
+			return 1
+		}
+		if c := strings.Compare(a.Subject.Filename, b.Subject.Filename); c != 0 {
+			return c
+		}
+		return a.Subject.Start.Byte - b.Subject.Start.Byte
+	})
 }

@@ -112,7 +112,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "output type mismatch",
 			src:  "tool \"x\" {\n  description = \"d\"\n  arg \"n\" { type = integer }\n  output \"o\" {\n    type = string\n    value = expr(\"args.n + 1\")\n  }\n}",
-			want: []string{`6:13-6:31: Wrong type for output: Output "o" is declared as string, but its value is always a int.`},
+			want: []string{`6:13-6:31: Wrong type for output: Output "o" is declared as string, but its value is always an integer.`},
 		},
 		{
 			name: "error_if must be a bool",
@@ -128,6 +128,11 @@ func TestLoadErrors(t *testing.T) {
 			name: "default of the wrong type",
 			src:  "variable \"n\" {\n  type = number\n  default = \"many\"\n}",
 			want: []string{`3:13-3:19: Invalid default value: The default of variable "n" does not fit its type number`},
+		},
+		{
+			name: "reference to an undeclared variable",
+			src:  "variable \"a\" {\n  default = 1\n}\ntool \"x\" {\n  description = var.b\n}",
+			want: []string{`5:20-5:22: Reference to an undeclared variable: There is no variable named "b". Declared: a.`},
 		},
 		{
 			name: "local cycle",
@@ -162,7 +167,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "every error at once",
 			src:  "tool \"a b\" { description = \"d\" }\ntool \"y\" {\n  description = \"d\"\n  colour = 1\n}\nvariable \"v\" {}",
-			want: []string{`No value for required variable`, `Unsupported argument`},
+			want: []string{`Invalid tool name`, `Unsupported argument`, `No value for required variable`},
 		},
 	}
 	for _, tt := range tests {

@@ -155,7 +155,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 			return nil
 		}
 		if rt := mapping.ResultType(v); rt != nil && want != reflect.Invalid && rt.Kind() != want {
-			l.error(a.Expr.Range(), "Wrong type for "+attr, "%s must yield a %s, but this yields a %s.", attr, want, rt)
+			l.error(a.Expr.Range(), "Wrong type for "+attr, "%s must yield a %s, but this yields %s.", attr, want, goTypeName(rt))
 		}
 		return v
 	}
@@ -269,7 +269,7 @@ func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.
 		}
 		if rt := mapping.ResultType(v); rt != nil && !fits(rt, o.Type) {
 			l.error(a.Expr.Range(), "Wrong type for output",
-				"Output %q is declared as %s, but its value is always a %s. Change the type or the value.", name, o.Type, rt)
+				"Output %q is declared as %s, but its value is always %s. Change the type or the value.", name, o.Type, goTypeName(rt))
 			continue
 		}
 		o.Value = v
@@ -318,4 +318,23 @@ func decodeJSON(s string) (any, error) {
 		return nil, fmt.Errorf("more than one JSON value")
 	}
 	return v, nil
+}
+
+// goTypeName names a Go type in the words of the language, for messages.
+func goTypeName(rt reflect.Type) string {
+	switch k := rt.Kind(); {
+	case k == reflect.String:
+		return "a string"
+	case k == reflect.Bool:
+		return "a bool"
+	case k >= reflect.Int && k <= reflect.Uint64:
+		return "an integer"
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "a number"
+	case k == reflect.Slice || k == reflect.Array:
+		return "a list"
+	case k == reflect.Map || k == reflect.Struct:
+		return "a map"
+	}
+	return "a " + rt.String()
 }

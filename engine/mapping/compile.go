@@ -6,6 +6,9 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
+
+	"github.com/agext/levenshtein"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/file"
@@ -34,7 +37,7 @@ func Compile(v cty.Value, expression hcl.Expression, env Env) (Value, hcl.Diagno
 		rng, exact := sources.find(src.text, expression)
 		p, err := expr.Compile(src.text, expr.Env(env))
 		if err != nil {
-			diags = append(diags, compileDiagnostic(src.text, err, rng, exact))
+			diags = append(diags, compileDiagnostic(src.text, err, rng, exact, env))
 			return programMarker{constant{}}, nil
 		}
 		return programMarker{&program{prog: p, text: src.text, rng: rng}}, nil
@@ -97,7 +100,7 @@ func build(tree any) Value {
 
 // compileDiagnostic describes a program that failed to compile, pointing at
 // the exact column when the program's text maps one-to-one onto the file.
-func compileDiagnostic(text string, err error, rng hcl.Range, exact bool) *hcl.Diagnostic {
+func compileDiagnostic(text string, err error, rng hcl.Range, exact bool, env Env) *hcl.Diagnostic {
 	msg := err.Error()
 	subject := rng
 	var fe *file.Error
@@ -110,10 +113,75 @@ func compileDiagnostic(text string, err error, rng hcl.Range, exact bool) *hcl.D
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid expr program",
-		Detail: fmt.Sprintf("The program %q does not compile: %s. Programs may read only the variables listed for this place (%s); fix the name or the types.",
-			text, msg, "see the language reference"),
-		Subject: subject.Ptr(),
+		Detail:   fmt.Sprintf("The program %q does not compile: %s.%s Here a program can read %s.", text, msg, suggest(msg, env), describeEnv(env)),
+		Subject:  subject.Ptr(),
 	}
+}
+
+// describeEnv lists the variables of env, and the fields of args, for
+// people: "args (city, units), body, status".
+func describeEnv(env Env) string {
+	names := slices.Sorted(maps.Keys(env))
+	parts := make([]string, 0, len(names))
+	for _, name := range names {
+		fields := mapFields(env[name])
+		if name == "args" {
+			if len(fields) == 0 {
+				parts = append(parts, "args (this tool declares no arguments)")
+				continue
+			}
+			parts = append(parts, "args ("+strings.Join(fields, ", ")+")")
+			continue
+		}
+		parts = append(parts, name)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// mapFields lists the declared fields of a strict map type.
+func mapFields(t types.Type) []string {
+	m, ok := t.(types.Map)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for k := range m {
+		if k != types.Extra {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// suggest proposes the closest known name for an unknown one.
+func suggest(msg string, env Env) string {
+	var unknown string
+	var candidates []string
+	switch {
+	case strings.HasPrefix(msg, "unknown field "):
+		unknown = strings.TrimPrefix(msg, "unknown field ")
+		candidates = mapFields(env["args"])
+		for i := range candidates {
+			candidates[i] = "args." + candidates[i]
+		}
+		unknown = "args." + unknown
+	case strings.HasPrefix(msg, "unknown name "):
+		unknown = strings.TrimPrefix(msg, "unknown name ")
+		candidates = slices.Sorted(maps.Keys(env))
+	default:
+		return ""
+	}
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		if d := levenshtein.Distance(unknown, c, nil); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " Did you mean " + best + "?"
 }
 
 // columnRange narrows rng, the range of a program's text, to the one

@@ -103,9 +103,11 @@ func Result(r *engine.Result) *mcp.CallToolResult {
 	return out
 }
 
-// ListJSON is the tools/list payload for all the tools of cfg, as JSON.
+// ListJSON is the tools/list payload for all the tools of cfg, as JSON, in
+// one page, as the server sends it.
 func ListJSON(cfg *engine.Config) ([]byte, error) {
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, len(cfg.Tools))}
+	res.CacheScope = "public" // what the server puts in every list result
 	for i, t := range cfg.Tools {
 		res.Tools[i] = Tool(t)
 	}
