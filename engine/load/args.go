@@ -140,6 +140,7 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 
 	if at, ok := attrs["schema"]; ok {
 		a.Schema = l.jsonObject(ctx, at.Expr, "schema")
+		a.Type = &schema.Type{Kind: schema.Any}
 		if _, typed := attrs["type"]; typed {
 			l.error(at.Expr.Range(), "Both schema and type", "An argument with a schema takes its type from the schema; remove type.")
 		}
