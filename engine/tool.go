@@ -105,6 +105,11 @@ func (t *Tool) InputSchema() map[string]any { return t.inputSchema }
 // when the tool declares no outputs.
 func (t *Tool) OutputSchema() map[string]any { return t.outputSchema }
 
+// ValidateArguments checks args, decoded JSON, against the input schema.
+func (t *Tool) ValidateArguments(args map[string]any) []schema.Violation {
+	return t.input.Validate(args)
+}
+
 // Range is where the tool is declared.
 func (t *Tool) Range() hcl.Range { return t.spec.Range }
 

@@ -2,10 +2,14 @@ package load
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
@@ -32,8 +36,9 @@ var argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 // args decodes the arg blocks of a tool, and the type of args.* that its
 // programs see.
-func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Arg, types.Map) {
+func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Arg, types.Map, map[string]hcl.Range) {
 	var args []schema.Arg
+	defaults := map[string]hcl.Range{}
 	env := types.Map{}
 	seen := map[string]*hcl.Block{}
 	for _, b := range blocks {
@@ -55,13 +60,16 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Ar
 			continue
 		}
 		args = append(args, a)
+		if a.HasDefault {
+			defaults[name] = b.Body.(*hclsyntax.Body).Attributes["default"].Expr.Range()
+		}
 		if a.Schema != nil {
 			env[name] = types.Any
 		} else {
 			env[name] = a.Type.ExprType()
 		}
 	}
-	return args, env
+	return args, env, defaults
 }
 
 // arg decodes one arg block.
@@ -151,9 +159,6 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 		if a.Optional {
 			l.error(at.Expr.Range(), "Both default and optional", "An argument with a default is already optional; remove optional.")
 		}
-		if len(l.diags) == before {
-			l.checkDefault(a, at)
-		}
 	}
 	return a, len(l.diags) == before || !l.diags[before:].HasErrors()
 }
@@ -181,17 +186,27 @@ func (l *loader) checkConstraints(a schema.Arg, attrs hcl.Attributes) {
 	}
 }
 
-// checkDefault reports a default that the argument's own schema rejects.
-func (l *loader) checkDefault(a schema.Arg, at *hcl.Attribute) {
-	probe := a
-	probe.Default, probe.HasDefault = nil, false
-	v, err := schema.Compile(schema.InputSchema([]schema.Arg{probe}))
-	if err != nil {
-		l.error(at.Expr.Range(), "Invalid argument schema", "%s.", err)
+// checkDefaults reports defaults that the arguments' own constraints
+// reject, using the tool's compiled input schema.
+func (l *loader) checkDefaults(t *engine.Tool, args []schema.Arg, ranges map[string]hcl.Range) {
+	if len(ranges) == 0 {
 		return
 	}
-	if vs := v.Validate(map[string]any{a.Name: a.Default}); len(vs) > 0 {
-		l.error(at.Expr.Range(), "Invalid default", "The default does not satisfy the argument's own constraints:\n%s", schema.FormatViolations(vs))
+	defaults := map[string]any{}
+	for _, a := range args {
+		if a.HasDefault {
+			defaults[a.Name] = a.Default
+		}
+	}
+	bad := map[string][]schema.Violation{}
+	for _, v := range t.ValidateArguments(defaults) {
+		name, _, _ := strings.Cut(strings.TrimPrefix(v.Pointer, "/"), "/")
+		if _, ok := ranges[name]; ok && v.Pointer != "" {
+			bad[name] = append(bad[name], v)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(bad)) {
+		l.error(ranges[name], "Invalid default", "The default does not satisfy the argument's own constraints:\n%s", schema.FormatViolations(bad[name]))
 	}
 }
 

@@ -97,7 +97,8 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	}
 
 	var argsEnv types.Map
-	spec.Args, argsEnv = l.args(ctx, content.Blocks)
+	var defaults map[string]hcl.Range
+	spec.Args, argsEnv, defaults = l.args(ctx, content.Blocks)
 	if a, ok := content.Attributes["input_schema"]; ok {
 		spec.InputSchema = l.inputSchema(ctx, a, spec.Args)
 		argsEnv[types.Extra] = types.Any
@@ -171,6 +172,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		l.error(b.DefRange, "Invalid tool schema", "%s.", err)
 		return nil
 	}
+	l.checkDefaults(t, spec.Args, defaults)
 	return t
 }
 
