@@ -57,3 +57,24 @@ type ResourceAdapter interface {
 	// implements io.Closer is closed when its Config is closed.
 	DecodeResource(ctx *DecodeContext, block *hcl.Block) (any, hcl.Diagnostics)
 }
+
+// ConcurrencyLimiter is an Action that bounds how many of its runs may be
+// under way at once when the tool does not say (max_concurrency). The exec
+// action, say, defaults to the number of CPUs.
+type ConcurrencyLimiter interface {
+	DefaultMaxConcurrency() int
+}
+
+// Hinter is an Action that knows hints about its behaviour, used for the
+// tool's annotations where the configuration does not set them: a SELECT
+// on a read-only database is read-only.
+type Hinter interface {
+	Hints() Annotations
+}
+
+// Checker is a resource that can tell whether what it connects to is
+// reachable, such as a database pool with a ping. The error must say what
+// is unreachable, without secrets.
+type Checker interface {
+	Check(ctx context.Context) error
+}

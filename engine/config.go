@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"io"
 	"slices"
@@ -24,13 +25,26 @@ type Config struct {
 	// Redactor knows every secret of the configuration.
 	Redactor *Redactor
 	closers  []io.Closer
+	checkers []Checker
 }
 
-// NewConfig assembles a configuration; tools are sorted by name.
-func NewConfig(info ServerInfo, settings Settings, tools []*Tool, redactor *Redactor, closers []io.Closer) *Config {
+// NewConfig assembles a configuration; tools are sorted by name. The
+// resources are what the adapters decoded from top-level blocks: those that
+// are io.Closer are closed by Close, those that are Checker are asked by
+// Check.
+func NewConfig(info ServerInfo, settings Settings, tools []*Tool, redactor *Redactor, resources []any) *Config {
 	tools = slices.Clone(tools)
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.Name(), b.Name()) })
-	return &Config{Server: info, Settings: settings, Tools: tools, Redactor: redactor, closers: closers}
+	c := &Config{Server: info, Settings: settings, Tools: tools, Redactor: redactor}
+	for _, r := range resources {
+		if cl, ok := r.(io.Closer); ok {
+			c.closers = append(c.closers, cl)
+		}
+		if ch, ok := r.(Checker); ok {
+			c.checkers = append(c.checkers, ch)
+		}
+	}
+	return c
 }
 
 // Tool returns the tool named name.
@@ -40,6 +54,16 @@ func (c *Config) Tool(name string) (*Tool, bool) {
 		return nil, false
 	}
 	return c.Tools[i], true
+}
+
+// Check asks every resource that can (see Checker) whether what it
+// connects to is reachable, and returns every failure.
+func (c *Config) Check(ctx context.Context) error {
+	var errs []error
+	for _, r := range c.checkers {
+		errs = append(errs, r.Check(ctx))
+	}
+	return errors.Join(errs...)
 }
 
 // Close releases what the configuration holds open, such as connection

@@ -45,7 +45,10 @@ type ToolSpec struct {
 	ErrorIf     mapping.Value // nil: the action's own rule
 	ErrorMsg    mapping.Value // nil: the action's own message
 	Timeout     time.Duration // 0: the server's
-	Range       hcl.Range     // where the tool is declared
+	// MaxConcurrency bounds the runs under way at once; 0 means the
+	// action's default (see ConcurrencyLimiter), else no bound.
+	MaxConcurrency int
+	Range          hcl.Range // where the tool is declared
 }
 
 // Tool is one compiled tool, ready to be called concurrently.
@@ -57,6 +60,7 @@ type Tool struct {
 	output       *schema.Validator
 	settings     Settings
 	redactor     *Redactor
+	slots        chan struct{} // nil: no bound on concurrent runs
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -82,6 +86,17 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	}
 	if t.spec.Timeout == 0 {
 		t.spec.Timeout = settings.Timeout
+	}
+	if t.spec.MaxConcurrency == 0 {
+		if l, ok := spec.Action.(ConcurrencyLimiter); ok {
+			t.spec.MaxConcurrency = l.DefaultMaxConcurrency()
+		}
+	}
+	if t.spec.MaxConcurrency > 0 {
+		t.slots = make(chan struct{}, t.spec.MaxConcurrency)
+	}
+	if h, ok := spec.Action.(Hinter); ok {
+		t.spec.Annotations = mergeHints(t.spec.Annotations, h.Hints())
 	}
 	return t, nil
 }
@@ -137,6 +152,14 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
 
 	var resp *Response
 	if t.spec.Action != nil {
+		if t.slots != nil {
+			select {
+			case t.slots <- struct{}{}:
+				defer func() { <-t.slots }()
+			case <-ctx.Done():
+				return errorResult(t.busyError(ctx))
+			}
+		}
 		var err error
 		resp, err = t.spec.Action.Run(ctx, args)
 		if err != nil {
@@ -229,6 +252,40 @@ func (t *Tool) actionError(ctx context.Context, err error) string {
 		return "the call was cancelled"
 	}
 	return err.Error()
+}
+
+// busyError words a call that gave up waiting for a free slot.
+func (t *Tool) busyError(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return "the call was cancelled while waiting for a free slot"
+	}
+	return fmt.Sprintf("the tool is busy: %d calls of it are already running (max_concurrency), and none finished within the call's timeout of %s; try again later",
+		t.spec.MaxConcurrency, t.spec.Timeout)
+}
+
+// mergeHints fills the annotations the configuration left unset with the
+// action's hints.
+func mergeHints(a *Annotations, h Annotations) *Annotations {
+	out := Annotations{}
+	if a != nil {
+		out = *a
+	}
+	if out.ReadOnlyHint == nil {
+		out.ReadOnlyHint = h.ReadOnlyHint
+	}
+	if out.DestructiveHint == nil {
+		out.DestructiveHint = h.DestructiveHint
+	}
+	if out.IdempotentHint == nil {
+		out.IdempotentHint = h.IdempotentHint
+	}
+	if out.OpenWorldHint == nil {
+		out.OpenWorldHint = h.OpenWorldHint
+	}
+	if out == (Annotations{}) {
+		return nil
+	}
+	return &out
 }
 
 // failed decides whether the call is a tool error, and with which message.

@@ -54,8 +54,10 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 	l.explainReferences()
 	sortDiagnostics(l.diags)
 	if l.diags.HasErrors() {
-		for _, c := range l.closers {
-			_ = c.Close()
+		for _, r := range l.decoded {
+			if c, ok := r.(io.Closer); ok {
+				_ = c.Close()
+			}
 		}
 		return nil, l.parser.Files(), l.diags
 	}
@@ -71,7 +73,7 @@ type loader struct {
 	ctxs     map[string]*hcl.EvalContext // per file: the functions, file() relative to it
 	settings engine.Settings
 	redactor *engine.Redactor
-	closers  []io.Closer
+	decoded  []any                   // what the adapters decoded from top-level blocks
 	blocks   map[string][]*hcl.Block // the root blocks of every file, by type
 }
 
@@ -94,7 +96,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	if l.diags.HasErrors() {
 		return nil
 	}
-	return engine.NewConfig(info, l.settings, tools, l.redactor, l.closers)
+	return engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 }
 
 // readFiles parses the files at paths.

@@ -1,8 +1,6 @@
 package load
 
 import (
-	"io"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -100,9 +98,7 @@ func (l *loader) resources() {
 				refs[b.Labels[0]] = cty.UnknownVal(engine.ResourceType())
 				continue
 			}
-			if c, ok := r.(io.Closer); ok {
-				l.closers = append(l.closers, c)
-			}
+			l.decoded = append(l.decoded, r)
 			refs[b.Labels[0]] = engine.ResourceVal(kind, r)
 		}
 		l.root.Variables[kind] = cty.ObjectVal(refs)

@@ -32,6 +32,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Name: "error_if"},
 			{Name: "error_message"},
 			{Name: "input_schema"},
+			{Name: "max_concurrency"},
 		},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "annotations"},
@@ -94,6 +95,15 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		d, diags := ctx.Duration(a.Expr)
 		l.diags = append(l.diags, diags...)
 		spec.Timeout = d
+	}
+
+	if a, ok := content.Attributes["max_concurrency"]; ok {
+		n, diags := ctx.Int(a.Expr)
+		l.diags = append(l.diags, diags...)
+		if !diags.HasErrors() && (n < 1 || n > 1<<20) {
+			l.error(a.Expr.Range(), "Invalid max_concurrency", "max_concurrency is how many calls of this tool may run at once: a whole number from 1.")
+		}
+		spec.MaxConcurrency = int(n)
 	}
 
 	var argsEnv types.Map

@@ -1,0 +1,354 @@
+package httpaction
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-resty/resty/v2"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// API is a decoded http_api block: an upstream's base URL, what every
+// request to it carries, and the one client, with its pool of connections,
+// that all the actions referring to it share. It is safe for concurrent use.
+type API struct {
+	name     string
+	scheme   string      // "http" or "https"
+	host     string      // host[:port], as written in base_url
+	prefix   string      // scheme://host and the base path, without a trailing slash
+	query    string      // encoded query sent with every request, without "?"
+	header   http.Header // User-Agent, headers and auth, by canonical name
+	timeout  time.Duration
+	maxBytes int64
+	client   *resty.Client
+}
+
+// Name is the label of the http_api block.
+func (a *API) Name() string { return a.name }
+
+// BaseURL is the base URL that paths are relative to, without a trailing
+// slash or query string.
+func (a *API) BaseURL() string { return a.prefix }
+
+// Close releases the idle connections of the API's client.
+func (a *API) Close() error {
+	a.client.GetClient().CloseIdleConnections()
+	return nil
+}
+
+// userAgent is sent unless the configuration names another.
+const userAgent = "mcpdecl"
+
+var apiSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "base_url", Required: true},
+		{Name: "headers"},
+		{Name: "timeout"},
+		{Name: "max_response_bytes"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "auth"},
+		{Type: "retry"},
+		{Type: "tls"},
+	},
+}
+
+// decodeAPI decodes an http_api block. It returns nil when the block has
+// errors.
+func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnostics) {
+	content, diags := block.Body.Content(apiSchema)
+	api := &API{
+		name:     block.Labels[0],
+		header:   http.Header{"User-Agent": {userAgent}},
+		timeout:  ctx.Settings.Timeout,
+		maxBytes: ctx.Settings.MaxResponseBytes,
+	}
+	if attr, ok := content.Attributes["base_url"]; ok {
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			if err := api.setBase(s); err != nil {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid base_url", "%s.", err))
+			}
+		}
+	}
+	if attr, ok := content.Attributes["headers"]; ok {
+		diags = append(diags, staticHeaders(ctx, attr, api.header)...)
+	}
+	if attr, ok := content.Attributes["timeout"]; ok {
+		d, more := ctx.Duration(attr.Expr)
+		diags = append(diags, more...)
+		api.timeout = d
+	}
+	if attr, ok := content.Attributes["max_response_bytes"]; ok {
+		n, more := positiveInt(ctx, attr)
+		diags = append(diags, more...)
+		api.maxBytes = n
+	}
+
+	blocks := map[string]*hcl.Block{}
+	for _, b := range content.Blocks {
+		if prev, dup := blocks[b.Type]; dup {
+			diags = append(diags, errorf(b.DefRange, "Duplicate "+b.Type+" block",
+				"An http_api takes at most one %s block; one is already declared at %s.", b.Type, prev.DefRange))
+			continue
+		}
+		blocks[b.Type] = b
+	}
+	if b := blocks["auth"]; b != nil {
+		diags = append(diags, api.decodeAuth(ctx, b)...)
+	}
+	var retry *retryPolicy
+	if b := blocks["retry"]; b != nil {
+		var more hcl.Diagnostics
+		retry, more = decodeRetry(ctx, b)
+		diags = append(diags, more...)
+	}
+	var tlsConfig *tls.Config
+	if b := blocks["tls"]; b != nil {
+		var more hcl.Diagnostics
+		tlsConfig, more = decodeTLS(ctx, b)
+		diags = append(diags, more...)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	api.client = newClient(api.scheme, api.host, tlsConfig, retry)
+	return api, diags
+}
+
+// setBase checks and records the base URL.
+func (a *API) setBase(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %v", s, unwrapURLError(err))
+	}
+	if err := checkOrigin(s, u); err != nil {
+		return err
+	}
+	if u.Fragment != "" || strings.Contains(s, "#") {
+		return fmt.Errorf("%q has a fragment (#…), which is never sent to a server", s)
+	}
+	a.scheme, a.host = u.Scheme, u.Host
+	a.prefix = u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/")
+	a.query = escapeLiteral(u.RawQuery, true)
+	return nil
+}
+
+// checkOrigin checks that u, parsed from s, is an absolute http or https URL
+// with a host and without credentials.
+func checkOrigin(s string, u *url.URL) error {
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%q must be an absolute URL starting with http:// or https://", s)
+	case u.Opaque != "" || u.Host == "":
+		return fmt.Errorf("%q has no host; write it like https://api.example.com/v1", s)
+	case u.User != nil:
+		return fmt.Errorf("%q holds credentials; give them in an auth block instead", s)
+	}
+	return nil
+}
+
+// staticHeaders adds the load-time headers of attr to h.
+func staticHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute, h http.Header) hcl.Diagnostics {
+	entries, ok, diags := objectEntries(ctx, attr.Expr)
+	if !ok {
+		// Not written as { … }: a variable or a function call.
+		v, more := ctx.Eval(attr.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		m, err := stringMap(v)
+		if err != nil {
+			return append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of header names to strings: %s.", err))
+		}
+		for _, k := range sortedKeys(m) {
+			diags = append(diags, addStaticHeader(h, k, m[k], attr.Expr.Range(), attr.Expr.Range())...)
+		}
+		return diags
+	}
+	seen := map[string]hcl.Range{}
+	for _, e := range entries {
+		if prev, dup := seen[http.CanonicalHeaderKey(e.name)]; dup {
+			diags = append(diags, errorf(e.keyRange, "Duplicate header", "The header %q is already set at %s; header names ignore case.", e.name, prev))
+			continue
+		}
+		seen[http.CanonicalHeaderKey(e.name)] = e.keyRange
+		s, more := ctx.String(e.expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			continue
+		}
+		diags = append(diags, addStaticHeader(h, e.name, s, e.keyRange, e.expr.Range())...)
+	}
+	return diags
+}
+
+// addStaticHeader checks a load-time header and sets it in h.
+func addStaticHeader(h http.Header, name, value string, nameRange, valueRange hcl.Range) hcl.Diagnostics {
+	if d := checkHeaderName(name, nameRange); d != nil {
+		return hcl.Diagnostics{d}
+	}
+	if strings.ContainsAny(value, "\r\n\x00") {
+		return hcl.Diagnostics{errorf(valueRange, "Invalid header value", "The value of header %q holds a line break or a NUL byte, which a header value cannot hold.", name)}
+	}
+	h[http.CanonicalHeaderKey(name)] = []string{value}
+	return nil
+}
+
+// checkHeaderName reports a header name that cannot be sent or set.
+func checkHeaderName(name string, rng hcl.Range) *hcl.Diagnostic {
+	if !validHeaderName(name) {
+		return errorf(rng, "Invalid header name", "%q is not a valid header name: use letters, digits and -, such as X-Api-Version.", name)
+	}
+	if reservedHeader(name) {
+		return errorf(rng, "Header not allowed", "The %s header is set by the HTTP client from the URL and the body; it cannot be configured.", http.CanonicalHeaderKey(name))
+	}
+	return nil
+}
+
+var authSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "bearer"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "basic"}, {Type: "api_key"}},
+}
+
+var basicSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "username", Required: true},
+	{Name: "password", Required: true},
+}}
+
+var apiKeySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "header"},
+	{Name: "query"},
+	{Name: "value", Required: true},
+}}
+
+// decodeAuth decodes the auth block, which holds exactly one scheme.
+func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagnostics {
+	content, diags := block.Body.Content(authSchema)
+	var ranges []hcl.Range
+	if attr, ok := content.Attributes["bearer"]; ok {
+		ranges = append(ranges, attr.NameRange)
+	}
+	for _, b := range content.Blocks {
+		ranges = append(ranges, b.DefRange)
+	}
+	switch {
+	case len(ranges) == 0:
+		return append(diags, errorf(block.DefRange, "Empty auth block",
+			`An auth block needs exactly one of bearer = "…", basic { username = …, password = … } or api_key { header = "…", value = … }.`))
+	case len(ranges) > 1:
+		sortRanges(ranges)
+		return append(diags, errorf(ranges[1], "Conflicting auth schemes",
+			"An auth block takes exactly one of bearer, basic and api_key; another one is already given at %s.", ranges[0]))
+	}
+	if attr, ok := content.Attributes["bearer"]; ok {
+		token, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			diags = append(diags, a.setCredential(attr.Expr.Range(), "bearer", "Bearer "+token, token)...)
+		}
+		return diags
+	}
+	b := content.Blocks[0]
+	switch b.Type {
+	case "basic":
+		c, more := b.Body.Content(basicSchema)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		user, more := ctx.String(c.Attributes["username"].Expr)
+		diags = append(diags, more...)
+		pass, more := ctx.String(c.Attributes["password"].Expr)
+		diags = append(diags, more...)
+		if diags.HasErrors() {
+			return diags
+		}
+		if strings.Contains(user, ":") {
+			return append(diags, errorf(c.Attributes["username"].Expr.Range(), "Invalid username", "A basic auth username cannot contain a colon."))
+		}
+		encoded := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+		diags = append(diags, a.setCredential(c.Attributes["password"].Expr.Range(), "password", "Basic "+encoded, pass, encoded)...)
+	case "api_key":
+		c, more := b.Body.Content(apiKeySchema)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		value, more := ctx.String(c.Attributes["value"].Expr)
+		diags = append(diags, more...)
+		header, hasHeader := c.Attributes["header"]
+		query, hasQuery := c.Attributes["query"]
+		switch {
+		case hasHeader && hasQuery:
+			r := []hcl.Range{header.NameRange, query.NameRange}
+			sortRanges(r)
+			return append(diags, errorf(r[1], "Conflicting api_key placement",
+				"An api_key goes either in a header or in a query parameter, not both; the other is given at %s.", r[0]))
+		case !hasHeader && !hasQuery:
+			return append(diags, errorf(b.DefRange, "Missing api_key placement",
+				`An api_key needs header = "X-Api-Key" to send the key in a header, or query = "api_key" to send it as a query parameter.`))
+		}
+		if diags.HasErrors() {
+			return diags
+		}
+		if hasHeader {
+			name, more := ctx.String(header.Expr)
+			diags = append(diags, more...)
+			if more.HasErrors() {
+				return diags
+			}
+			if d := checkHeaderName(name, header.Expr.Range()); d != nil {
+				return append(diags, d)
+			}
+			if strings.ContainsAny(value, "\r\n\x00") {
+				return append(diags, errorf(c.Attributes["value"].Expr.Range(), "Invalid api_key value", "The key holds a line break or a NUL byte, which a header value cannot hold."))
+			}
+			a.header[http.CanonicalHeaderKey(name)] = []string{value}
+		} else {
+			name, more := ctx.String(query.Expr)
+			diags = append(diags, more...)
+			if more.HasErrors() {
+				return diags
+			}
+			if name == "" {
+				return append(diags, errorf(query.Expr.Range(), "Invalid api_key query", "The name of the query parameter cannot be empty."))
+			}
+			a.query = joinQuery(a.query, url.QueryEscape(name)+"="+url.QueryEscape(value))
+			if ctx.Redactor != nil {
+				ctx.Redactor.Add(url.QueryEscape(value))
+			}
+		}
+		if ctx.Redactor != nil {
+			ctx.Redactor.Add(value)
+		}
+	}
+	return diags
+}
+
+// setCredential sets the Authorization header and records its secrets.
+func (a *API) setCredential(rng hcl.Range, what, header string, secrets ...string) hcl.Diagnostics {
+	if strings.ContainsAny(header, "\r\n\x00") {
+		return hcl.Diagnostics{errorf(rng, "Invalid "+what, "The %s holds a line break or a NUL byte, which a header value cannot hold.", what)}
+	}
+	a.header["Authorization"] = []string{header}
+	if redactor := ctxRedactor(a); redactor != nil {
+		_ = redactor
+	}
+	for _, s := range secrets {
+		addSecret(s)
+	}
+	return nil
+}

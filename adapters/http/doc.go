@@ -1,0 +1,129 @@
+// Package httpaction is the HTTP action of mcpdecl: the http_api top-level
+// block, which declares a reusable upstream, and the http action block of a
+// tool, which sends one request per call. Its import path ends in /http; the
+// package is named httpaction so that it never shadows net/http.
+//
+// # The http_api block
+//
+//	http_api "weather" {
+//	  base_url = "https://api.example.com/v1"   # required, absolute http or https
+//	  headers  = { "User-Agent" = "mcpdecl" }   # sent with every request
+//	  timeout  = "10s"                          # default: the server's timeout
+//	  max_response_bytes = 1048576              # default: the server's limit
+//
+//	  auth {                                    # at most one, with exactly one of:
+//	    bearer = var.token                      #   Authorization: Bearer …
+//	    # basic { username = …  password = … }  #   Authorization: Basic …
+//	    # api_key { header = "X-Key"  value = … }
+//	    # api_key { query = "key"  value = … }  #   ?key=… on every request
+//	  }
+//	  retry {
+//	    attempts  = 3                  # attempts in all, the first included (default 3)
+//	    on_status = [429, 502, 503]    # default [429, 502, 503, 504]
+//	    min_wait  = "100ms"            # backoff bounds (defaults 100ms and 2s)
+//	    max_wait  = "2s"
+//	  }
+//	  tls {
+//	    ca_file              = "ca.pem"  # relative to the file's directory
+//	    insecure_skip_verify = false
+//	  }
+//	}
+//
+// Every value in it is fixed when the configuration loads. Each http_api owns
+// one HTTP client and so one pool of connections, released when the
+// configuration is closed. The credentials of auth are recorded as secrets,
+// so that they are redacted from any text that leaves the server, and they
+// are never written into messages.
+//
+// A retry block makes a request be sent again, after a jittered exponential
+// backoff between min_wait and max_wait, when the response status is one of
+// on_status, or when the request failed before any response: always for the
+// idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE), and for POST and
+// PATCH only when the connection could not be opened, so the server never
+// saw the request. A Retry-After header in a response to be retried sets the
+// wait, capped by max_wait. Without a retry block nothing is retried.
+//
+// A ca_file replaces the system's certificate authorities for that upstream:
+// only certificates it signed are trusted.
+//
+// Redirects are followed (at most 10) while they stay on the scheme, host
+// and port of the request; a redirect elsewhere is not followed, and its
+// 3xx response is the result, so that credentials never travel to another
+// host. Cookies are never stored.
+//
+// # The http action block
+//
+//	http {
+//	  api         = http_api.weather           # or url = "https://host/x/{id}" without api
+//	  method      = "GET"                       # default GET
+//	  path        = "/weather/{city}"           # relative to the api's base_url
+//	  path_params = { city = expr("args.city") }
+//	  query       = { units = expr("args.units"), lang = "en" }
+//	  headers     = { "X-Request-Source" = "mcp" }
+//	  body        = { city = expr("args.city") }   # or form = {…}, or raw_body + content_type
+//	  timeout     = "5s"                          # overrides the api's
+//	  max_response_bytes = 65536                  # overrides the api's
+//	}
+//
+// With api, path is required and url is not allowed; without it, url is
+// required: an absolute http or https URL whose path may hold placeholders.
+// Either may carry a fixed query string after "?", which is sent before the
+// parameters of query. Every {name} placeholder needs a path_params entry and
+// every entry must be used. A placeholder's value is one path segment: it is
+// escaped with [url.PathEscape], "." and ".." are sent as %2E and %2E%2E, and
+// an empty value is refused. No argument can change the scheme, host or port
+// of a request: the final URL is checked against the upstream's before it is
+// sent.
+//
+// Values of path_params, query, headers, form, body and raw_body may be
+// expr("…") programs, run on every call; query, headers and form may also be
+// one program yielding a whole map. In query and form a null value leaves the
+// parameter out, a list repeats it, and numbers and booleans are written
+// plainly (3, 2.5, true). In headers a null value leaves the header out and a
+// list sends it once per element; a value holding a line break fails the
+// call. Headers are applied in this order, a later one replacing an earlier
+// one of the same name: User-Agent: mcpdecl, the api's headers, its auth,
+// the Content-Type of the body, the action's headers.
+//
+// body is sent as JSON (Content-Type application/json), form as
+// application/x-www-form-urlencoded, and raw_body, which must yield a string,
+// as text/plain; charset=utf-8; content_type replaces any of these. At most
+// one of body, form and raw_body may be set.
+//
+// timeout bounds the whole request: every attempt, the waits between them and
+// reading the response.
+//
+// # What a call returns
+//
+// The programs that run after the action see
+//
+//   - status: the HTTP status code, an int;
+//   - headers: the response headers by lower-case name ("content-type"), each
+//     with its first value;
+//   - body: the decoded JSON when the media type is application/json, ends in
+//     +json, or is missing and the body parses as JSON; nil for an image or
+//     audio body, or an empty JSON one; otherwise the text;
+//   - content_type: the media type without its parameters, in lower case
+//     ("application/json"), or "" when the response has none.
+//
+// JSON numbers that are whole and exactly representable reach programs as
+// ints, the others as float64.
+//
+// The result's content is the body as one text block, except for image/* and
+// audio/* bodies, which become image or audio content; a body that is not
+// UTF-8 text becomes a text block that says what it is. A status of 400 or
+// more fails the call by default, with a message such as
+//
+//	HTTP 503 Service Unavailable from GET https://api.example.com/v1/x: upstream busy
+//
+// ending with at most 512 bytes of the body on one line; error_if and
+// error_message may decide otherwise, as the variables are still set.
+//
+// A call fails with an error that says what went wrong and where (the method
+// and the URL without its query string, which may hold secrets) when no
+// response arrives: a connection refused, a name that does not resolve, a
+// certificate that is not trusted, the timeout. It also fails when the body is
+// larger than max_response_bytes (it is never cut short and parsed), or when
+// a response that says it is JSON is not, unless its status is 400 or more, in
+// which case the body is kept as text.
+package httpaction

@@ -1,0 +1,147 @@
+package engine_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// gate is an action that counts the runs under way and blocks each until
+// released or cancelled.
+type gate struct {
+	running, peak atomic.Int32
+	release       chan struct{}
+	stubborn      bool // keeps running when its call is cancelled
+}
+
+func (g *gate) Run(ctx context.Context, _ map[string]any) (*engine.Response, error) {
+	n := g.running.Add(1)
+	defer g.running.Add(-1)
+	for {
+		p := g.peak.Load()
+		if n <= p || g.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	done := ctx.Done()
+	if g.stubborn {
+		done = nil
+	}
+	select {
+	case <-g.release:
+		return &engine.Response{}, nil
+	case <-done:
+		return nil, ctx.Err()
+	}
+}
+
+// limitedGate has a default concurrency limit of its own.
+type limitedGate struct{ *gate }
+
+func (limitedGate) DefaultMaxConcurrency() int { return 2 }
+
+func newTool(t *testing.T, spec engine.ToolSpec) *engine.Tool {
+	t.Helper()
+	spec.Name, spec.Description = "t", "d"
+	tool, err := engine.NewTool(spec, engine.DefaultSettings(), &engine.Redactor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+func TestMaxConcurrency(t *testing.T) {
+	tests := []struct {
+		name   string
+		action engine.Action
+		max    int
+		want   int32
+	}{
+		{"configured", &gate{release: make(chan struct{})}, 3, 3},
+		{"action default", limitedGate{&gate{release: make(chan struct{})}}, 0, 2},
+		{"configured wins over the default", limitedGate{&gate{release: make(chan struct{})}}, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, ok := tt.action.(*gate)
+			if !ok {
+				g = tt.action.(limitedGate).gate
+			}
+			tool := newTool(t, engine.ToolSpec{Action: tt.action, MaxConcurrency: tt.max, Timeout: 5 * time.Second})
+			var wg sync.WaitGroup
+			for range 10 {
+				wg.Go(func() {
+					if res := tool.Call(context.Background(), nil); res.IsError {
+						t.Errorf("call failed: %s", res.Text())
+					}
+				})
+			}
+			// Let the calls pile up, then release them one by one.
+			deadline := time.After(5 * time.Second)
+			for range 10 {
+				for g.running.Load() == 0 {
+					time.Sleep(time.Millisecond)
+				}
+				select {
+				case g.release <- struct{}{}:
+				case <-deadline:
+					t.Fatal("the calls did not run")
+				}
+			}
+			wg.Wait()
+			if peak := g.peak.Load(); peak != tt.want {
+				t.Errorf("peak concurrency = %d, want %d", peak, tt.want)
+			}
+		})
+	}
+}
+
+func TestBusyCallGivesUpAtItsTimeout(t *testing.T) {
+	// The first call holds the only slot past its own timeout.
+	g := &gate{release: make(chan struct{}), stubborn: true}
+	tool := newTool(t, engine.ToolSpec{Action: g, MaxConcurrency: 1, Timeout: 200 * time.Millisecond})
+	first := make(chan *engine.Result)
+	go func() { first <- tool.Call(context.Background(), nil) }()
+	for g.running.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	res := tool.Call(context.Background(), nil)
+	if !res.IsError || !strings.Contains(res.Text(), "the tool is busy: 1 calls of it are already running (max_concurrency)") {
+		t.Errorf("second call: %q", res.Text())
+	}
+	g.release <- struct{}{}
+	if res := <-first; res.IsError {
+		t.Errorf("first call: %q", res.Text())
+	}
+}
+
+// hinted is an action that knows it only reads.
+type hinted struct{}
+
+func (hinted) Run(context.Context, map[string]any) (*engine.Response, error) {
+	return &engine.Response{}, nil
+}
+
+func (hinted) Hints() engine.Annotations {
+	yes, no := true, false
+	return engine.Annotations{ReadOnlyHint: &yes, DestructiveHint: &no}
+}
+
+func TestHintsFillUnsetAnnotations(t *testing.T) {
+	yes := true
+	tool := newTool(t, engine.ToolSpec{Action: hinted{}, Annotations: &engine.Annotations{OpenWorldHint: &yes}})
+	a := tool.Annotations()
+	if a == nil || a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+		t.Errorf("annotations = %+v", a)
+	}
+	no := false
+	tool = newTool(t, engine.ToolSpec{Action: hinted{}, Annotations: &engine.Annotations{ReadOnlyHint: &no}})
+	if a := tool.Annotations(); *a.ReadOnlyHint {
+		t.Errorf("the configuration's read_only_hint = false was overridden")
+	}
+}
