@@ -9,7 +9,8 @@ import (
 )
 
 // Adapter provides the http action block and the http_api top-level block to
-// the engine. It holds no state: every http_api it decodes owns its client.
+// the engine. It holds no state: every http_api it decodes owns its client,
+// and so does every http block that gives a url without an api.
 type Adapter struct{}
 
 var _ engine.ResourceAdapter = (*Adapter)(nil)

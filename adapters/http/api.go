@@ -2,13 +2,10 @@ package httpaction
 
 import (
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -257,7 +254,7 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 		token, more := ctx.String(attr.Expr)
 		diags = append(diags, more...)
 		if !more.HasErrors() {
-			diags = append(diags, a.setCredential(attr.Expr.Range(), "bearer", "Bearer "+token, token)...)
+			diags = append(diags, a.setCredential(ctx, attr.Expr.Range(), "bearer", "Bearer "+token, token)...)
 		}
 		return diags
 	}
@@ -280,7 +277,7 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 			return append(diags, errorf(c.Attributes["username"].Expr.Range(), "Invalid username", "A basic auth username cannot contain a colon."))
 		}
 		encoded := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
-		diags = append(diags, a.setCredential(c.Attributes["password"].Expr.Range(), "password", "Basic "+encoded, pass, encoded)...)
+		diags = append(diags, a.setCredential(ctx, c.Attributes["password"].Expr.Range(), "password", "Basic "+encoded, pass, encoded)...)
 	case "api_key":
 		c, more := b.Body.Content(apiKeySchema)
 		diags = append(diags, more...)
@@ -339,16 +336,15 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 }
 
 // setCredential sets the Authorization header and records its secrets.
-func (a *API) setCredential(rng hcl.Range, what, header string, secrets ...string) hcl.Diagnostics {
+func (a *API) setCredential(ctx *engine.DecodeContext, rng hcl.Range, what, header string, secrets ...string) hcl.Diagnostics {
 	if strings.ContainsAny(header, "\r\n\x00") {
 		return hcl.Diagnostics{errorf(rng, "Invalid "+what, "The %s holds a line break or a NUL byte, which a header value cannot hold.", what)}
 	}
 	a.header["Authorization"] = []string{header}
-	if redactor := ctxRedactor(a); redactor != nil {
-		_ = redactor
-	}
-	for _, s := range secrets {
-		addSecret(s)
+	if ctx.Redactor != nil {
+		for _, s := range secrets {
+			ctx.Redactor.Add(s)
+		}
 	}
 	return nil
 }

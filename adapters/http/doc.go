@@ -67,6 +67,8 @@
 //
 // With api, path is required and url is not allowed; without it, url is
 // required: an absolute http or https URL whose path may hold placeholders.
+// Such an action has a client of its own, without retries, with the server's
+// timeout and response limit unless it sets its own.
 // Either may carry a fixed query string after "?", which is sent before the
 // parameters of query. Every {name} placeholder needs a path_params entry and
 // every entry must be used. A placeholder's value is one path segment: it is

@@ -1,0 +1,628 @@
+package httpaction
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
+
+// action is a decoded http block: everything a call needs, compiled.
+type action struct {
+	api    *API // the upstream; for a url without api, one of the action's own
+	method string
+
+	prefix string        // scheme://host and the base path
+	path   pathTemplate  // the path after prefix
+	params []pathParam   // the values of the placeholders, by index
+	query  pairs         // the query string, the fixed part first
+	header http.Header   // headers fixed at load, by canonical name
+	fields []field       // headers computed per call
+	dynHdr mapping.Value // one program yielding every header, or nil
+
+	bodyKind  bodyKind
+	bodyFixed []byte        // the body, when fixed at load
+	bodyValue mapping.Value // the body's value, when computed per call
+	form      pairs         // the form, when computed per call
+
+	contentType string // of the body
+
+	timeout  time.Duration
+	maxBytes int64
+	dynamic  bool // some value runs a program, so programs need an env
+}
+
+var _ engine.Action = (*action)(nil)
+
+// bodyKind says how a body computed per call is encoded.
+type bodyKind int
+
+const (
+	noBody bodyKind = iota
+	jsonBody
+	formBody
+	rawBody
+)
+
+// pathParam is the value of a placeholder.
+type pathParam struct {
+	name  string
+	value mapping.Value // nil when fixed
+	fixed string        // the escaped value, when fixed at load
+}
+
+// field is a query parameter, form field or header computed per call.
+type field struct {
+	name  string // as written; for headers, the canonical name
+	key   string // the escaped name, for query and form
+	value mapping.Value
+}
+
+// pairs is a query string or form: a part fixed at load, already encoded,
+// then fields computed per call, then at most one program yielding a whole
+// map.
+type pairs struct {
+	fixed   string
+	fields  []field
+	dynamic mapping.Value
+}
+
+func (p *pairs) isFixed() bool { return len(p.fields) == 0 && p.dynamic == nil }
+
+// methods lists the methods an http block may use.
+var methods = []string{
+	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+	http.MethodPatch, http.MethodDelete, http.MethodOptions,
+}
+
+var actionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "api"},
+	{Name: "method"},
+	{Name: "url"},
+	{Name: "path"},
+	{Name: "path_params"},
+	{Name: "query"},
+	{Name: "headers"},
+	{Name: "body"},
+	{Name: "form"},
+	{Name: "raw_body"},
+	{Name: "content_type"},
+	{Name: "timeout"},
+	{Name: "max_response_bytes"},
+}}
+
+// decodeAction decodes an http block. It returns nil when the block, or the
+// http_api it refers to, has errors; it reports all of its own.
+func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Diagnostics) {
+	content, diags := block.Body.Content(actionSchema)
+	attrs := content.Attributes
+	a := &action{method: http.MethodGet}
+	broken := false // the http_api referred to has errors of its own
+
+	if attr, ok := attrs["api"]; ok {
+		r, more := ctx.Resource(attr.Expr, "http_api")
+		diags = append(diags, more...)
+		if api, ok := r.(*API); ok {
+			a.api = api
+		} else {
+			broken = true
+		}
+	}
+	if attr, ok := attrs["method"]; ok {
+		m, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			a.method = strings.ToUpper(m)
+			if !slices.Contains(methods, a.method) {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid HTTP method",
+					"%q is not a method an http block can send; use one of %s.", m, strings.Join(methods, ", ")))
+			}
+		}
+	}
+
+	// Where the request goes: path under the api, or url without one.
+	var target *hcl.Attribute
+	var text string
+	var phs []placeholder
+	if _, hasAPI := attrs["api"]; hasAPI {
+		if attr, ok := attrs["url"]; ok {
+			diags = append(diags, errorf(attr.NameRange, "Unexpected url",
+				"With api, the request goes to path, relative to the api's base_url; url is for requests without an api."))
+		}
+		target = attrs["path"]
+		if target == nil && attrs["url"] == nil {
+			diags = append(diags, errorf(block.DefRange, "Missing path",
+				`An http block with api needs path, relative to the api's base_url, such as path = "/users/{id}".`))
+		}
+	} else {
+		if attr, ok := attrs["path"]; ok {
+			diags = append(diags, errorf(attr.NameRange, "Missing api",
+				`path is relative to the base_url of an http_api: add api = http_api.<name>, or give an absolute url instead.`))
+		}
+		target = attrs["url"]
+		if target == nil && attrs["path"] == nil {
+			diags = append(diags, errorf(block.DefRange, "Missing url",
+				`An http block needs api = http_api.<name> and path = "…", or an absolute url = "https://…".`))
+		}
+	}
+	if target != nil {
+		s, more := ctx.String(target.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			text = s
+			var err *templateError
+			phs, err = scanPlaceholders(text)
+			if err != nil {
+				diags = append(diags, errorf(textRange(target.Expr, text, err.start, err.end), "Invalid "+target.Name, "%s.", upperFirst(err.msg)))
+				target = nil
+			}
+		} else {
+			target = nil
+		}
+	}
+
+	// The placeholders' values.
+	index := map[string]int{}
+	named := map[string]bool{} // every key of path_params, even one with errors
+	opaque := false            // path_params could not be read at all
+	if attr, ok := attrs["path_params"]; ok {
+		var more hcl.Diagnostics
+		a.params, named, more = decodePathParams(ctx, attr, phs, target != nil)
+		diags = append(diags, more...)
+		opaque = named == nil
+		for i, p := range a.params {
+			index[p.name] = i
+		}
+	}
+	if target != nil && !opaque {
+		for _, ph := range phs {
+			if !named[ph.name] {
+				diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Missing path parameter",
+					"The %s uses {%s}, but path_params has no %q entry: add path_params = { %s = expr(\"args.%s\") }, or the value it should have.",
+					target.Name, ph.name, ph.name, ph.name, ph.name))
+			}
+		}
+		if target.Name == "url" {
+			api, more := a.decodeURL(ctx, target, text, phs, index)
+			diags = append(diags, more...)
+			a.api = api
+		} else if a.api != nil {
+			diags = append(diags, a.decodePath(target, text, phs, index, a.api.prefix, 0)...)
+		}
+	}
+
+	var query pairs
+	if attr, ok := attrs["query"]; ok {
+		var more hcl.Diagnostics
+		query, more = decodePairs(ctx, attr, "query parameter")
+		diags = append(diags, more...)
+	}
+	a.query.fixed = joinQuery(a.query.fixed, query.fixed)
+	a.query.fields, a.query.dynamic = query.fields, query.dynamic
+
+	diags = append(diags, a.decodeBody(ctx, attrs)...)
+
+	var hdr http.Header
+	if attr, ok := attrs["headers"]; ok {
+		var more hcl.Diagnostics
+		hdr, more = a.decodeHeaders(ctx, attr)
+		diags = append(diags, more...)
+	}
+	if attr, ok := attrs["timeout"]; ok {
+		d, more := ctx.Duration(attr.Expr)
+		diags = append(diags, more...)
+		a.timeout = d
+	}
+	if attr, ok := attrs["max_response_bytes"]; ok {
+		n, more := positiveInt(ctx, attr)
+		diags = append(diags, more...)
+		a.maxBytes = n
+	}
+
+	if broken || a.api == nil || diags.HasErrors() {
+		return nil, diags
+	}
+
+	// Headers: the api's (User-Agent, headers, auth), the body's type, the
+	// action's own.
+	a.header = a.api.header.Clone()
+	if a.contentType != "" {
+		a.header["Content-Type"] = []string{a.contentType}
+	}
+	for k, v := range hdr {
+		a.header[k] = v
+	}
+	a.query.fixed = joinQuery(a.api.query, a.query.fixed)
+	if a.timeout == 0 {
+		a.timeout = a.api.timeout
+	}
+	if a.maxBytes == 0 {
+		a.maxBytes = a.api.maxBytes
+	}
+	if a.maxBytes <= 0 {
+		a.maxBytes = engine.DefaultSettings().MaxResponseBytes
+	}
+	a.dynamic = len(a.fields) > 0 || a.dynHdr != nil || !a.query.isFixed() || a.bodyKind != noBody
+	for _, p := range a.params {
+		if p.value != nil {
+			a.dynamic = true
+		}
+	}
+	return a, diags
+}
+
+// decodePath compiles the path of a request, written in text at offset off
+// (a url's path starts after its host), under prefix.
+func (a *action) decodePath(target *hcl.Attribute, text string, phs []placeholder, index map[string]int, prefix string, off int) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	rest := text[off:]
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		return append(diags, errorf(textRange(target.Expr, text, off+i, len(text)), "Invalid "+target.Name,
+			"A fragment (#…) is never sent to a server; remove it."))
+	}
+	path, q, hasQuery := strings.Cut(rest, "?")
+	end := off + len(path)
+	var inPath []placeholder
+	for _, ph := range phs {
+		switch {
+		case ph.start < off:
+			diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Placeholder outside the path",
+				"Placeholders may only stand in the path of a url: the scheme, host and port of a request are fixed."))
+		case ph.start >= end:
+			diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Placeholder in the query string",
+				"Placeholders may only stand in the path; give query parameters with query = { %s = expr(\"…\") }.", ph.name))
+		default:
+			ph.start -= off
+			ph.end -= off
+			inPath = append(inPath, ph)
+		}
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	if path != "" && path[0] != '/' {
+		path = "/" + path
+		for i := range inPath {
+			inPath[i].start++
+			inPath[i].end++
+		}
+	}
+	a.prefix = prefix
+	a.path = compilePath(path, inPath, func(name string) int {
+		if i, ok := index[name]; ok {
+			return i
+		}
+		return 0
+	})
+	if hasQuery {
+		a.query.fixed = escapeLiteral(q, true)
+	}
+	return diags
+}
+
+// decodeURL reads the url of an action without api, and makes the action's
+// own upstream for it.
+func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, text string, phs []placeholder, index map[string]int) (*API, hcl.Diagnostics) {
+	scheme, rest, ok := strings.Cut(text, "://")
+	if !ok {
+		return nil, hcl.Diagnostics{errorf(target.Expr.Range(), "Invalid url",
+			"%q is not an absolute URL: write it like https://api.example.com/users/{id}, or use api and path.", text)}
+	}
+	hostEnd := len(scheme) + 3 + len(rest)
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		hostEnd = len(scheme) + 3 + i
+	}
+	for _, ph := range phs {
+		if ph.start < hostEnd {
+			return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, ph.start, ph.end), "Placeholder outside the path",
+				"Placeholders may only stand in the path of a url: the scheme, host and port of a request are fixed.")}
+		}
+	}
+	origin := text[:hostEnd]
+	u, err := url.Parse(origin)
+	if err == nil {
+		err = checkOrigin(origin, u)
+	}
+	if err != nil {
+		return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, 0, hostEnd), "Invalid url", "%s.", upperFirst(unwrapURLError(err).Error()))}
+	}
+	api := &API{
+		scheme:   u.Scheme,
+		host:     u.Host,
+		prefix:   u.Scheme + "://" + u.Host,
+		header:   http.Header{"User-Agent": {userAgent}},
+		timeout:  ctx.Settings.Timeout,
+		maxBytes: ctx.Settings.MaxResponseBytes,
+	}
+	diags := a.decodePath(target, text, phs, index, api.prefix, hostEnd)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	api.client = newClient(api.scheme, api.host, nil, nil)
+	return api, diags
+}
+
+// decodePathParams reads path_params and checks it against the
+// placeholders; check is false when the path itself could not be read.
+// It returns the names of all its entries, valid or not, or nil when they
+// cannot be known.
+func decodePathParams(ctx *engine.DecodeContext, attr *hcl.Attribute, phs []placeholder, check bool) ([]pathParam, map[string]bool, hcl.Diagnostics) {
+	used := map[string]bool{}
+	for _, ph := range phs {
+		used[ph.name] = true
+	}
+	var params []pathParam
+	var diags hcl.Diagnostics
+	named := map[string]bool{}
+	add := func(name string, keyRange, valueRange hcl.Range, v mapping.Value) {
+		if check && !used[name] {
+			diags = append(diags, errorf(keyRange, "Unused path parameter",
+				"path_params has %q, but the path has no {%s} placeholder; use it in the path or remove it.", name, name))
+			return
+		}
+		p := pathParam{name: name, value: v}
+		if c, ok := mapping.IsConst(v); ok {
+			s, ok := scalarString(c)
+			switch {
+			case !ok || c == nil:
+				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number; got %s.", name, describe(c)))
+				return
+			case s == "":
+				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q is empty, which would change the path.", name))
+				return
+			}
+			p.value, p.fixed = nil, escapeParam(s)
+		} else if rt := mapping.ResultType(v); rt != nil && !scalarKind(rt.Kind()) {
+			diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number, but this program yields %s.", name, rt))
+			return
+		}
+		params = append(params, p)
+	}
+	entries, ok, more := objectEntries(ctx, attr.Expr)
+	diags = append(diags, more...)
+	if ok {
+		for _, e := range entries {
+			named[e.name] = true
+			v, more := ctx.Value(e.expr)
+			diags = append(diags, more...)
+			if !more.HasErrors() {
+				add(e.name, e.keyRange, e.expr.Range(), v)
+			}
+		}
+		return params, named, diags
+	}
+	v, more := ctx.Value(attr.Expr)
+	diags = append(diags, more...)
+	if more.HasErrors() {
+		return nil, nil, diags
+	}
+	keys, values, ok := mapping.Fields(v)
+	if !ok {
+		if c, isConst := mapping.IsConst(v); isConst && c == nil {
+			return nil, named, diags
+		}
+		return nil, nil, append(diags, errorf(attr.Expr.Range(), "Invalid path_params",
+			`path_params must be a map written in the configuration, such as { id = expr("args.id") }: each placeholder's value is checked when it loads.`))
+	}
+	for i, k := range keys {
+		named[k] = true
+		add(k, attr.Expr.Range(), attr.Expr.Range(), values[i])
+	}
+	return params, named, diags
+}
+
+// decodePairs reads query or form: a map whose values may be programs, or
+// one program yielding a map. Fixed entries are encoded at load.
+func decodePairs(ctx *engine.DecodeContext, attr *hcl.Attribute, what string) (pairs, hcl.Diagnostics) {
+	var p pairs
+	var fixed strings.Builder
+	w := pairWriter{b: &fixed}
+	var diags hcl.Diagnostics
+	add := func(name string, rng hcl.Range, v mapping.Value) {
+		if c, ok := mapping.IsConst(v); ok {
+			if err := w.write(url.QueryEscape(name), name, c, what); err != nil {
+				diags = append(diags, errorf(rng, "Invalid "+attr.Name, "%s.", upperFirst(err.Error())))
+			}
+			return
+		}
+		p.fields = append(p.fields, field{name: name, key: url.QueryEscape(name), value: v})
+	}
+	entries, ok, more := objectEntries(ctx, attr.Expr)
+	diags = append(diags, more...)
+	if ok {
+		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+		for _, e := range entries {
+			v, more := ctx.Value(e.expr)
+			diags = append(diags, more...)
+			if !more.HasErrors() {
+				add(e.name, e.expr.Range(), v)
+			}
+		}
+		p.fixed = fixed.String()
+		return p, diags
+	}
+	v, more := ctx.Value(attr.Expr)
+	diags = append(diags, more...)
+	if more.HasErrors() {
+		return p, diags
+	}
+	if keys, values, ok := mapping.Fields(v); ok {
+		for i, k := range keys {
+			add(k, attr.Expr.Range(), values[i])
+		}
+		p.fixed = fixed.String()
+		return p, diags
+	}
+	if c, ok := mapping.IsConst(v); ok {
+		if c != nil {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values; got %s.", attr.Name, describe(c)))
+		}
+		return p, diags
+	}
+	if rt := mapping.ResultType(v); rt != nil && rt.Kind() != reflect.Map {
+		return p, append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values, but this program yields %s.", attr.Name, rt))
+	}
+	p.dynamic = v
+	return p, diags
+}
+
+// decodeHeaders reads the action's headers: the fixed ones are returned,
+// the computed ones kept in a.
+func (a *action) decodeHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) (http.Header, hcl.Diagnostics) {
+	h := http.Header{}
+	var diags hcl.Diagnostics
+	seen := map[string]hcl.Range{}
+	add := func(name string, keyRange, valueRange hcl.Range, v mapping.Value) {
+		if d := checkHeaderName(name, keyRange); d != nil {
+			diags = append(diags, d)
+			return
+		}
+		canon := http.CanonicalHeaderKey(name)
+		if prev, dup := seen[canon]; dup && keyRange != attr.Expr.Range() {
+			diags = append(diags, errorf(keyRange, "Duplicate header", "The header %q is already set at %s; header names ignore case.", name, prev))
+			return
+		}
+		seen[canon] = keyRange
+		c, ok := mapping.IsConst(v)
+		if !ok {
+			a.fields = append(a.fields, field{name: canon, value: v})
+			return
+		}
+		values, err := headerValues(canon, c)
+		if err != nil {
+			diags = append(diags, errorf(valueRange, "Invalid header value", "%s.", upperFirst(err.Error())))
+			return
+		}
+		if values != nil {
+			h[canon] = values
+		}
+	}
+	entries, ok, more := objectEntries(ctx, attr.Expr)
+	diags = append(diags, more...)
+	if ok {
+		for _, e := range entries {
+			v, more := ctx.Value(e.expr)
+			diags = append(diags, more...)
+			if !more.HasErrors() {
+				add(e.name, e.keyRange, e.expr.Range(), v)
+			}
+		}
+		return h, diags
+	}
+	v, more := ctx.Value(attr.Expr)
+	diags = append(diags, more...)
+	if more.HasErrors() {
+		return h, diags
+	}
+	if keys, values, ok := mapping.Fields(v); ok {
+		for i, k := range keys {
+			add(k, attr.Expr.Range(), attr.Expr.Range(), values[i])
+		}
+		return h, diags
+	}
+	if c, ok := mapping.IsConst(v); ok {
+		if c != nil {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of names to values; got %s.", describe(c)))
+		}
+		return h, diags
+	}
+	if rt := mapping.ResultType(v); rt != nil && rt.Kind() != reflect.Map {
+		return h, append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of names to values, but this program yields %s.", rt))
+	}
+	a.dynHdr = v
+	return h, diags
+}
+
+// decodeBody reads body, form or raw_body, at most one of them.
+func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	var given []*hcl.Attribute
+	for _, name := range []string{"body", "form", "raw_body"} {
+		if attr, ok := attrs[name]; ok {
+			given = append(given, attr)
+		}
+	}
+	if len(given) > 1 {
+		slices.SortFunc(given, func(x, y *hcl.Attribute) int { return x.Range.Start.Byte - y.Range.Start.Byte })
+		return append(diags, errorf(given[1].NameRange, "Conflicting request bodies",
+			"%q and %q cannot both be set: a request has one body. Keep one of body (sent as JSON), form and raw_body.", given[0].Name, given[1].Name))
+	}
+	if attr, ok := attrs["content_type"]; ok && len(given) == 0 {
+		diags = append(diags, errorf(attr.NameRange, "Unexpected content_type",
+			"content_type is the type of the request body, but this block sends none: add body, form or raw_body, or remove content_type."))
+	}
+	if len(given) == 0 {
+		return diags
+	}
+	attr := given[0]
+	a.contentType = map[string]string{
+		"body":     "application/json",
+		"form":     "application/x-www-form-urlencoded",
+		"raw_body": "text/plain; charset=utf-8",
+	}[attr.Name]
+	if ct, ok := attrs["content_type"]; ok {
+		s, more := ctx.String(ct.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			if s == "" || strings.ContainsAny(s, "\r\n\x00") {
+				diags = append(diags, errorf(ct.Expr.Range(), "Invalid content_type", "content_type must be a media type such as application/xml, on one line."))
+			}
+			a.contentType = s
+		}
+	}
+	if a.method == http.MethodHead || a.method == http.MethodOptions {
+		return append(diags, errorf(attr.NameRange, "Unexpected "+attr.Name, "A %s request carries no body.", a.method))
+	}
+	switch attr.Name {
+	case "body":
+		v, more := ctx.Value(attr.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		if c, ok := mapping.IsConst(v); ok {
+			b, err := json.Marshal(c)
+			if err != nil {
+				return append(diags, errorf(attr.Expr.Range(), "Invalid body", "The body cannot be written as JSON: %s.", err))
+			}
+			a.bodyFixed = b
+			return diags
+		}
+		a.bodyKind, a.bodyValue = jsonBody, v
+	case "form":
+		p, more := decodePairs(ctx, attr, "form field")
+		diags = append(diags, more...)
+		if p.isFixed() {
+			a.bodyFixed = []byte(p.fixed)
+			return diags
+		}
+		a.bodyKind, a.form = formBody, p
+	case "raw_body":
+		v, more := ctx.Value(attr.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		if c, ok := mapping.IsConst(v); ok {
+			s, isString := c.(string)
+			if !isString {
+				return append(diags, errorf(attr.Expr.Range(), "Invalid raw_body", "raw_body must be a string; got %s. To send JSON, use body.", describe(c)))
+			}
+			a.bodyFixed = []byte(s)
+			return diags
+		}
+		if rt := mapping.ResultType(v); rt != nil && rt.Kind() != reflect.String {
+			return append(diags, errorf(attr.Expr.Range(), "Invalid raw_body", "raw_body must be a string, but this program yields %s. To send JSON, use body.", rt))
+		}
+		a.bodyKind, a.bodyValue = rawBody, v
+	}
+	return diags
+}

@@ -1,0 +1,139 @@
+package httpaction
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
+
+const benchBody = `{"name":"Paris","main":{"temp":18.5,"humidity":72},"weather":[{"description":"light rain"}]}`
+
+func benchServer(b *testing.B) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, benchBody)
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// benchAction decodes the benchmark's action: a GET with a path parameter
+// and three query parameters computed from the arguments.
+func benchAction(b *testing.B, base string) engine.Action {
+	src := `
+http_api "x" {
+  base_url = "` + base + `/v1"
+  auth { bearer = "token-1234" }
+}
+http {
+  api         = http_api.x
+  path        = "/weather/{city}"
+  path_params = { city = expr("args.city") }
+  query = {
+    units = expr("args.units")
+    lang  = expr("args.lang")
+    days  = expr("args.days")
+  }
+}`
+	file, diags := hclsyntax.ParseConfig([]byte(src), "bench.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	content, _ := file.Body.Content(rootSchema)
+	ctx := &engine.DecodeContext{
+		EvalContext: &hcl.EvalContext{Functions: map[string]function.Function{"expr": mapping.Function()}},
+		Env:         mapping.Env{"args": testArgs},
+		Settings:    engine.DefaultSettings(),
+		Redactor:    &engine.Redactor{},
+	}
+	a := New()
+	r, diags := a.DecodeResource(ctx, content.Blocks[0])
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	b.Cleanup(func() { _ = r.(*API).Close() })
+	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.ResourceVal("http_api", r)})}
+	act, diags := a.DecodeAction(ctx, content.Blocks[1])
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	return act
+}
+
+var benchArgs = map[string]any{"city": "São Paulo", "units": "metric", "lang": "en", "days": 3}
+
+// BenchmarkRun is one call: build the request, send it over loopback, read
+// and decode the JSON response.
+func BenchmarkRun(b *testing.B) {
+	act := benchAction(b, benchServer(b).URL)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := act.Run(ctx, benchArgs)
+		if err != nil || resp.Failure != "" {
+			b.Fatal(err, resp.Failure)
+		}
+	}
+}
+
+// BenchmarkRunParallel is BenchmarkRun from concurrent callers.
+func BenchmarkRunParallel(b *testing.B) {
+	act := benchAction(b, benchServer(b).URL)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := act.Run(ctx, benchArgs); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkBaseline is the same exchange with net/http alone, the request
+// written by hand: the floor that BenchmarkRun is measured against.
+func BenchmarkBaseline(b *testing.B) {
+	srv := benchServer(b)
+	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	url := srv.URL + "/v1/weather/S%C3%A3o%20Paulo?days=3&lang=en&units=metric"
+	b.ReportAllocs()
+	for b.Loop() {
+		req, _ := http.NewRequestWithContext(context.Background(), "GET", url, nil)
+		req.Header.Set("Authorization", "Bearer token-1234")
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkURL is the adapter's own work on the way out: evaluating the
+// programs and writing the URL.
+func BenchmarkURL(b *testing.B) {
+	act := benchAction(b, "http://127.0.0.1:1").(*action)
+	env := map[string]any{"args": benchArgs}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := act.url(env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,268 @@
+package httpaction
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/go-resty/resty/v2"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// retryPolicy is a decoded retry block.
+type retryPolicy struct {
+	attempts int   // in all, the first included
+	onStatus []int // statuses that are retried
+	minWait  time.Duration
+	maxWait  time.Duration
+}
+
+var retrySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "attempts"},
+	{Name: "on_status"},
+	{Name: "min_wait"},
+	{Name: "max_wait"},
+}}
+
+// decodeRetry decodes a retry block.
+func decodeRetry(ctx *engine.DecodeContext, block *hcl.Block) (*retryPolicy, hcl.Diagnostics) {
+	content, diags := block.Body.Content(retrySchema)
+	p := &retryPolicy{
+		attempts: 3,
+		onStatus: []int{429, 502, 503, 504},
+		minWait:  100 * time.Millisecond,
+		maxWait:  2 * time.Second,
+	}
+	if attr, ok := content.Attributes["attempts"]; ok {
+		n, more := ctx.Int(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			if n < 1 || n > 100 {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid attempts", "attempts counts every attempt, the first included: write a number from 1 to 100; got %d.", n))
+			}
+			p.attempts = int(n)
+		}
+	}
+	if attr, ok := content.Attributes["on_status"]; ok {
+		v, more := ctx.Eval(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			codes, err := intList(v)
+			if err == nil {
+				for _, c := range codes {
+					if c < 100 || c > 599 {
+						err = fmt.Errorf("%d is not an HTTP status", c)
+						break
+					}
+				}
+			}
+			if err != nil {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid on_status", "on_status must be a list of HTTP statuses such as [429, 503]: %s.", err))
+			}
+			p.onStatus = codes
+		}
+	}
+	if attr, ok := content.Attributes["min_wait"]; ok {
+		d, more := ctx.Duration(attr.Expr)
+		diags = append(diags, more...)
+		p.minWait = d
+	}
+	if attr, ok := content.Attributes["max_wait"]; ok {
+		d, more := ctx.Duration(attr.Expr)
+		diags = append(diags, more...)
+		p.maxWait = d
+		if !more.HasErrors() && p.maxWait < p.minWait {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_wait", "max_wait (%s) must not be shorter than min_wait (%s).", p.maxWait, p.minWait))
+		}
+	}
+	return p, diags
+}
+
+var tlsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "ca_file"},
+	{Name: "insecure_skip_verify"},
+}}
+
+// decodeTLS decodes a tls block into the client's TLS configuration.
+func decodeTLS(ctx *engine.DecodeContext, block *hcl.Block) (*tls.Config, hcl.Diagnostics) {
+	content, diags := block.Body.Content(tlsSchema)
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if attr, ok := content.Attributes["insecure_skip_verify"]; ok {
+		b, more := ctx.Bool(attr.Expr)
+		diags = append(diags, more...)
+		cfg.InsecureSkipVerify = b
+	}
+	if attr, ok := content.Attributes["ca_file"]; ok {
+		name, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return cfg, diags
+		}
+		if cfg.InsecureSkipVerify {
+			return cfg, append(diags, errorf(attr.NameRange, "Conflicting TLS settings",
+				"ca_file says which certificates to trust, but insecure_skip_verify = true trusts any; remove one."))
+		}
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(ctx.Dir, path)
+		}
+		pem, err := os.ReadFile(path)
+		if err != nil {
+			return cfg, append(diags, errorf(attr.Expr.Range(), "Cannot read ca_file", "%s.", err))
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return cfg, append(diags, errorf(attr.Expr.Range(), "Invalid ca_file", "%s holds no PEM certificate (-----BEGIN CERTIFICATE-----).", path))
+		}
+		cfg.RootCAs = pool
+	}
+	return cfg, diags
+}
+
+// newClient returns a client for requests to scheme://host. It never stores
+// cookies, follows redirects only on the same scheme and host, refuses to
+// send a request anywhere else, logs nothing, and retries as p says (never
+// when p is nil). Bodies are not read by resty: see [action.Run].
+func newClient(scheme, host string, tlsConfig *tls.Config, p *retryPolicy) *resty.Client {
+	c := resty.New()
+	c.SetCookieJar(nil)
+	c.SetLogger(discardLogger{})
+	c.SetDisableWarn(true)
+	c.SetAllowGetMethodPayload(true)
+	c.SetDoNotParseResponse(true)
+	if tlsConfig != nil {
+		c.SetTLSClientConfig(tlsConfig)
+	}
+	c.SetRedirectPolicy(resty.RedirectPolicyFunc(func(req *http.Request, via []*http.Request) error {
+		if req.URL.Scheme != scheme || req.URL.Host != host {
+			// Keep the 3xx response: credentials stay on this host.
+			return http.ErrUseLastResponse
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}))
+	c.SetPreRequestHook(func(_ *resty.Client, req *http.Request) error {
+		if req.URL.Scheme != scheme || req.URL.Host != host {
+			return &originError{want: scheme + "://" + host, got: req.URL.Scheme + "://" + req.URL.Host}
+		}
+		if req.ContentLength == 0 {
+			// resty gives a request without a body an empty reader of
+			// unknown length, which net/http probes with a goroutine and a
+			// timer before sending; say there is no body instead.
+			req.Body, req.GetBody = http.NoBody, nil
+		}
+		return nil
+	})
+	if p != nil && p.attempts > 1 {
+		retries := p.attempts - 1
+		c.SetRetryCount(retries)
+		c.SetRetryWaitTime(p.minWait)
+		c.SetRetryMaxWaitTime(p.maxWait)
+		c.SetRetryAfter(retryAfter)
+		c.AddRetryCondition(p.retry)
+		c.AddRetryHook(func(resp *resty.Response, _ error) {
+			// The response of an attempt that is retried is dropped: free its
+			// connection. The hook also runs after the last attempt, whose
+			// response is the result.
+			if resp != nil && resp.RawResponse != nil && resp.Request != nil && resp.Request.Attempt <= retries {
+				discard(resp.RawResponse)
+			}
+		})
+	}
+	return c
+}
+
+// originError is a request that would have left its upstream.
+type originError struct{ want, got string }
+
+func (e *originError) Error() string {
+	return fmt.Sprintf("refusing to send a request to %s: this action may only reach %s", e.got, e.want)
+}
+
+// retry decides whether an attempt is retried.
+func (p *retryPolicy) retry(resp *resty.Response, err error) bool {
+	if resp == nil || resp.Request == nil || resp.Request.Context().Err() != nil {
+		return false
+	}
+	if err != nil {
+		return retryableError(resp.Request.Method, err)
+	}
+	return resp.RawResponse != nil && slices.Contains(p.onStatus, resp.RawResponse.StatusCode)
+}
+
+// retryableError reports whether a request that failed with err, before any
+// response, may be sent again.
+func retryableError(method string, err error) bool {
+	var origin *originError
+	var unknownAuthority x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	if errors.As(err, &origin) || errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
+		errors.As(err, &invalid) || errors.As(err, &verify) {
+		return false
+	}
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete:
+		return true
+	}
+	// The server never saw a request whose connection could not be opened.
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// maxRetryAfter bounds what a Retry-After header can ask for before resty
+// caps it with max_wait, so that the arithmetic cannot overflow.
+const maxRetryAfter = 24 * time.Hour
+
+// retryAfter reads the Retry-After header of a response to be retried, in
+// seconds or as an HTTP date. Zero lets resty use its backoff.
+func retryAfter(_ *resty.Client, resp *resty.Response) (time.Duration, error) {
+	if resp == nil || resp.RawResponse == nil {
+		return 0, nil
+	}
+	v := resp.RawResponse.Header.Get("Retry-After")
+	if v == "" {
+		return 0, nil
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n <= 0 {
+			return 0, nil
+		}
+		return min(time.Duration(n)*time.Second, maxRetryAfter), nil
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return min(d, maxRetryAfter), nil
+		}
+	}
+	return 0, nil
+}
+
+// discard drains a little of a response body, so that its connection can be
+// reused, and closes it.
+func discard(resp *http.Response) {
+	_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
+	_ = resp.Body.Close()
+}
+
+// discardLogger silences resty, whose messages would hold URLs with their
+// query strings.
+type discardLogger struct{}
+
+func (discardLogger) Errorf(string, ...any) {}
+func (discardLogger) Warnf(string, ...any)  {}
+func (discardLogger) Debugf(string, ...any) {}

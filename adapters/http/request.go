@@ -1,0 +1,268 @@
+package httpaction
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// Run sends the request of one call and reads its response. It is safe for
+// concurrent use.
+func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response, error) {
+	var env map[string]any
+	if a.dynamic {
+		env = map[string]any{"args": args}
+	}
+	target, mark, err := a.url(env)
+	if err != nil {
+		return nil, err
+	}
+	where := target[:mark] // for messages: the query string may hold secrets
+
+	req := a.api.client.R()
+	for k, v := range a.header {
+		req.Header[k] = v
+	}
+	if err := a.headers(req.Header, env); err != nil {
+		return nil, err
+	}
+	body, err := a.payload(env)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.SetBody(body)
+	}
+
+	parent := ctx
+	if a.timeout > 0 {
+		// The engine bounds every call: when its deadline comes first, a
+		// timer of our own would never fire.
+		if deadline, ok := ctx.Deadline(); !ok || time.Until(deadline) > a.timeout {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, a.timeout)
+			defer cancel()
+		}
+	}
+	req.SetContext(ctx)
+
+	resp, err := req.Execute(a.method, target)
+	if err != nil {
+		if resp != nil && resp.RawResponse != nil {
+			discard(resp.RawResponse)
+		}
+		return nil, a.failure(parent, ctx, where, err)
+	}
+	raw := resp.RawResponse
+	defer raw.Body.Close()
+	out, err := a.response(raw, where)
+	if err != nil {
+		return nil, a.failure(parent, ctx, where, err)
+	}
+	return out, nil
+}
+
+// url builds the request's URL: the prefix, the path with its parameters
+// escaped, the query string. mark is where the query string starts.
+func (a *action) url(env map[string]any) (target string, mark int, err error) {
+	var buf [8]string
+	values := buf[:0]
+	n := len(a.prefix) + a.path.size + len(a.query.fixed) + 1
+	for i := range a.params {
+		p := &a.params[i]
+		s := p.fixed
+		if p.value != nil {
+			if s, err = p.eval(env); err != nil {
+				return "", 0, err
+			}
+		}
+		values = append(values, s)
+		n += len(s)
+	}
+	var b strings.Builder
+	b.Grow(n + 16*len(a.query.fields))
+	b.WriteString(a.prefix)
+	for _, seg := range a.path.segments {
+		if seg.param < 0 {
+			b.WriteString(seg.literal)
+		} else {
+			b.WriteString(values[seg.param])
+		}
+	}
+	mark = b.Len()
+	w := pairWriter{b: &b, first: '?'}
+	if a.query.fixed != "" {
+		b.WriteByte('?')
+		b.WriteString(a.query.fixed)
+		w.wrote = true
+	}
+	if err := a.query.write(&w, env, "query parameter"); err != nil {
+		return "", 0, err
+	}
+	return b.String(), mark, nil
+}
+
+// eval computes and escapes the value of a path parameter.
+func (p *pathParam) eval(env map[string]any) (string, error) {
+	v, err := p.value.Eval(env)
+	if err != nil {
+		return "", err
+	}
+	s, ok := scalarString(v)
+	switch {
+	case !ok:
+		return "", fmt.Errorf("path parameter %q must be a string or a number; got %s", p.name, describe(v))
+	case s == "":
+		return "", fmt.Errorf("path parameter %q is empty, which would change the path; the request was not sent", p.name)
+	}
+	return escapeParam(s), nil
+}
+
+// write writes the pairs computed per call.
+func (p *pairs) write(w *pairWriter, env map[string]any, what string) error {
+	for _, f := range p.fields {
+		v, err := f.value.Eval(env)
+		if err != nil {
+			return err
+		}
+		if err := w.write(f.key, f.name, v, what); err != nil {
+			return err
+		}
+	}
+	if p.dynamic == nil {
+		return nil
+	}
+	v, err := p.dynamic.Eval(env)
+	if err != nil {
+		return err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		if v == nil {
+			return nil
+		}
+		return fmt.Errorf("the %ss must be a map of names to values; got %s", what, describe(v))
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := w.write(url.QueryEscape(k), k, m[k], what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// headers sets the headers computed per call.
+func (a *action) headers(h http.Header, env map[string]any) error {
+	for _, f := range a.fields {
+		v, err := f.value.Eval(env)
+		if err != nil {
+			return err
+		}
+		values, err := headerValues(f.name, v)
+		if err != nil {
+			return err
+		}
+		if values == nil {
+			delete(h, f.name)
+			continue
+		}
+		h[f.name] = values
+	}
+	if a.dynHdr == nil {
+		return nil
+	}
+	v, err := a.dynHdr.Eval(env)
+	if err != nil {
+		return err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		if v == nil {
+			return nil
+		}
+		return fmt.Errorf("the headers must be a map of names to values; got %s", describe(v))
+	}
+	for name, v := range m {
+		if !validHeaderName(name) {
+			return fmt.Errorf("%q is not a valid header name; the request was not sent", name)
+		}
+		if reservedHeader(name) {
+			return fmt.Errorf("the %s header cannot be set; the request was not sent", http.CanonicalHeaderKey(name))
+		}
+		canon := http.CanonicalHeaderKey(name)
+		values, err := headerValues(canon, v)
+		if err != nil {
+			return err
+		}
+		if values == nil {
+			delete(h, canon)
+			continue
+		}
+		h[canon] = values
+	}
+	return nil
+}
+
+// payload returns the request body, or nil for none.
+func (a *action) payload(env map[string]any) ([]byte, error) {
+	switch a.bodyKind {
+	case jsonBody:
+		v, err := a.bodyValue.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("the body cannot be written as JSON: %v", err)
+		}
+		return b, nil
+	case formBody:
+		var b strings.Builder
+		b.WriteString(a.form.fixed)
+		w := pairWriter{b: &b, wrote: a.form.fixed != ""}
+		if err := a.form.write(&w, env, "form field"); err != nil {
+			return nil, err
+		}
+		return []byte(b.String()), nil
+	case rawBody:
+		v, err := a.bodyValue.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("raw_body must yield a string; got %s", describe(v))
+		}
+		return []byte(s), nil
+	}
+	return a.bodyFixed, nil
+}
+
+// failure words an error of a request to where.
+func (a *action) failure(parent, ctx context.Context, where string, err error) error {
+	var tooLarge *tooLargeError
+	var invalid *invalidJSONError
+	switch {
+	case errors.As(err, &tooLarge), errors.As(err, &invalid):
+		return fmt.Errorf("%s %s: %w", a.method, where, err)
+	case parent.Err() != nil:
+		// The call was cancelled or ran out of time: the engine says so.
+		return fmt.Errorf("%s %s: %w", a.method, where, parent.Err())
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s %s: no complete response within %s (timeout): %w", a.method, where, a.timeout, ctx.Err())
+	}
+	return fmt.Errorf("%s %s failed: %s", a.method, where, describeTransportError(err))
+}

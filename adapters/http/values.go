@@ -1,0 +1,254 @@
+package httpaction
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// scalarString writes a string, number or boolean the way a URL or a header
+// carries it: numbers plainly (3, 2.5, never 3e+00), booleans as true and
+// false. ok is false for anything else, null included.
+func scalarString(v any) (s string, ok bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case int:
+		return strconv.Itoa(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case int32:
+		return strconv.FormatInt(int64(v), 10), true
+	case int16:
+		return strconv.FormatInt(int64(v), 10), true
+	case int8:
+		return strconv.FormatInt(int64(v), 10), true
+	case uint:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint64:
+		return strconv.FormatUint(v, 10), true
+	case uint32:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint16:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint8:
+		return strconv.FormatUint(uint64(v), 10), true
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	case float32:
+		return strconv.FormatFloat(float64(v), 'f', -1, 32), true
+	case bool:
+		return strconv.FormatBool(v), true
+	case json.Number:
+		return string(v), true
+	}
+	return "", false
+}
+
+// scalarKind reports whether values of kind k are written by scalarString.
+func scalarKind(k reflect.Kind) bool {
+	return k == reflect.String || k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64
+}
+
+// describe names the kind of a value, for messages.
+func describe(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case map[string]any:
+		return "a map"
+	}
+	switch reflect.TypeOf(v).Kind() {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map:
+		return "a map"
+	case reflect.Struct, reflect.Pointer:
+		return "an object"
+	}
+	if _, ok := scalarString(v); ok {
+		return "a number"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// list returns the elements of v when it is a list.
+func list(v any) ([]any, bool) {
+	switch v := v.(type) {
+	case []any:
+		return v, true
+	case []string:
+		out := make([]any, len(v))
+		for i, s := range v {
+			out[i] = s
+		}
+		return out, true
+	case string, nil, map[string]any:
+		return nil, false
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, false
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out, true
+}
+
+// pairWriter writes name=value pairs, escaped, as in a query string or a
+// form body.
+type pairWriter struct {
+	b     *strings.Builder
+	first byte // written before the first pair: '?' for a query, 0 for a form
+	wrote bool // a pair was written
+}
+
+// write writes the pairs of one parameter: none for null, one per element
+// for a list, else one. key is the escaped name; name and what are for
+// messages.
+func (w *pairWriter) write(key, name string, v any, what string) error {
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case string:
+		w.pair(key, url.QueryEscape(v))
+		return nil
+	case int:
+		var buf [24]byte
+		w.sep()
+		w.b.WriteString(key)
+		w.b.WriteByte('=')
+		w.b.Write(strconv.AppendInt(buf[:0], int64(v), 10))
+		return nil
+	}
+	if s, ok := scalarString(v); ok {
+		w.pair(key, url.QueryEscape(s))
+		return nil
+	}
+	items, ok := list(v)
+	if !ok {
+		return fmt.Errorf("%s %q must be a string, a number, a boolean, a list of them or null; got %s", what, name, describe(v))
+	}
+	for _, e := range items {
+		if e == nil {
+			continue
+		}
+		s, ok := scalarString(e)
+		if !ok {
+			return fmt.Errorf("%s %q must be a string, a number, a boolean, a list of them or null; got a list holding %s", what, name, describe(e))
+		}
+		w.pair(key, url.QueryEscape(s))
+	}
+	return nil
+}
+
+func (w *pairWriter) sep() {
+	switch {
+	case w.wrote:
+		w.b.WriteByte('&')
+	case w.first != 0:
+		w.b.WriteByte(w.first)
+	}
+	w.wrote = true
+}
+
+func (w *pairWriter) pair(key, escaped string) {
+	w.sep()
+	w.b.WriteString(key)
+	w.b.WriteByte('=')
+	w.b.WriteString(escaped)
+}
+
+// headerValues returns the values to send for header name: none for null,
+// one per element for a list, else one.
+func headerValues(name string, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	one := func(e any) (string, error) {
+		s, ok := scalarString(e)
+		if !ok {
+			return "", fmt.Errorf("header %q must be a string, a number, a boolean, a list of them or null; got %s", name, describe(e))
+		}
+		if strings.ContainsAny(s, "\r\n\x00") {
+			return "", fmt.Errorf("header %q holds a line break or a NUL byte, which a header value cannot hold; the request was not sent", name)
+		}
+		return s, nil
+	}
+	if items, ok := list(v); ok {
+		out := make([]string, 0, len(items))
+		for _, e := range items {
+			if e == nil {
+				continue
+			}
+			s, err := one(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	s, err := one(v)
+	if err != nil {
+		return nil, err
+	}
+	return []string{s}, nil
+}
+
+// validHeaderName reports whether s is a token, as header names must be.
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			continue
+		}
+		if !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// reservedHeader reports headers that the HTTP client sets itself: Host,
+// which would send the request to another virtual host, and the framing of
+// the body.
+func reservedHeader(name string) bool {
+	switch http.CanonicalHeaderKey(name) {
+	case "Host", "Content-Length", "Transfer-Encoding":
+		return true
+	}
+	return false
+}
+
+// unwrapURLError drops the *url.Error around err: its text repeats the URL,
+// query string included.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// upperFirst capitalises the first letter of s.
+func upperFirst(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
