@@ -5,17 +5,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 port=8099
-go build -o "${TMPDIR:-/tmp}/mcpdecl-demo" ./cmd/mcpdecl
-go build -o "${TMPDIR:-/tmp}/go-httpbin-demo" github.com/mccutchen/go-httpbin/v2/cmd/go-httpbin
-"${TMPDIR:-/tmp}/go-httpbin-demo" -host 127.0.0.1 -port "$port" >/dev/null 2>&1 &
+bin=$(mktemp -d)
+trap 'kill "${httpbin:-}" 2>/dev/null || true; rm -rf "$bin"' EXIT
+go build -o "$bin/mcpdecl" ./cmd/mcpdecl
+go build -o "$bin/go-httpbin" github.com/mccutchen/go-httpbin/v2/cmd/go-httpbin
+"$bin/go-httpbin" -host 127.0.0.1 -port "$port" >/dev/null 2>&1 &
 httpbin=$!
-trap 'kill $httpbin 2>/dev/null || true' EXIT
 for _ in $(seq 50); do
-  (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
   sleep 0.1
 done
 
-mcpdecl() { "${TMPDIR:-/tmp}/mcpdecl-demo" "$@"; }
+export PATH="$bin:$PATH"
 set -x
 mcpdecl validate examples/httpbin.hcl
 mcpdecl list examples/httpbin.hcl
