@@ -22,7 +22,8 @@ type Action interface {
 type Response struct {
 	// Vars are the variables that output programs may read, named as the
 	// adapter's Result declares: for HTTP, status, headers, body and
-	// content_type.
+	// content_type. It must be a new map on every call: the engine adds
+	// args to it.
 	Vars map[string]any
 	// Failure, when not empty, says that the call failed by the adapter's
 	// default rule (an HTTP status of 400 or more, say) and why. A tool's

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
@@ -101,9 +103,12 @@ func args(check cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 }
 
+// loadGCPercent is the GOGC in force while the configuration loads.
+const loadGCPercent = 400
+
 // registry lists the adapters mcpdecl is built with.
 func registry() *engine.Registry {
-	return engine.NewRegistry(httpaction.New())
+	return engine.NewRegistry(httpaction.New(), execaction.New())
 }
 
 // load reads the configuration at paths, printing every diagnostic to
@@ -117,6 +122,10 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 		}
 		vars[name] = value
 	}
+	// Loading allocates a lot of short-lived memory (HCL's tokens, schema
+	// documents): collecting garbage less often while it runs makes large
+	// configurations load about twice as fast, for a little more peak heap.
+	defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
 	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars}, paths...)
 	if len(diags) > 0 {
 		writeDiagnostics(a.stderr, files, diags)
