@@ -1,0 +1,549 @@
+package execaction
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
+
+// DefaultMaxOutput is how many bytes of stdout, and of stderr, a run keeps
+// when the block does not set max_output.
+const DefaultMaxOutput = 1 << 20
+
+// defaultPath is the PATH programs see when the server itself has none.
+const defaultPath = "/usr/local/bin:/usr/bin:/bin"
+
+// parseMode says how stdout reaches programs.
+type parseMode int
+
+const (
+	parseText parseMode = iota
+	parseJSON
+	parseLines
+)
+
+var parseModes = map[string]parseMode{"text": parseText, "json": parseJSON, "lines": parseLines}
+
+// action is a decoded exec block: everything a call needs, resolved.
+type action struct {
+	name    string     // the program as written, its argv[0]
+	path    string     // the program, resolved at load time
+	args    []argument // command[1:]
+	fixed   []string   // command[1:] when no element runs a program
+	dir     string     // the working directory, absolute; "" for the server's
+	env     []string   // the environment fixed at load: PATH unless inherited, then env's literal entries
+	envVars []envVar   // the entries of env computed per call
+	inherit bool       // the server's environment comes first
+
+	stdin      mapping.Value // computed per call; nil when fixed or absent
+	stdinFixed []byte        // the input, when fixed at load
+	hasStdin   bool          // stdin is set and not null
+
+	timeout   time.Duration
+	maxOutput int
+	truncate  bool
+	parse     parseMode
+	dynamic   bool // some value runs a program, so programs need an env
+}
+
+var _ engine.Action = (*action)(nil)
+
+// argument is one element of command after the program.
+type argument struct {
+	index int           // its position in command, for messages
+	value mapping.Value // nil when fixed
+	fixed []string      // the arguments it stands for, when fixed
+	where string        // file:line of the element, for messages
+}
+
+// envVar is an entry of env computed per call.
+type envVar struct {
+	name  string
+	value mapping.Value
+	where string
+}
+
+var blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "command", Required: true},
+	{Name: "dir"},
+	{Name: "env"},
+	{Name: "inherit_env"},
+	{Name: "stdin"},
+	{Name: "timeout"},
+	{Name: "max_output"},
+	{Name: "truncate"},
+	{Name: "parse"},
+}}
+
+// decodeAction decodes an exec block. It returns nil when the block has
+// errors, or refers to values whose errors were reported elsewhere; it
+// reports all of its own.
+func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Diagnostics) {
+	content, diags := block.Body.Content(blockSchema)
+	attrs := content.Attributes
+	if !supported {
+		diags = append(diags, errorf(block.DefRange, "exec is not supported here",
+			"The exec action runs programs in process groups, which needs a Unix system such as Linux or macOS."))
+	}
+	a := &action{maxOutput: DefaultMaxOutput}
+	broken := false // a value refers to something whose errors were already reported
+
+	base := ctx.Dir
+	if base != "" {
+		if abs, err := filepath.Abs(base); err == nil {
+			base = abs
+		}
+	}
+	a.dir = base
+
+	if attr, ok := attrs["dir"]; ok {
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			dir, err := resolveDir(s, base)
+			if err != nil {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid dir", "%s.", upperFirst(err.Error())))
+			}
+			a.dir = dir
+		}
+	}
+	if attr, ok := attrs["command"]; ok {
+		ok, more := a.decodeCommand(ctx, attr, base)
+		diags = append(diags, more...)
+		broken = broken || !ok
+	}
+	if attr, ok := attrs["inherit_env"]; ok {
+		b, more := ctx.Bool(attr.Expr)
+		diags = append(diags, more...)
+		a.inherit = b
+	}
+	if !a.inherit {
+		path := os.Getenv("PATH")
+		if path == "" {
+			path = defaultPath
+		}
+		a.env = append(a.env, "PATH="+path)
+	}
+	if attr, ok := attrs["env"]; ok {
+		ok, more := a.decodeEnv(ctx, attr)
+		diags = append(diags, more...)
+		broken = broken || !ok
+	}
+	if attr, ok := attrs["stdin"]; ok {
+		v, more := ctx.Value(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			if c, fixed := mapping.IsConst(v); fixed {
+				in, err := stdinBytes(c)
+				if err != nil {
+					diags = append(diags, errorf(attr.Expr.Range(), "Invalid stdin", "%s.", upperFirst(err.Error())))
+				}
+				a.stdinFixed, a.hasStdin = in, c != nil
+			} else {
+				a.stdin, a.hasStdin, a.dynamic = v, true, true
+			}
+		}
+	}
+	if attr, ok := attrs["timeout"]; ok {
+		d, more := ctx.Duration(attr.Expr)
+		diags = append(diags, more...)
+		a.timeout = d
+	}
+	if attr, ok := attrs["max_output"]; ok {
+		n, more := ctx.Int(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			if n < 1 || n > 1<<40 {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_output",
+					"max_output is how many bytes of stdout, and of stderr, are kept: a whole number from 1, such as 1048576 for 1 MiB; got %d.", n))
+			}
+			a.maxOutput = int(n)
+		}
+	}
+	if attr, ok := attrs["truncate"]; ok {
+		b, more := ctx.Bool(attr.Expr)
+		diags = append(diags, more...)
+		a.truncate = b
+	}
+	if attr, ok := attrs["parse"]; ok {
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			mode, known := parseModes[s]
+			if !known {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid parse mode",
+					`%q is not a way to read stdout; use "text" (the output as a string, the default), "json" (the output decoded) or "lines" (a list of its lines).`, s))
+			}
+			a.parse = mode
+		}
+	}
+	if broken || diags.HasErrors() {
+		return nil, diags
+	}
+	return a, diags
+}
+
+// element is one element of command: its load-time value and the
+// expression to point at.
+type element struct {
+	value cty.Value
+	expr  hcl.Expression
+}
+
+// decodeCommand decodes command: the program, resolved now, and its
+// arguments. ok is false when the value refers to something broken.
+func (a *action) decodeCommand(ctx *engine.DecodeContext, attr *hcl.Attribute, base string) (ok bool, diags hcl.Diagnostics) {
+	var elems []element
+	if exprs, more := hcl.ExprList(attr.Expr); !more.HasErrors() {
+		// A list written out: each element has its own range.
+		for _, e := range exprs {
+			v, more := e.Value(ctx.EvalContext)
+			diags = append(diags, more...)
+			if more.HasErrors() {
+				return true, diags
+			}
+			if !v.IsWhollyKnown() {
+				return false, diags
+			}
+			elems = append(elems, element{v, e})
+		}
+	} else {
+		// A list computed at load time, such as var.command.
+		v, more := attr.Expr.Value(ctx.EvalContext)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return true, diags
+		}
+		if !v.IsWhollyKnown() {
+			return false, diags
+		}
+		u, _ := v.Unmark()
+		if u.IsNull() || !(u.Type().IsListType() || u.Type().IsTupleType()) {
+			return true, append(diags, errorf(attr.Expr.Range(), "Invalid command",
+				`command must be a list: the program, then its arguments, such as ["git", "status"]. Its arguments may be expr(…) programs; the list itself may not.`))
+		}
+		for it := u.ElementIterator(); it.Next(); {
+			_, ev := it.Element()
+			elems = append(elems, element{ev, attr.Expr})
+		}
+	}
+	if len(elems) == 0 {
+		return true, append(diags, errorf(attr.Expr.Range(), "Empty command",
+			`command needs at least the program to run, such as ["date"].`))
+	}
+
+	prog, more := programName(elems[0])
+	diags = append(diags, more...)
+	if !more.HasErrors() {
+		path, err := resolveProgram(prog, base)
+		if err != nil {
+			summary := "Program cannot be run"
+			if errors.Is(err, errNotFound) {
+				summary = "Program not found"
+			}
+			diags = append(diags, errorf(elems[0].expr.Range(), summary, "%s.", upperFirst(err.Error())))
+		}
+		a.name, a.path = prog, path
+	}
+
+	dynamic := false
+	for i, el := range elems[1:] {
+		arg := argument{index: i + 1, where: where(el.expr.Range())}
+		m, more := mapping.Compile(el.value, el.expr, ctx.Env)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			continue
+		}
+		if c, fixed := mapping.IsConst(m); fixed {
+			args, err := appendArgs(nil, c)
+			if err != nil {
+				diags = append(diags, errorf(el.expr.Range(), "Invalid argument",
+					"command[%d] %s.", arg.index, err))
+			}
+			arg.fixed = args
+		} else {
+			if rt := mapping.ResultType(m); rt != nil && !argKind(rt) {
+				diags = append(diags, errorf(el.expr.Range(), "Invalid argument",
+					"command[%d] always yields %s, but an argument must be a string, a number, a bool, or a list of them to splice in.", arg.index, kindName(rt)))
+			}
+			arg.value = m
+			dynamic = true
+		}
+		a.args = append(a.args, arg)
+	}
+	if dynamic {
+		a.dynamic = true
+	} else {
+		a.fixed = []string{}
+		for _, arg := range a.args {
+			a.fixed = append(a.fixed, arg.fixed...)
+		}
+		a.args = nil
+	}
+	return true, diags
+}
+
+// programName reads command[0], which must be a string fixed at load time.
+func programName(el element) (string, hcl.Diagnostics) {
+	v, _ := el.value.UnmarkDeep()
+	rng := el.expr.Range().Ptr()
+	if mapping.IsProgram(v) {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Program must be fixed",
+			Detail:   "command[0], the program to run, is resolved when the configuration loads, so it cannot be an expr(…) program. The arguments after it may be.",
+			Subject:  rng,
+		}}
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil || s.IsNull() {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid program",
+			Detail:   fmt.Sprintf("command[0] must be the name or path of the program to run, a string; got %s.", friendly(v)),
+			Subject:  rng,
+		}}
+	}
+	if s.AsString() == "" {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid program",
+			Detail:   "command[0] must be the name or path of the program to run; it is empty.",
+			Subject:  rng,
+		}}
+	}
+	return s.AsString(), nil
+}
+
+// errNotFound marks a program that does not exist.
+var errNotFound = errors.New("not found")
+
+// notFound is an error that says why a program was not found.
+type notFound struct{ msg string }
+
+func (e notFound) Error() string        { return e.msg }
+func (e notFound) Is(target error) bool { return target == errNotFound }
+
+// resolveProgram finds the program to run: a name is looked up in PATH, a
+// path is taken relative to base, the directory of the file.
+func resolveProgram(name, base string) (string, error) {
+	if strings.ContainsRune(name, 0) {
+		return "", fmt.Errorf("the program name %q holds a NUL byte", name)
+	}
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return "", fmt.Errorf("the program %s cannot be run: it is a directory", p)
+		}
+		if _, err := exec.LookPath(p); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return "", notFound{fmt.Sprintf("the program %s does not exist", p)}
+			}
+			return "", fmt.Errorf("the program %s cannot be run: %s", p, lookError(err))
+		}
+		return p, nil
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		path := os.Getenv("PATH")
+		switch {
+		case errors.Is(err, exec.ErrDot):
+			return "", fmt.Errorf("%q was found only in a relative directory of PATH (%s), which is not trusted; write its path instead, such as \"./%s\"", name, path, name)
+		case errors.Is(err, exec.ErrNotFound) && path == "":
+			return "", notFound{fmt.Sprintf("%q cannot be looked up: the server has no PATH; write the program's absolute path instead", name)}
+		case errors.Is(err, exec.ErrNotFound):
+			return "", notFound{fmt.Sprintf("%q was not found in any directory of PATH (%s); install it, or write the program's absolute path", name, path)}
+		}
+		return "", fmt.Errorf("%q cannot be run: %s", name, lookError(err))
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return p, nil
+}
+
+// lookError words why exec.LookPath refused a path.
+func lookError(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "it is not executable"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Err.Error()
+	}
+	return err.Error()
+}
+
+// resolveDir checks the working directory, relative to base.
+func resolveDir(dir, base string) (string, error) {
+	if dir == "" {
+		return "", fmt.Errorf("dir is empty; leave it out to run in the directory of the file")
+	}
+	p := dir
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("the directory %s does not exist", p)
+	case err != nil:
+		return "", fmt.Errorf("the directory %s cannot be used: %s", p, lookError(err))
+	case !fi.IsDir():
+		return "", fmt.Errorf("%s is not a directory", p)
+	}
+	return p, nil
+}
+
+// decodeEnv decodes env, a map whose values may be programs. ok is false
+// when the value refers to something broken.
+func (a *action) decodeEnv(ctx *engine.DecodeContext, attr *hcl.Attribute) (ok bool, diags hcl.Diagnostics) {
+	v, diags := ctx.Value(attr.Expr)
+	if diags.HasErrors() {
+		return true, diags
+	}
+	keys, values, isMap := mapping.Fields(v)
+	if !isMap {
+		c, fixed := mapping.IsConst(v)
+		if fixed && c == nil {
+			return true, diags // null: nothing to add
+		}
+		return true, append(diags, errorf(attr.Expr.Range(), "Invalid env",
+			`env must be a map of variable names to values, such as { LANG = "C.UTF-8", TOKEN = var.token }; its values may be expr(…) programs, the map itself may not.`))
+	}
+	ranges := mapRanges(ctx, attr.Expr)
+	for i, name := range keys {
+		rng, found := ranges[name]
+		if !found {
+			rng = [2]hcl.Range{attr.Expr.Range(), attr.Expr.Range()}
+		}
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			diags = append(diags, errorf(rng[0], "Invalid environment variable name",
+				"%q cannot name an environment variable: a name is not empty and holds neither \"=\" nor a NUL byte.", name))
+			continue
+		}
+		if c, fixed := mapping.IsConst(values[i]); fixed {
+			s, set, err := envValue(c)
+			if err != nil {
+				diags = append(diags, errorf(rng[1], "Invalid environment value", "env %s %s.", name, err))
+				continue
+			}
+			if set {
+				a.env = append(a.env, name+"="+s)
+			}
+			continue
+		}
+		if rt := mapping.ResultType(values[i]); rt != nil && !scalarKind(rt.Kind()) {
+			diags = append(diags, errorf(rng[1], "Invalid environment value",
+				"env %s always yields %s, but an environment value must be a string, a number or a bool (or null, to leave it out).", name, kindName(rt)))
+			continue
+		}
+		a.envVars = append(a.envVars, envVar{name: name, value: values[i], where: where(rng[1])})
+		a.dynamic = true
+	}
+	return true, diags
+}
+
+// mapRanges finds, in a map written out in the file, the ranges of each
+// entry's key and value, by key.
+func mapRanges(ctx *engine.DecodeContext, e hcl.Expression) map[string][2]hcl.Range {
+	pairs, diags := hcl.ExprMap(e)
+	if diags.HasErrors() {
+		return nil
+	}
+	out := make(map[string][2]hcl.Range, len(pairs))
+	for _, p := range pairs {
+		k, diags := p.Key.Value(ctx.EvalContext)
+		if diags.HasErrors() || !k.IsKnown() || k.IsNull() || k.Type() != cty.String {
+			continue
+		}
+		out[k.AsString()] = [2]hcl.Range{p.Key.Range(), p.Value.Range()}
+	}
+	return out
+}
+
+// argKind reports whether a program yielding values of type t can make
+// arguments.
+func argKind(t reflect.Type) bool {
+	return scalarKind(t.Kind()) || t.Kind() == reflect.Slice || t.Kind() == reflect.Array
+}
+
+// scalarKind reports whether values of kind k are written as text plainly.
+func scalarKind(k reflect.Kind) bool {
+	return k == reflect.String || k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64
+}
+
+// kindName names a Go type for people.
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a bool"
+	case reflect.Func:
+		return "a function"
+	}
+	if scalarKind(t.Kind()) {
+		return "a number"
+	}
+	return "a " + t.String()
+}
+
+// friendly names the type of a load-time value for people.
+func friendly(v cty.Value) string {
+	if v.IsNull() {
+		return "null"
+	}
+	return v.Type().FriendlyName()
+}
+
+// where is the file:line of r, for messages.
+func where(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}
+
+func errorf(r hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  r.Ptr(),
+	}
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	if c := s[0]; c >= 'a' && c <= 'z' {
+		return string(c-'a'+'A') + s[1:]
+	}
+	return s
+}

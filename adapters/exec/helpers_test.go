@@ -1,0 +1,197 @@
+//go:build unix
+
+package execaction
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// loadFile loads the configuration at path with the exec adapter.
+func loadFile(t testing.TB, path string) (*engine.Config, hcl.Diagnostics) {
+	t.Helper()
+	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(New())}, path)
+	if cfg != nil {
+		t.Cleanup(func() { _ = cfg.Close() })
+	}
+	return cfg, diags
+}
+
+// loadString loads src as tools.hcl in a new temporary directory, which it
+// returns too.
+func loadString(t testing.TB, src string) (*engine.Config, string, hcl.Diagnostics) {
+	t.Helper()
+	dir := t.TempDir()
+	name := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := loadFile(t, name)
+	return cfg, dir, diags
+}
+
+// mustLoad loads src and fails the test on any error.
+func mustLoad(t testing.TB, src string) (*engine.Config, string) {
+	t.Helper()
+	cfg, dir, diags := loadString(t, src)
+	if diags.HasErrors() {
+		t.Fatal(describeDiags(diags))
+	}
+	return cfg, dir
+}
+
+// call calls a tool of cfg with args, JSON.
+func call(t testing.TB, cfg *engine.Config, name, args string) *engine.Result {
+	t.Helper()
+	return callCtx(context.Background(), t, cfg, name, args)
+}
+
+func callCtx(ctx context.Context, t testing.TB, cfg *engine.Config, name, args string) *engine.Result {
+	t.Helper()
+	tool, ok := cfg.Tool(name)
+	if !ok {
+		t.Fatalf("no tool %q", name)
+	}
+	return tool.Call(ctx, json.RawMessage(args))
+}
+
+// structured is the JSON of a result's structured content.
+func structured(t testing.TB, res *engine.Result) string {
+	t.Helper()
+	b, err := json.Marshal(res.Structured)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// mustSucceed fails the test if res is a tool error.
+func mustSucceed(t testing.TB, res *engine.Result) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", res.Text())
+	}
+}
+
+// mustFail fails the test unless res is a tool error whose text holds every
+// one of want.
+func mustFail(t testing.TB, res *engine.Result, want ...string) {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("not a tool error: %s", res.Text())
+	}
+	for _, w := range want {
+		if !strings.Contains(res.Text(), w) {
+			t.Errorf("error does not contain %q:\n%s", w, res.Text())
+		}
+	}
+}
+
+// describeDiags renders diagnostics as "line:col-line:col: Summary: Detail", one
+// a line.
+func describeDiags(diags hcl.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range diags {
+		if d.Subject != nil {
+			fmt.Fprintf(&b, "%d:%d-%d:%d: ", d.Subject.Start.Line, d.Subject.Start.Column, d.Subject.End.Line, d.Subject.End.Column)
+		}
+		fmt.Fprintf(&b, "%s: %s\n", d.Summary, d.Detail)
+	}
+	return b.String()
+}
+
+// alive reports whether process pid exists and has not exited. A zombie,
+// which has exited and waits for its parent (init, for an orphan) to reap
+// it, does not count.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc: trust kill
+	}
+	// pid (comm) state …: the state follows the last ')'.
+	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
+		switch stat[i+2] {
+		case 'Z', 'X':
+			return false
+		}
+	}
+	return true
+}
+
+// waitGone waits up to d for process pid to be gone.
+func waitGone(t testing.TB, pid int, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d is still alive %s later", pid, d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// readPid reads a pid written to a file by a test script, waiting for it.
+func readPid(t testing.TB, name string) int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(name)
+		if s := strings.TrimSpace(string(b)); err == nil && s != "" {
+			var pid int
+			if _, err := fmt.Sscan(s, &pid); err != nil {
+				t.Fatalf("pid file %s holds %q", name, s)
+			}
+			return pid
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no pid in %s", name)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// checkGoroutines fails the test if, after it, more goroutines run than
+// before it, allowing them a moment to end.
+func checkGoroutines(t *testing.T) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			n := runtime.NumGoroutine()
+			if n <= before {
+				return
+			}
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<20)
+				buf = buf[:runtime.Stack(buf, true)]
+				t.Errorf("%d goroutines before, %d after:\n%s", before, n, buf)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+}
+
+// hclString quotes s as an HCL string literal.
+func hclString(s string) string {
+	b, _ := json.Marshal(s)
+	r := strings.ReplaceAll(string(b), "${", "$${")
+	return strings.ReplaceAll(r, "%{", "%%{")
+}

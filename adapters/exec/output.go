@@ -1,0 +1,171 @@
+package execaction
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// capped keeps the first max bytes written to it and counts the rest, which
+// it discards: the program is read to its end and never blocks on a full
+// pipe. It is written by one goroutine of os/exec and read after Wait.
+type capped struct {
+	buf  []byte
+	max  int
+	over bool // more than max bytes were written
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := c.max - len(c.buf)
+	if len(p) > room {
+		c.over = true
+		if room > 0 {
+			c.buf = append(c.buf, p[:room]...)
+		}
+		return len(p), nil
+	}
+	c.buf = append(c.buf, p...)
+	return len(p), nil
+}
+
+// ReadFrom reads r to its end, keeping the first max bytes. os/exec copies
+// a program's output with it, reading straight into the kept bytes instead
+// of through a buffer of its own.
+func (c *capped) ReadFrom(r io.Reader) (int64, error) {
+	var n int64
+	for len(c.buf) < c.max {
+		if len(c.buf) == cap(c.buf) {
+			grown := make([]byte, len(c.buf), min(c.max, max(512, 2*cap(c.buf))))
+			copy(grown, c.buf)
+			c.buf = grown
+		}
+		m, err := r.Read(c.buf[len(c.buf):cap(c.buf)])
+		c.buf = c.buf[:len(c.buf)+m]
+		n += int64(m)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+	// At the limit: read the rest, to let the program finish, and drop it.
+	m, err := io.Copy(io.Discard, r)
+	if m > 0 {
+		c.over = true
+	}
+	return n + m, err
+}
+
+// bytes returns what was kept, without a character cut in half at the
+// limit.
+func (c *capped) bytes() []byte {
+	if c.over {
+		return trimPartialRune(c.buf)
+	}
+	return c.buf
+}
+
+// splitLines splits text into its lines, without their line breaks; a final
+// line break does not make an empty last line.
+func splitLines(text string) []any {
+	if text == "" {
+		return []any{}
+	}
+	text = strings.TrimSuffix(text, "\n")
+	lines := make([]any, 0, strings.Count(text, "\n")+1)
+	for line := range strings.SplitSeq(text, "\n") {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// jsonError is stdout that is not the one JSON value parse = "json" expects.
+type jsonError struct {
+	msg     string
+	offset  int64  // where decoding stopped, in bytes; -1 when it does not apply
+	excerpt string // the text just before offset
+}
+
+func (e *jsonError) Error() string {
+	if e.offset < 0 {
+		return e.msg
+	}
+	return fmt.Sprintf("%s at byte %d, after: %s", e.msg, e.offset, e.excerpt)
+}
+
+// decodeJSON decodes the one JSON value of data. Whole numbers that fit an
+// int become ints, the others float64, as in the rest of mcpdecl.
+func decodeJSON(data []byte) (any, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &jsonError{msg: "it printed nothing", offset: -1}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			return nil, jsonAt(data, se.Offset, se.Error())
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, jsonAt(data, int64(len(data)), "the JSON value is cut short")
+		}
+		return nil, &jsonError{msg: err.Error(), offset: -1}
+	}
+	// Anything but white space after the value is an error.
+	end := dec.InputOffset()
+	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
+		return nil, jsonAt(data, int64(len(data)-len(rest))+1, "there is more than one JSON value, or text after it")
+	}
+	return numbers(v), nil
+}
+
+// jsonExcerptBytes bounds the text quoted before a JSON error.
+const jsonExcerptBytes = 40
+
+func jsonAt(data []byte, offset int64, msg string) *jsonError {
+	offset = max(0, min(offset, int64(len(data))))
+	start := max(0, offset-jsonExcerptBytes)
+	// Start on a character boundary.
+	for start > 0 && start < offset && data[start]&0xc0 == 0x80 {
+		start++
+	}
+	ex := strconv.Quote(sanitize(data[start:offset]))
+	if start > 0 {
+		ex = "…" + ex
+	}
+	return &jsonError{msg: msg, offset: offset, excerpt: ex}
+}
+
+// numbers replaces, in place, the json.Numbers of v by ints when they are
+// whole and fit, else by float64.
+func numbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(t), 10, 0); err == nil {
+			return int(i)
+		}
+		f, _ := strconv.ParseFloat(string(t), 64)
+		if f == float64(int64(f)) && f >= -(1<<53) && f <= 1<<53 {
+			return int(f) // 1e3, 2.0
+		}
+		return f
+	case []any:
+		for i, e := range t {
+			t[i] = numbers(e)
+		}
+	case map[string]any:
+		for k, e := range t {
+			switch e.(type) {
+			case json.Number, []any, map[string]any:
+				t[k] = numbers(e)
+			}
+		}
+	}
+	return v
+}

@@ -1,0 +1,199 @@
+package execaction
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// sanitize returns the output of a program as text that is safe to show:
+// terminal escape sequences (ECMA-48 CSI, OSC, DCS, SOS, PM and APC strings,
+// two- and three-byte escapes, and their 8-bit C1 forms) are removed, and so
+// are control characters other than newline and tab, carriage returns
+// included; bytes that are not UTF-8 become U+FFFD.
+func sanitize(b []byte) string {
+	if isClean(b) {
+		return string(b)
+	}
+	var out strings.Builder
+	out.Grow(len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '\n' || c == '\t':
+			out.WriteByte(c)
+			i++
+		case c == 0x1b:
+			i = skipEscape(b, i+1)
+		case c < 0x20 || c == 0x7f:
+			i++
+		case c < utf8.RuneSelf:
+			out.WriteByte(c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			switch {
+			case r == utf8.RuneError && size <= 1:
+				out.WriteRune(utf8.RuneError)
+				i++
+			case r >= 0x80 && r <= 0x9f: // a C1 control
+				i = skipC1(b, r, i+size)
+			default:
+				out.Write(b[i : i+size])
+				i += size
+			}
+		}
+	}
+	return out.String()
+}
+
+// isClean reports whether b is valid UTF-8 without control characters other
+// than newline and tab, so that it can be used as is.
+func isClean(b []byte) bool {
+	high := false
+	for i, c := range b {
+		switch {
+		case c >= 0x20 && c < 0x7f, c == '\n', c == '\t':
+		case c >= utf8.RuneSelf:
+			high = true
+			// C1 controls are U+0080 to U+009F: 0xC2 0x80 to 0xC2 0x9F.
+			if c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return !high || utf8.Valid(b)
+}
+
+// skipEscape skips an escape sequence whose ESC was just before i, and
+// returns where the text resumes.
+func skipEscape(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch c := b[i]; {
+	case c == '[':
+		return skipCSI(b, i+1)
+	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+		return skipString(b, i+1)
+	case c >= 0x20 && c <= 0x2f:
+		// Intermediate bytes, then one final byte: ESC ( B, ESC # 8.
+		for i < len(b) && b[i] >= 0x20 && b[i] <= 0x2f {
+			i++
+		}
+		if i < len(b) && b[i] >= 0x30 && b[i] <= 0x7e {
+			i++
+		}
+		return i
+	case c >= 0x30 && c <= 0x7e:
+		// Two bytes: ESC 7, ESC c, ESC M.
+		return i + 1
+	}
+	// A lone ESC: drop it, keep what follows.
+	return i
+}
+
+// skipC1 skips the 8-bit control r, and the sequence it opens, if any.
+func skipC1(b []byte, r rune, i int) int {
+	switch r {
+	case 0x9b: // CSI
+		return skipCSI(b, i)
+	case 0x9d, 0x90, 0x98, 0x9e, 0x9f: // OSC, DCS, SOS, PM, APC
+		return skipString(b, i)
+	}
+	return i
+}
+
+// skipCSI skips the parameters, intermediates and final byte of a control
+// sequence, such as the 1;31m of ESC [ 1;31m. A byte that cannot be part of
+// one ends it early, and stays.
+func skipCSI(b []byte, i int) int {
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c >= 0x20 && c <= 0x3f:
+			i++
+		case c >= 0x40 && c <= 0x7e:
+			return i + 1
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString skips the body of a control string (a window title, a
+// hyperlink), up to and including its terminator: BEL, ESC \ or the 8-bit
+// ST. A line break ends it too, and stays, so that a stray ESC ] cannot
+// swallow the rest of the output.
+func skipString(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case 0x07:
+			return i + 1
+		case '\n':
+			return i
+		case 0x1b:
+			if i+1 < len(b) && b[i+1] == '\\' {
+				return i + 2
+			}
+		case 0xc2:
+			if i+1 < len(b) && b[i+1] == 0x9c {
+				return i + 2
+			}
+		}
+		i++
+	}
+	return i
+}
+
+// trimPartialRune drops a UTF-8 sequence cut short at the end of b, as
+// happens when output is truncated at a byte limit.
+func trimPartialRune(b []byte) []byte {
+	for n := 1; n <= utf8.UTFMax && n <= len(b); n++ {
+		c := b[len(b)-n]
+		if c < utf8.RuneSelf {
+			return b // ASCII: nothing cut
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-n:]) {
+				return b[:len(b)-n]
+			}
+			return b
+		}
+	}
+	return b
+}
+
+// excerptBytes bounds the part of an output quoted in messages.
+const excerptBytes = 512
+
+// excerpt returns text on one line, for messages: runs of white space become
+// one space, and at most excerptBytes bytes are kept.
+func excerpt(text string) string {
+	text = strings.TrimSpace(text)
+	var b strings.Builder
+	b.Grow(min(len(text), excerptBytes) + 3)
+	space := false
+	for _, r := range text {
+		if r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f' {
+			space = true
+			continue
+		}
+		need := utf8.RuneLen(r)
+		if space {
+			need++
+		}
+		if b.Len()+need > excerptBytes {
+			b.WriteString("…")
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,154 @@
+package execaction
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// appendArgs appends the arguments v stands for to dst: a string, number or
+// bool is one argument, a list of them one each. The error says what is
+// wrong with v, never what it holds, as it may be a secret.
+func appendArgs(dst []string, v any) ([]string, error) {
+	switch t := v.(type) {
+	case string:
+		if strings.IndexByte(t, 0) >= 0 {
+			return dst, fmt.Errorf("yielded a string holding a NUL byte, which no argument can carry")
+		}
+		return append(dst, t), nil
+	case []any:
+		for i, e := range t {
+			s, ok := scalarString(e)
+			if !ok {
+				return dst, fmt.Errorf("yielded a list whose element %d is %s; a list must hold strings, numbers or bools", i, describe(e))
+			}
+			if strings.IndexByte(s, 0) >= 0 {
+				return dst, fmt.Errorf("yielded a list whose element %d holds a NUL byte, which no argument can carry", i)
+			}
+			dst = append(dst, s)
+		}
+		return dst, nil
+	case []string:
+		for i, s := range t {
+			if strings.IndexByte(s, 0) >= 0 {
+				return dst, fmt.Errorf("yielded a list whose element %d holds a NUL byte, which no argument can carry", i)
+			}
+		}
+		return append(dst, t...), nil
+	case nil:
+		return dst, fmt.Errorf("yielded null; an argument must be a string, a number, a bool, or a list of them (an empty list adds no argument)")
+	}
+	if s, ok := scalarString(v); ok {
+		return append(dst, s), nil
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+		for i := range rv.Len() {
+			s, ok := scalarString(rv.Index(i).Interface())
+			if !ok {
+				return dst, fmt.Errorf("yielded a list whose element %d is %s; a list must hold strings, numbers or bools", i, describe(rv.Index(i).Interface()))
+			}
+			if strings.IndexByte(s, 0) >= 0 {
+				return dst, fmt.Errorf("yielded a list whose element %d holds a NUL byte, which no argument can carry", i)
+			}
+			dst = append(dst, s)
+		}
+		return dst, nil
+	}
+	return dst, fmt.Errorf("yielded %s; an argument must be a string, a number, a bool, or a list of them", describe(v))
+}
+
+// envValue is the text of an environment value; set is false for null,
+// which leaves the variable out.
+func envValue(v any) (s string, set bool, err error) {
+	if v == nil {
+		return "", false, nil
+	}
+	s, ok := scalarString(v)
+	if !ok {
+		return "", false, fmt.Errorf("yielded %s; an environment value must be a string, a number or a bool (or null, to leave it out)", describe(v))
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return "", false, fmt.Errorf("yielded a string holding a NUL byte, which no environment value can carry")
+	}
+	return s, true, nil
+}
+
+// stdinBytes is what the program reads for v: a string as is, nothing for
+// null, anything else as JSON and a newline.
+func stdinBytes(v any) ([]byte, error) {
+	switch t := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return []byte(t), nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("stdin yielded %s, which cannot be written as JSON: %v", describe(v), err)
+	}
+	return b.Bytes(), nil
+}
+
+// scalarString writes a string, number or bool plainly: numbers as 3 or
+// 2.5, never 3e+00, booleans as true and false. ok is false for anything
+// else, null included.
+func scalarString(v any) (s string, ok bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case int:
+		return strconv.Itoa(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case int32:
+		return strconv.FormatInt(int64(v), 10), true
+	case int16:
+		return strconv.FormatInt(int64(v), 10), true
+	case int8:
+		return strconv.FormatInt(int64(v), 10), true
+	case uint:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint64:
+		return strconv.FormatUint(v, 10), true
+	case uint32:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint16:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint8:
+		return strconv.FormatUint(uint64(v), 10), true
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	case float32:
+		return strconv.FormatFloat(float64(v), 'f', -1, 32), true
+	case bool:
+		return strconv.FormatBool(v), true
+	case json.Number:
+		return string(v), true
+	}
+	return "", false
+}
+
+// describe names the kind of a value, for messages.
+func describe(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a bool"
+	case []any, []string:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	if _, ok := scalarString(v); ok {
+		return "a number"
+	}
+	return kindName(reflect.TypeOf(v))
+}
