@@ -5,17 +5,34 @@ type ContentType string
 
 // The content types a result can carry.
 const (
-	TextContent  ContentType = "text"
-	ImageContent ContentType = "image"
-	AudioContent ContentType = "audio"
+	TextContent         ContentType = "text"
+	ImageContent        ContentType = "image"
+	AudioContent        ContentType = "audio"
+	ResourceLinkContent ContentType = "resource_link"
+	ResourceContent     ContentType = "resource" // an embedded resource
 )
 
 // Content is one block of a tool result.
 type Content struct {
-	Type     ContentType
-	Text     string // for TextContent
-	Data     []byte // raw bytes of ImageContent and AudioContent
-	MIMEType string // for ImageContent and AudioContent
+	Type ContentType
+	// Text of TextContent, or of a ResourceContent with text.
+	Text string
+	// Data holds the raw bytes of ImageContent, AudioContent, and of a
+	// ResourceContent with a blob.
+	Data     []byte
+	MIMEType string
+	// URI, Name, Title and Description describe a ResourceLinkContent; URI
+	// also names a ResourceContent.
+	URI, Name, Title, Description string
+	// Annotations are the optional hints of the block.
+	Annotations *ContentAnnotations
+}
+
+// ContentAnnotations tell clients who a block is for and how it matters.
+type ContentAnnotations struct {
+	Audience     []string // "user", "assistant"
+	Priority     *float64 // from 0 to 1
+	LastModified string   // an ISO 8601 time
 }
 
 // Result is the outcome of one tool call, as the client will see it.

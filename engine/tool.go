@@ -42,9 +42,12 @@ type ToolSpec struct {
 	Action      Action // nil for a tool computed from its arguments alone
 	Outputs     []Output
 	Text        mapping.Value // nil: the default text
-	ErrorIf     mapping.Value // nil: the action's own rule
-	ErrorMsg    mapping.Value // nil: the action's own message
-	Timeout     time.Duration // 0: the server's
+	// Content, when not empty, is the whole content of a result, in order,
+	// in place of the default text block.
+	Content  []ContentSpec
+	ErrorIf  mapping.Value // nil: the action's own rule
+	ErrorMsg mapping.Value // nil: the action's own message
+	Timeout  time.Duration // 0: the server's
 	// MaxConcurrency bounds the runs under way at once; 0 means the
 	// action's default (see ConcurrencyLimiter), else no bound.
 	MaxConcurrency int
@@ -186,6 +189,18 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
 			return errorResult(msg)
 		}
 		res.Structured = structured
+	}
+	if len(t.spec.Content) > 0 {
+		for i := range t.spec.Content {
+			c, ok, err := t.spec.Content[i].build(env)
+			if err != nil {
+				return errorResult(err.Error())
+			}
+			if ok {
+				res.Content = append(res.Content, c)
+			}
+		}
+		return res
 	}
 	text, ok, err := t.text(env, res.Structured)
 	if err != nil {

@@ -197,3 +197,105 @@ func TestSchemas(t *testing.T) {
 		t.Errorf("outputSchema =\n%s\nwant\n%s", out, wantOut)
 	}
 }
+
+func TestContentBlocks(t *testing.T) {
+	cfg, diags := loadString(t, `
+tool "mixed" {
+  description = "d"
+  arg "verbose" {
+    type    = bool
+    default = false
+  }
+  fake {
+    body = { id = 7, name = "seven" }
+  }
+  output "id" {
+    type  = integer
+    value = expr("body.id")
+  }
+  content "text" {
+    text = expr("'item ' + body.name")
+    annotations {
+      audience = ["user"]
+      priority = 0.5
+    }
+  }
+  content "text" {
+    when = expr("args.verbose")
+    text = expr("body")
+  }
+  content "image" {
+    data      = "iVBORw0KGgo="
+    mime_type = "image/png"
+  }
+  content "resource_link" {
+    uri  = expr("'test://items/' + string(body.id)")
+    name = "item"
+  }
+  content "resource" {
+    uri       = "test://r"
+    mime_type = "text/plain"
+    text      = "embedded"
+  }
+}
+`, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(describe(diags))
+	}
+	tool, _ := cfg.Tool("mixed")
+	for _, tt := range []struct {
+		args  string
+		types string
+	}{
+		{`{}`, "text image resource_link resource"},
+		{`{"verbose": true}`, "text text image resource_link resource"},
+	} {
+		res := tool.Call(context.Background(), json.RawMessage(tt.args))
+		if res.IsError {
+			t.Fatal(res.Text())
+		}
+		var types []string
+		for _, c := range res.Content {
+			types = append(types, string(c.Type))
+		}
+		if strings.Join(types, " ") != tt.types {
+			t.Errorf("%s: content types %v, want %s", tt.args, types, tt.types)
+		}
+		c := res.Content
+		if c[0].Text != "item seven" || c[0].Annotations == nil || c[0].Annotations.Audience[0] != "user" || *c[0].Annotations.Priority != 0.5 {
+			t.Errorf("first block = %+v", c[0])
+		}
+		if link := c[len(c)-2]; link.URI != "test://items/7" || link.Name != "item" {
+			t.Errorf("resource link = %+v", link)
+		}
+		if img := c[len(c)-3]; string(img.Data[:4]) != "\x89PNG" {
+			t.Errorf("image data = %q", img.Data)
+		}
+		if res.Structured["id"] != 7 {
+			t.Errorf("structured = %v", res.Structured)
+		}
+	}
+
+	_, diags = loadString(t, `
+tool "bad" {
+  description = "d"
+  content "video" {}
+  content "image" {
+    data      = "not base64!"
+    mime_type = "image/png"
+  }
+  content "resource" {
+    uri = "x://y"
+  }
+}`, nil, nil)
+	got := describe(diags)
+	for _, want := range []string{
+		`4:11-4:18: Invalid content type: "video" is not a content type`,
+		`6:17-6:30: Invalid data: data is not valid base64`,
+		`Invalid resource content: An embedded resource takes exactly one of text or blob`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diagnostics lack %q:\n%s", want, got)
+		}
+	}
+}

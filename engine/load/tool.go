@@ -38,6 +38,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Type: "annotations"},
 			{Type: "arg", LabelNames: []string{"name"}},
 			{Type: "output", LabelNames: []string{"name"}},
+			{Type: "content", LabelNames: []string{"type"}},
 		},
 	}
 	for _, kind := range l.opts.Registry.ActionKinds() {
@@ -169,6 +170,10 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 			l.error(a.Expr.Range(), "Wrong type for "+attr, "%s must yield a %s, but this yields %s.", attr, want, goTypeName(rt))
 		}
 		return v
+	}
+	spec.Content = l.contents(ctx, content.Blocks)
+	if a, ok := content.Attributes["text"]; ok && len(spec.Content) > 0 {
+		l.error(a.NameRange, "Both text and content blocks", "With content blocks, the content of a result is exactly those blocks; write the text as content \"text\" { text = … } among them.")
 	}
 	spec.Text = program("text", reflect.Invalid)
 	spec.ErrorIf = program("error_if", reflect.Bool)

@@ -91,14 +91,34 @@ func Result(r *engine.Result) *mcp.CallToolResult {
 		out.StructuredContent = r.Structured
 	}
 	for _, c := range r.Content {
+		a := contentAnnotations(c.Annotations)
 		switch c.Type {
 		case engine.ImageContent:
-			out.Content = append(out.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType})
+			out.Content = append(out.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: a})
 		case engine.AudioContent:
-			out.Content = append(out.Content, &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType})
+			out.Content = append(out.Content, &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: a})
+		case engine.ResourceLinkContent:
+			out.Content = append(out.Content, &mcp.ResourceLink{URI: c.URI, Name: c.Name, Title: c.Title, Description: c.Description, MIMEType: c.MIMEType, Annotations: a})
+		case engine.ResourceContent:
+			rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Data}
+			out.Content = append(out.Content, &mcp.EmbeddedResource{Resource: rc, Annotations: a})
 		default:
-			out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+			out.Content = append(out.Content, &mcp.TextContent{Text: c.Text, Annotations: a})
 		}
+	}
+	return out
+}
+
+func contentAnnotations(a *engine.ContentAnnotations) *mcp.Annotations {
+	if a == nil {
+		return nil
+	}
+	out := &mcp.Annotations{LastModified: a.LastModified}
+	if a.Priority != nil {
+		out.Priority = *a.Priority
+	}
+	for _, r := range a.Audience {
+		out.Audience = append(out.Audience, mcp.Role(r))
 	}
 	return out
 }

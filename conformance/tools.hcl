@@ -1,0 +1,98 @@
+# The fixture tools of the official MCP conformance suite
+# (@modelcontextprotocol/conformance) that a declaration can express, each
+# written as a user would. .ci/run serves this file with
+# `mcpdecl serve --http` and runs the suite's server scenarios against it.
+
+server {
+  name    = "mcpdecl-conformance"
+  version = "1.0.0"
+}
+
+locals {
+  # A 1×1 red pixel, and a few samples of silence.
+  red_pixel_png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+  silence_wav   = "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA"
+}
+
+tool "test_simple_text" {
+  description = "Returns a simple text response."
+  text        = "This is a simple text response for testing."
+}
+
+tool "test_image_content" {
+  description = "Returns a PNG image."
+  content "image" {
+    data      = local.red_pixel_png
+    mime_type = "image/png"
+  }
+}
+
+tool "test_audio_content" {
+  description = "Returns a WAV sound."
+  content "audio" {
+    data      = local.silence_wav
+    mime_type = "audio/wav"
+  }
+}
+
+tool "test_embedded_resource" {
+  description = "Returns an embedded text resource."
+  content "resource" {
+    uri       = "test://embedded-resource"
+    mime_type = "text/plain"
+    text      = "This is an embedded resource content."
+  }
+}
+
+tool "test_multiple_content_types" {
+  description = "Returns text, an image and an embedded resource."
+  content "text" {
+    text = "Multiple content types test:"
+  }
+  content "image" {
+    data      = local.red_pixel_png
+    mime_type = "image/png"
+  }
+  content "resource" {
+    uri       = "test://mixed-content-resource"
+    mime_type = "application/json"
+    text      = jsonencode({ test = "data", value = 123 })
+  }
+}
+
+tool "test_error_handling" {
+  description   = "Always fails, as a tool error."
+  error_if      = expr("true")
+  error_message = "This tool intentionally returns an error for testing"
+}
+
+tool "json_schema_2020_12_tool" {
+  description = "Tool with JSON Schema 2020-12 features"
+  input_schema = jsonencode({
+    "$schema" = "https://json-schema.org/draft/2020-12/schema"
+    type      = "object"
+    "$defs" = {
+      address = {
+        "$anchor" = "addressDef"
+        type      = "object"
+        properties = {
+          street = { type = "string" }
+          city   = { type = "string" }
+        }
+      }
+    }
+    properties = {
+      name          = { type = "string" }
+      address       = { "$ref" = "#/$defs/address" }
+      contactMethod = { type = "string", enum = ["phone", "email"] }
+      phone         = { type = "string" }
+      email         = { type = "string" }
+    }
+    allOf = [{ anyOf = [{ required = ["phone"] }, { required = ["email"] }] }]
+    if    = { properties = { contactMethod = { const = "phone" } }, required = ["contactMethod"] }
+    then  = { required = ["phone"] }
+    else  = { required = ["email"] }
+    additionalProperties = false
+  })
+  text = "ok"
+}
