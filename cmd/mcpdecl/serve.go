@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net"
+	"os"
 	"os/signal"
 	"syscall"
 
@@ -13,6 +14,7 @@ import (
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr string
+	var watch bool
 	c := &cobra.Command{
 		Use:   "serve PATH...",
 		Short: "Serve the tools over MCP, on stdio or streamable HTTP",
@@ -20,7 +22,13 @@ func (a *app) serveCmd() *cobra.Command {
 Model Context Protocol: on stdin and stdout by default, or as streamable HTTP at
 /mcp with --http ADDR. On stdio nothing but protocol messages goes to stdout;
 logs go to stderr. SIGINT or SIGTERM stops the server, letting calls in flight
-finish.`,
+finish.
+
+With --watch, a change to the configuration files reloads it, as SIGHUP
+always does: the new configuration is checked in full first (a broken edit is
+logged and the old tools keep serving), then swapped in at once, and clients
+are told that the list of tools changed. Calls in flight finish on the
+configuration they started with.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			logger, err := a.logger()
@@ -31,23 +39,52 @@ finish.`,
 			if err != nil {
 				return err
 			}
-			defer cfg.Close()
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			srv := server.New(cfg, logger)
+			live := server.NewLive(cfg, logger, watch)
+			defer live.Close()
+
+			reloads := make(chan string, 1)
+			hup := make(chan os.Signal, 1)
+			signal.Notify(hup, syscall.SIGHUP)
+			defer signal.Stop(hup)
+			go func() {
+				for range hup {
+					trigger(reloads, "SIGHUP")
+				}
+			}()
+			if watch {
+				w, err := watchFiles(paths, reloads, logger)
+				if err != nil {
+					return err
+				}
+				defer w.Close()
+			}
+			go a.reloadLoop(ctx, paths, live, reloads, logger)
+
+			srv := live.Server()
 			if addr == "" {
-				logger.Info("serving on stdio", "tools", len(cfg.Tools))
+				logger.Info("serving on stdio", "tools", len(cfg.Tools), "watch", watch)
 				return server.ServeStdio(ctx, srv)
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return fmt.Errorf("cannot listen on %s: %w", addr, err)
 			}
-			logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+server.Path, "tools", len(cfg.Tools))
+			logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+server.Path, "tools", len(cfg.Tools), "watch", watch)
 			return server.ServeHTTP(ctx, ln, server.Handler(srv, server.MaxRequestBody(cfg.Settings), logger), logger)
 		},
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (such as 127.0.0.1:8080) at /mcp instead of stdio")
+	c.Flags().BoolVar(&watch, "watch", false, "reload the configuration when its files change, and tell clients")
 	a.addVarFlag(c)
 	return c
+}
+
+// trigger asks for a reload, unless one is already pending.
+func trigger(reloads chan<- string, why string) {
+	select {
+	case reloads <- why:
+	default:
+	}
 }

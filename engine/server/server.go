@@ -1,10 +1,8 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"log/slog"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,23 +15,7 @@ func ProtocolVersions() []string { return mcp.SupportedProtocolVersions() }
 // New builds an MCP server that serves the tools of cfg. Calls are logged to
 // logger: tool errors at Info, successes at Debug, with secrets redacted.
 func New(cfg *engine.Config, logger *slog.Logger) *mcp.Server {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	s := mcp.NewServer(&mcp.Implementation{
-		Name:    cfg.Server.Name,
-		Title:   cfg.Server.Title,
-		Version: cfg.Server.Version,
-	}, &mcp.ServerOptions{
-		Instructions: cfg.Server.Instructions,
-		Logger:       logger,
-		PageSize:     cfg.Settings.PageSize,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-	})
-	for _, t := range cfg.Tools {
-		s.AddTool(Tool(t), handler(t, cfg.Redactor, logger))
-	}
-	return s
+	return NewLive(cfg, logger, false).Server()
 }
 
 // Tool describes t as the MCP tool that tools/list shows.
@@ -62,25 +44,6 @@ func annotations(a *engine.Annotations) *mcp.ToolAnnotations {
 		DestructiveHint: a.DestructiveHint,
 		IdempotentHint:  deref(a.IdempotentHint),
 		OpenWorldHint:   a.OpenWorldHint,
-	}
-}
-
-// handler runs t for each tools/call request.
-func handler(t *engine.Tool, redactor *engine.Redactor, logger *slog.Logger) mcp.ToolHandler {
-	name := t.Name()
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		start := time.Now()
-		var args json.RawMessage
-		if req.Params != nil {
-			args = req.Params.Arguments
-		}
-		res := t.Call(ctx, args)
-		if res.IsError {
-			logger.Info("tool call failed", "tool", name, "duration", time.Since(start), "error", redactor.Redact(res.Text()))
-		} else if logger.Enabled(ctx, slog.LevelDebug) {
-			logger.Debug("tool call", "tool", name, "duration", time.Since(start))
-		}
-		return Result(res), nil
 	}
 }
 

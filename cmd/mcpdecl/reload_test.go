@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// syncBuffer is a bytes.Buffer safe to write from a process and read here.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+const reloadBase = `
+variable "upstream" {
+  type = string
+}
+tool "held" {
+  description = "Waits for the upstream to be released."
+  http {
+    url = "${var.upstream}/held"
+  }
+  output "answer" {
+    type  = string
+    value = expr("body.answer")
+  }
+}
+tool "a" {
+  description = "A."
+  text        = "a"
+}
+`
+
+// TestServeWatch edits the configuration of a running `mcpdecl serve
+// --watch` and checks what a connected client sees.
+func TestServeWatch(t *testing.T) {
+	bin := binary(t)
+	release := make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"answer":"done"}`))
+	}))
+	defer up.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tools.hcl")
+	write(t, file, reloadBase+`tool "b" {
+  description = "B."
+  text        = "b"
+}
+`)
+	cmd := exec.Command(bin, "serve", "--watch", dir, "--var", "upstream="+up.URL)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	changed := make(chan struct{}, 10)
+	client := mcp.NewClient(&mcp.Implementation{Name: "watch-test", Version: "0"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	ctx := context.Background()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer session.Close()
+	if caps := session.InitializeResult().Capabilities; caps.Tools == nil || !caps.Tools.ListChanged {
+		t.Errorf("tools.listChanged is not declared with --watch: %+v", caps.Tools)
+	}
+	names := func() []string {
+		res, err := session.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tool := range res.Tools {
+			out = append(out, tool.Name)
+		}
+		return out
+	}
+	waitChanged := func(what string) {
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no tools/list_changed notification after %s\nlogs:\n%s", what, stderr.String())
+		}
+	}
+	if got := names(); !slices.Equal(got, []string{"a", "b", "held"}) {
+		t.Fatalf("tools = %v", got)
+	}
+
+	// A call in flight when the configuration changes finishes on the
+	// configuration it started with.
+	inflight := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "held"})
+		if err != nil {
+			t.Errorf("held: %v", err)
+		}
+		inflight <- res
+	}()
+	time.Sleep(300 * time.Millisecond)
+
+	// A good edit: b goes, c comes.
+	write(t, file, reloadBase+`tool "c" {
+  description = "C."
+  text        = "c"
+}
+`)
+	waitChanged("a good edit")
+	if got := names(); !slices.Equal(got, []string{"a", "c", "held"}) {
+		t.Errorf("after the edit, tools = %v, want a, c, held", got)
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "b"})
+	if err == nil && !res.IsError {
+		t.Errorf("the removed tool b can still be called")
+	}
+	close(release)
+	select {
+	case res := <-inflight:
+		if res == nil || res.IsError {
+			t.Errorf("the call in flight failed across the reload: %+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call in flight never finished")
+	}
+
+	// A broken edit is logged, and the old tools keep serving.
+	write(t, file, reloadBase+`tool "broken" {
+  description = expr("args.nope")
+`)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "the configuration has errors") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(stderr.String(), "the configuration has errors; the previous one keeps serving") {
+		t.Fatalf("the broken edit was not reported\nlogs:\n%s", stderr.String())
+	}
+	if got := names(); !slices.Equal(got, []string{"a", "c", "held"}) {
+		t.Errorf("after a broken edit, tools = %v, want them unchanged", got)
+	}
+	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "c"})
+	if err != nil || res.IsError {
+		t.Errorf("c after a broken edit: %v %+v", err, res)
+	}
+
+	// SIGHUP reloads too: deleting a file's tools by fixing it back.
+	write(t, file, reloadBase)
+	waitChanged("fixing the file")
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	waitChanged("SIGHUP")
+	if got := names(); !slices.Equal(got, []string{"a", "held"}) {
+		t.Errorf("after SIGHUP, tools = %v, want a, held", got)
+	}
+	_ = os.Remove(file)
+}

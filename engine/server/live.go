@@ -1,0 +1,143 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// Live serves a configuration that can be replaced while it serves: Swap
+// puts a new one in place atomically, clients are told that the list of
+// tools changed, and a call in flight finishes on the configuration it
+// started with, whose resources are released only after its last call.
+type Live struct {
+	srv     *mcp.Server
+	logger  *slog.Logger
+	mu      sync.Mutex
+	current *generation
+}
+
+// generation is one configuration being served, and the calls running on it.
+type generation struct {
+	cfg    *engine.Config
+	mu     sync.RWMutex // held for reading by each call, for writing to close
+	closed bool
+}
+
+// NewLive builds an MCP server for cfg. listChanged declares the
+// tools.listChanged capability: true exactly when the configuration may be
+// swapped.
+func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	l := &Live{logger: logger}
+	l.srv = mcp.NewServer(&mcp.Implementation{
+		Name:    cfg.Server.Name,
+		Title:   cfg.Server.Title,
+		Version: cfg.Server.Version,
+	}, &mcp.ServerOptions{
+		Instructions: cfg.Server.Instructions,
+		Logger:       logger,
+		PageSize:     cfg.Settings.PageSize,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: listChanged}},
+	})
+	l.install(&generation{cfg: cfg}, nil)
+	return l
+}
+
+// Server is the MCP server to run on a transport.
+func (l *Live) Server() *mcp.Server { return l.srv }
+
+// Swap serves cfg in place of the current configuration. The server's name,
+// version and instructions are those it started with: clients learned them
+// when they connected.
+func (l *Live) Swap(cfg *engine.Config) {
+	l.mu.Lock()
+	old := l.current
+	if cfg.Server != old.cfg.Server {
+		l.logger.Warn("the server block changed; its name, version and instructions apply after a restart")
+	}
+	l.install(&generation{cfg: cfg}, old)
+	l.mu.Unlock()
+	go l.retire(old)
+}
+
+// install registers the tools of g, removing those of old that g lacks.
+// The SDK debounces the list_changed notifications of these changes.
+func (l *Live) install(g *generation, old *generation) {
+	l.current = g
+	if old != nil {
+		var gone []string
+		for _, t := range old.cfg.Tools {
+			if _, ok := g.cfg.Tool(t.Name()); !ok {
+				gone = append(gone, t.Name())
+			}
+		}
+		l.srv.RemoveTools(gone...)
+	}
+	for _, t := range g.cfg.Tools {
+		l.srv.AddTool(Tool(t), l.handler(g, t))
+	}
+}
+
+// retire closes g once its calls in flight are done.
+func (l *Live) retire(g *generation) {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	if err := g.cfg.Close(); err != nil {
+		l.logger.Warn("closing the previous configuration", "error", err)
+	}
+}
+
+// Close releases the current configuration.
+func (l *Live) Close() error {
+	l.mu.Lock()
+	g := l.current
+	l.mu.Unlock()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	return g.cfg.Close()
+}
+
+// handler runs t for each tools/call request. A call that reaches a
+// generation already retired (it was looked up just before a swap) runs on
+// the current one instead.
+func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
+	name := t.Name()
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args json.RawMessage
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		g.mu.RLock()
+		if g.closed {
+			g.mu.RUnlock()
+			l.mu.Lock()
+			cur := l.current
+			l.mu.Unlock()
+			ct, ok := cur.cfg.Tool(name)
+			if !ok {
+				return Result(&engine.Result{IsError: true, Content: []engine.Content{{Type: engine.TextContent, Text: "the tool " + name + " was removed by a configuration reload"}}}), nil
+			}
+			return l.handler(cur, ct)(ctx, req)
+		}
+		defer g.mu.RUnlock()
+		start := time.Now()
+		res := t.Call(ctx, args)
+		if res.IsError {
+			l.logger.Info("tool call failed", "tool", name, "duration", time.Since(start), "error", g.cfg.Redactor.Redact(res.Text()))
+		} else if l.logger.Enabled(ctx, slog.LevelDebug) {
+			l.logger.Debug("tool call", "tool", name, "duration", time.Since(start))
+		}
+		return Result(res), nil
+	}
+}
