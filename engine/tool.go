@@ -25,6 +25,14 @@ type Annotations struct {
 	OpenWorldHint   *bool
 }
 
+// Icon is an icon a client may show for a tool.
+type Icon struct {
+	Src      string   // an https: or data: URI
+	MIMEType string   // optional
+	Sizes    []string // optional, such as "48x48" or "any"
+	Theme    string   // optional: "light" or "dark"
+}
+
 // Output is one declared output of a tool, with the program computing it.
 type Output struct {
 	schema.Output
@@ -35,7 +43,10 @@ type Output struct {
 type ToolSpec struct {
 	Name, Title, Description string
 	Annotations              *Annotations
-	Args                     []schema.Arg
+	Icons                    []Icon
+	// Meta is the tool's _meta object in tools/list.
+	Meta map[string]any
+	Args []schema.Arg
 	// InputSchema replaces the schema built from Args when not nil (the
 	// input_schema escape hatch).
 	InputSchema map[string]any
@@ -115,6 +126,12 @@ func (t *Tool) Description() string { return t.spec.Description }
 
 // Annotations are the tool's behaviour hints, possibly nil.
 func (t *Tool) Annotations() *Annotations { return t.spec.Annotations }
+
+// Icons are the tool's icons, possibly none.
+func (t *Tool) Icons() []Icon { return t.spec.Icons }
+
+// Meta is the tool's _meta object, possibly nil.
+func (t *Tool) Meta() map[string]any { return t.spec.Meta }
 
 // InputSchema is the JSON Schema of the tool's arguments.
 func (t *Tool) InputSchema() map[string]any { return t.inputSchema }

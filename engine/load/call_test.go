@@ -299,3 +299,32 @@ tool "bad" {
 		}
 	}
 }
+
+func TestToolMetadata(t *testing.T) {
+	cfg, diags := loadString(t, `
+tool "pretty" {
+  title       = "Pretty"
+  description = "d"
+  icons       = [{ src = "https://example.com/i.png", mime_type = "image/png", sizes = ["48x48"], theme = "dark" }]
+  meta        = { "example.com/owner" = "team-a" }
+  text        = "ok"
+}`, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(describe(diags))
+	}
+	tool, _ := cfg.Tool("pretty")
+	if icons := tool.Icons(); len(icons) != 1 || icons[0].Src != "https://example.com/i.png" || icons[0].Sizes[0] != "48x48" || icons[0].Theme != "dark" {
+		t.Errorf("icons = %+v", icons)
+	}
+	if tool.Meta()["example.com/owner"] != "team-a" || tool.Title() != "Pretty" {
+		t.Errorf("meta = %v, title = %q", tool.Meta(), tool.Title())
+	}
+	_, diags = loadString(t, `
+tool "ugly" {
+  description = "d"
+  icons       = [{ src = "http://example.com/i.png" }]
+}`, nil, nil)
+	if !strings.Contains(describe(diags), "Invalid icons: An icon's src must be an https: or data: URI.") {
+		t.Errorf("got %s", describe(diags))
+	}
+}

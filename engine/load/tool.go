@@ -33,6 +33,8 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Name: "error_message"},
 			{Name: "input_schema"},
 			{Name: "max_concurrency"},
+			{Name: "icons"},
+			{Name: "meta"},
 		},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "annotations"},
@@ -98,6 +100,12 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		spec.Timeout = d
 	}
 
+	if a, ok := content.Attributes["icons"]; ok {
+		spec.Icons = l.icons(ctx, a)
+	}
+	if a, ok := content.Attributes["meta"]; ok {
+		spec.Meta = l.jsonObject(ctx, a.Expr, "meta")
+	}
 	if a, ok := content.Attributes["max_concurrency"]; ok {
 		n, diags := ctx.Int(a.Expr)
 		l.diags = append(l.diags, diags...)
@@ -354,4 +362,64 @@ func goTypeName(rt reflect.Type) string {
 		return "a map"
 	}
 	return "a " + rt.String()
+}
+
+// icons decodes a tool's icons: a list of objects with src, and optionally
+// mime_type, sizes and theme.
+func (l *loader) icons(ctx *engine.DecodeContext, a *hcl.Attribute) []engine.Icon {
+	list, ok := l.plain(ctx, a).([]any)
+	bad := func(detail string) []engine.Icon {
+		l.error(a.Expr.Range(), "Invalid icons", "%s Write icons = [{ src = \"https://example.com/icon.png\", mime_type = \"image/png\", sizes = [\"48x48\"] }].", detail)
+		return nil
+	}
+	if !ok {
+		return bad("icons must be a list of objects.")
+	}
+	var out []engine.Icon
+	for _, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return bad("Each icon must be an object.")
+		}
+		var icon engine.Icon
+		for k, v := range m {
+			switch k {
+			case "src", "mime_type", "theme":
+				s, ok := v.(string)
+				if !ok {
+					return bad(k + " must be a string.")
+				}
+				switch k {
+				case "src":
+					icon.Src = s
+				case "mime_type":
+					icon.MIMEType = s
+				case "theme":
+					if s != "light" && s != "dark" {
+						return bad(`theme must be "light" or "dark".`)
+					}
+					icon.Theme = s
+				}
+			case "sizes":
+				sizes, ok := v.([]any)
+				if !ok {
+					return bad("sizes must be a list of strings.")
+				}
+				for _, sz := range sizes {
+					s, ok := sz.(string)
+					if !ok {
+						return bad("sizes must be a list of strings.")
+					}
+					icon.Sizes = append(icon.Sizes, s)
+				}
+			default:
+				return bad(fmt.Sprintf("An icon has no attribute %q.", k))
+			}
+		}
+		if !strings.HasPrefix(icon.Src, "https://") && !strings.HasPrefix(icon.Src, "data:") {
+			return bad("An icon's src must be an https: or data: URI.")
+		}
+		out = append(out, icon)
+	}
+	return out
 }

@@ -31,6 +31,12 @@ func Tool(t *engine.Tool) *mcp.Tool {
 	if out := t.OutputSchema(); out != nil {
 		mt.OutputSchema = out
 	}
+	for _, i := range t.Icons() {
+		mt.Icons = append(mt.Icons, mcp.Icon{Source: i.Src, MIMEType: i.MIMEType, Sizes: i.Sizes, Theme: mcp.IconTheme(i.Theme)})
+	}
+	if m := t.Meta(); m != nil {
+		mt.Meta = m
+	}
 	return mt
 }
 

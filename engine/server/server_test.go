@@ -3,8 +3,10 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -141,5 +143,14 @@ func TestListJSON(t *testing.T) {
 	}
 	if len(payload.Tools) != 1 || payload.Tools[0].Name != "typed" || len(payload.Tools[0].OutputSchema) == 0 {
 		t.Errorf("payload = %s", b)
+	}
+}
+
+func TestInvalidCursor(t *testing.T) {
+	cs := connect(t, newConfig(t, 1, "a", "b"))
+	_, err := cs.ListTools(context.Background(), &mcp.ListToolsParams{Cursor: "not-a-cursor"})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("err = %v, want JSON-RPC error -32602", err)
 	}
 }
