@@ -44,7 +44,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
 		Version: cfg.Server.Version,
 	}, &mcp.ServerOptions{
 		Instructions: cfg.Server.Instructions,
-		Logger:       logger,
+		Logger:       sdkLogger(logger),
 		PageSize:     cfg.Settings.PageSize,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: listChanged}},
 	})
@@ -140,4 +140,32 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		}
 		return Result(res), nil
 	}
+}
+
+// sdkLogger passes the SDK's own records at Warn and above, unless the
+// logger is at Debug: its Info records (session connected, initialized, …)
+// are noise in a server's logs.
+func sdkLogger(logger *slog.Logger) *slog.Logger {
+	if logger.Enabled(context.Background(), slog.LevelDebug) {
+		return logger
+	}
+	return slog.New(minLevel{logger.Handler(), slog.LevelWarn})
+}
+
+// minLevel is a slog.Handler that drops records below a level.
+type minLevel struct {
+	slog.Handler
+	level slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.level && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(attrs), h.level}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.level}
 }

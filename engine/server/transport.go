@@ -36,7 +36,7 @@ func Handler(s *mcp.Server, maxBody int64, logger *slog.Logger) http.Handler {
 	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		JSONResponse:                 true,
-		Logger:                       logger,
+		Logger:                       sdkLogger(logger),
 		MaxRequestBodyBytes:          maxBody,
 		PropagateRequestCancellation: true,
 	}))

@@ -1,0 +1,46 @@
+# Sourced by .ci/run: make sure the services the tests talk to are
+# answering, starting those that are not, and fail loudly if one cannot be
+# started. Each check is a real connection, not a process lookup.
+
+answering() { # host port
+  (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
+}
+
+wait_for() { # name port
+  for _ in $(seq 60); do
+    answering 127.0.0.1 "$2" && return 0
+    sleep 0.5
+  done
+  echo "FAIL: $1 is not answering on 127.0.0.1:$2 after 30s" >&2
+  return 1
+}
+
+ensure_postgres() {
+  if ! answering 127.0.0.1 5432; then
+    echo "starting PostgreSQL"
+    command -v pg_ctlcluster >/dev/null || { echo "FAIL: PostgreSQL is not installed (apt-get install postgresql)" >&2; return 1; }
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main start
+  fi
+  wait_for PostgreSQL 5432
+  pg_isready -h 127.0.0.1 -p 5432 -q || { echo "FAIL: PostgreSQL does not accept connections" >&2; return 1; }
+}
+
+ensure_mariadb() {
+  if ! answering 127.0.0.1 3306; then
+    echo "starting MariaDB"
+    command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || { echo "FAIL: MariaDB is not installed (apt-get install mariadb-server)" >&2; return 1; }
+    start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd
+  fi
+  wait_for MariaDB 3306
+}
+
+ensure_redis() {
+  if ! answering 127.0.0.1 6379; then
+    echo "starting Redis"
+    command -v redis-server >/dev/null || { echo "FAIL: Redis is not installed (apt-get install redis-server)" >&2; return 1; }
+    mkdir -p /var/lib/redis /var/log/redis
+    redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+      --dir /var/lib/redis --logfile /var/log/redis/ci.log
+  fi
+  wait_for Redis 6379
+}
