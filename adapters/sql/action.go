@@ -1,0 +1,535 @@
+package sqlaction
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
+
+// Row limits.
+const (
+	// DefaultMaxRows is how many rows a statement returns when its sql
+	// block does not say.
+	DefaultMaxRows = 1000
+	// MaxRowsLimit is the most max_rows may be.
+	MaxRowsLimit = 100000
+)
+
+// action is a decoded sql block: a statement and how to bind its values.
+type action struct {
+	db        *Database
+	query     string
+	params    mapping.Value // yields the list of values; nil: none
+	fixed     []any         // the bound values, when params holds no program
+	maxRows   int
+	timeout   time.Duration // 0: none beyond the call's
+	timeoutBy string        // which attribute set timeout, for messages
+	rows      bool          // the statement returns rows: QueryContext
+	returning bool          // a statement that changes rows and returns them
+	readOnly  bool          // the statement only reads, or the database is read-only
+
+	shape atomic.Pointer[shape] // of the last result, reused while it holds
+}
+
+var (
+	_ engine.Action = (*action)(nil)
+	_ engine.Hinter = (*action)(nil)
+)
+
+var actionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "database", Required: true},
+	{Name: "query", Required: true},
+	{Name: "params"},
+	{Name: "max_rows"},
+	{Name: "timeout"},
+}}
+
+// decodeAction decodes an sql block. It returns nil when the block has
+// errors, or when the database it refers to has errors of its own.
+func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Diagnostics) {
+	content, diags := block.Body.Content(actionSchema)
+	a := &action{maxRows: DefaultMaxRows}
+
+	if attr, ok := content.Attributes["database"]; ok {
+		r, more := ctx.Resource(attr.Expr, "database")
+		diags = append(diags, more...)
+		a.db, _ = r.(*Database)
+	}
+
+	var queryRange hcl.Range
+	if attr, ok := content.Attributes["query"]; ok {
+		queryRange = attr.Expr.Range()
+		v, more := attr.Expr.Value(ctx.EvalContext)
+		switch {
+		case more.HasErrors():
+			diags = append(diags, more...)
+		case mapping.IsProgram(v):
+			diags = append(diags, errorf(queryRange, "Query must be fixed",
+				"The SQL text is fixed when the configuration loads, so it cannot be an expr(…) program: values from the call would be written into the SQL. "+
+					"Put them in params and refer to them as $1, $2 … (PostgreSQL) or ? (SQLite, MySQL); the driver sends them apart from the SQL."))
+		default:
+			s, more := ctx.String(attr.Expr)
+			diags = append(diags, more...)
+			if !more.HasErrors() && strings.TrimSpace(s) == "" {
+				diags = append(diags, errorf(queryRange, "Empty query", "The query is the SQL statement to run, such as \"SELECT * FROM orders WHERE id = ?\"."))
+			}
+			a.query = s
+		}
+	}
+
+	nparams := 0
+	var paramsRange *hcl.Range
+	if attr, ok := content.Attributes["params"]; ok {
+		paramsRange = attr.Expr.Range().Ptr()
+		n, more := decodeParams(ctx, attr)
+		diags = append(diags, more...)
+		nparams = n
+		if !more.HasErrors() && n > 0 {
+			v, more := ctx.Value(attr.Expr)
+			diags = append(diags, more...)
+			a.params = v
+			if c, ok := mapping.IsConst(v); ok && !more.HasErrors() {
+				a.fixed, _ = c.([]any)
+			}
+		}
+	}
+
+	if attr, ok := content.Attributes["max_rows"]; ok {
+		n, more := ctx.Int(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() && (n < 1 || n > MaxRowsLimit) {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_rows",
+				"max_rows is the most rows a call returns: a whole number from 1 to %d.", MaxRowsLimit))
+		}
+		a.maxRows = int(n)
+	}
+	if attr, ok := content.Attributes["timeout"]; ok {
+		t, more := ctx.Duration(attr.Expr)
+		diags = append(diags, more...)
+		a.timeout, a.timeoutBy = t, "the timeout of the sql block"
+	}
+
+	if a.db == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	if a.timeout == 0 && a.db.queryTimeout > 0 {
+		a.timeout, a.timeoutBy = a.db.queryTimeout, "the query_timeout of database "+strconv.Quote(a.db.name)
+	}
+
+	an := analyze(a.query, a.db.dialect)
+	a.rows = an.returnsRows()
+	a.returning = a.rows && an.returning
+	a.readOnly = a.db.readOnly || an.readOnly()
+	if an.params >= 0 && an.params != nparams {
+		subject := queryRange
+		if paramsRange != nil {
+			subject = *paramsRange
+		}
+		diags = append(diags, errorf(subject, "Wrong number of parameters", "%s", paramsMismatch(a.db.dialect, an.params, nparams)))
+		return nil, diags
+	}
+	return a, diags
+}
+
+// decodeParams checks that params is a list, and returns its length.
+func decodeParams(ctx *engine.DecodeContext, attr *hcl.Attribute) (int, hcl.Diagnostics) {
+	v, diags := attr.Expr.Value(ctx.EvalContext)
+	if diags.HasErrors() {
+		return 0, diags
+	}
+	v, _ = v.UnmarkDeep()
+	if !v.IsWhollyKnown() {
+		return 0, diags
+	}
+	ty := v.Type()
+	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType()) {
+		what := "one value"
+		switch {
+		case v.IsNull():
+			what = "null"
+		case ty.IsMapType() || ty.IsObjectType():
+			what = "a map"
+		case ty.IsSetType():
+			what = "a set, whose order is not fixed"
+		case mapping.IsProgram(v):
+			what = "one expr(…) program"
+		}
+		return 0, append(diags, errorf(attr.Expr.Range(), "Invalid params",
+			"params must be a list, one value per parameter of the query in order, such as [expr(\"args.email\"), 10]; this is %s. "+
+				"Each element may be a literal or an expr(…) program.", what))
+	}
+	return v.LengthInt(), diags
+}
+
+// paramsMismatch words a query whose placeholders do not match params.
+func paramsMismatch(d dialect, want, have int) string {
+	values := func(n int) string {
+		if n == 1 {
+			return "1 value"
+		}
+		return strconv.Itoa(n) + " values"
+	}
+	var uses string
+	switch {
+	case want == 0:
+		uses = "no parameter"
+	case d == dialectPostgres && want == 1:
+		uses = "1 parameter ($1)"
+	case d == dialectPostgres:
+		uses = fmt.Sprintf("%d parameters ($1 to $%d)", want, want)
+	case want == 1:
+		uses = "1 parameter (?)"
+	default:
+		uses = fmt.Sprintf("%d parameters (?)", want)
+	}
+	return fmt.Sprintf("The query takes %s, but params has %s. Give params exactly one value per parameter, in order.", uses, values(have))
+}
+
+// Hints says that a statement that only reads, or any statement on a
+// read-only database, is read-only (and so idempotent); other statements
+// may destroy data. A database is a closed world.
+func (a *action) Hints() engine.Annotations {
+	yes, no := true, false
+	if a.readOnly {
+		return engine.Annotations{ReadOnlyHint: &yes, DestructiveHint: &no, IdempotentHint: &yes, OpenWorldHint: &no}
+	}
+	return engine.Annotations{ReadOnlyHint: &no, DestructiveHint: &yes, OpenWorldHint: &no}
+}
+
+// queryer is what runs statements: the pool, a connection or a
+// transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// result is what one run of a statement gave.
+type result struct {
+	text      []byte // the rows as JSON, for a statement that returns rows
+	rows      []any
+	columns   []any
+	affected  int
+	truncated bool
+}
+
+// Run binds the values, runs the statement and reads at most max_rows
+// rows.
+func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response, error) {
+	d := a.db
+	if err := d.ensureInit(ctx); err != nil {
+		return nil, err
+	}
+	params, err := a.bind(args)
+	if err != nil {
+		return nil, err
+	}
+	res, qctx, err := a.attempt(ctx, params)
+	if err != nil && a.readOnly && brokenConnection(err) && ctx.Err() == nil && !errors.Is(qctx.Err(), context.DeadlineExceeded) {
+		// The connection was lost before the statement could run, say
+		// because the server restarted: a statement that only reads can
+		// safely run again on a new one.
+		res, qctx, err = a.attempt(ctx, params)
+	}
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
+			return nil, &Error{Database: d.name, Err: err,
+				Message: fmt.Sprintf("the statement was cancelled after %s (%s)", a.timeout, a.timeoutBy)}
+		}
+		return nil, d.fail(err, "")
+	}
+	return a.response(res), nil
+}
+
+// attempt runs the statement once, within the statement's timeout. It
+// returns the context the statement ran under, to tell a timeout.
+func (a *action) attempt(ctx context.Context, params []any) (*result, context.Context, error) {
+	qctx, cancel := ctx, context.CancelFunc(nil)
+	switch {
+	case a.timeout > 0:
+		qctx, cancel = context.WithTimeout(ctx, a.timeout)
+	case a.rows && a.db.dialect != dialectSQLite:
+		// Cancelling stops a statement whose rows are left unread.
+		qctx, cancel = context.WithCancel(ctx)
+	}
+	if cancel != nil {
+		defer cancel()
+	}
+	res, err := a.run(qctx, cancel, params)
+	return res, qctx, err
+}
+
+// run runs the statement on a connection of the pool: in a read-only
+// transaction on a read-only PostgreSQL or MySQL database, and on a
+// connection that can be killed on MySQL.
+func (a *action) run(ctx context.Context, cancel context.CancelFunc, params []any) (*result, error) {
+	d := a.db
+	var q queryer = d.db
+	begin := d.db.BeginTx
+	if d.killer != nil {
+		conn, err := d.db.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var id uint64
+		_ = conn.Raw(func(dc any) error {
+			if kc, ok := dc.(*killConn); ok {
+				id = kc.id
+			}
+			return nil
+		})
+		killed := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			defer close(killed)
+			if id != 0 {
+				d.killer.kill(id)
+			}
+		})
+		defer func() {
+			if !stop() {
+				// The statement was killed: never reuse the connection,
+				// which the kill may still reach.
+				<-killed
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+			_ = conn.Close()
+		}()
+		q, begin = conn, conn.BeginTx
+	}
+	if d.readOnly && d.dialect != dialectSQLite {
+		tx, err := begin(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return nil, err
+		}
+		// Nothing to commit: the transaction only reads.
+		defer func() { _ = tx.Rollback() }()
+		q = tx
+	}
+	if !a.rows {
+		r, err := q.ExecContext(ctx, a.query, params...)
+		if err != nil {
+			return nil, err
+		}
+		n, err := r.RowsAffected()
+		if err != nil {
+			return nil, err
+		}
+		return &result{rows: []any{}, columns: []any{}, affected: int(n)}, nil
+	}
+	rows, err := q.QueryContext(ctx, a.query, params...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return a.read(rows, cancel)
+}
+
+// read reads at most max_rows rows, and one more to tell whether there
+// were more. The rest of a result that is cut short is not read: the
+// statement is cancelled instead (on PostgreSQL and MySQL; SQLite stops by
+// itself). A statement that changes rows and returns them has done its
+// work already: its rows are counted to the end for rows_affected.
+func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error) {
+	sh, err := a.shapeOf(rows)
+	if err != nil {
+		return nil, err
+	}
+	names, kinds, n := sh.names, sh.kinds, len(sh.names)
+	values := make([]any, n)
+	dest := make([]any, n)
+	for i := range values {
+		dest[i] = &values[i]
+	}
+	converted := make([]any, n)
+	res := &result{rows: make([]any, 0, min(a.maxRows, 16)), columns: sh.columns}
+	res.text = append(make([]byte, 0, 512), '[')
+	for rows.Next() {
+		if len(res.rows) == a.maxRows {
+			res.truncated = true
+			break
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		row := make(map[string]any, n)
+		for i, v := range values {
+			converted[i] = convert(kinds[i], v)
+			row[names[i]] = converted[i]
+		}
+		res.rows = append(res.rows, row)
+		if len(res.rows) > 1 {
+			res.text = append(res.text, ',')
+		}
+		res.text = appendObject(res.text, sh.keys, converted)
+	}
+	res.text = append(res.text, ']')
+	switch {
+	case res.truncated && a.returning:
+		res.affected = len(res.rows) + 1
+		for rows.Next() {
+			res.affected++
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	case res.truncated:
+		if cancel != nil {
+			cancel()
+		}
+	default:
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if a.returning {
+			res.affected = len(res.rows)
+		}
+	}
+	return res, nil
+}
+
+// shape is what a statement's columns are: their names, database types
+// and kinds, and the value of columns. A statement gives the same shape on
+// every call (unless its tables change), so the last one is kept.
+type shape struct {
+	names   []string
+	types   []string
+	kinds   []kind
+	keys    [][]byte // "name": in JSON, for the text of results
+	columns []any    // shared by the results of every call; never modified
+}
+
+// shapeOf returns the shape of rows, the last one when it has not changed.
+func (a *action) shapeOf(rows *sql.Rows) (*shape, error) {
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	if sh := a.shape.Load(); sh != nil && len(sh.names) == len(cts) {
+		same := true
+		for i, ct := range cts {
+			if ct.Name() != sh.names[i] || ct.DatabaseTypeName() != sh.types[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return sh, nil
+		}
+	}
+	n := len(cts)
+	sh := &shape{names: make([]string, n), types: make([]string, n), kinds: make([]kind, n), columns: make([]any, n)}
+	for i, ct := range cts {
+		name, dbType := ct.Name(), ct.DatabaseTypeName()
+		if slices.Contains(sh.names[:i], name) {
+			return nil, fmt.Errorf("the query returns two columns named %q; give them distinct names with AS, since each row becomes an object keyed by column name", name)
+		}
+		sh.names[i], sh.types[i] = name, dbType
+		sh.kinds[i] = columnKind(a.db.dialect, dbType)
+		sh.columns[i] = map[string]any{"name": name, "type": dbType}
+	}
+	sh.keys = objectKeys(sh.names)
+	a.shape.Store(sh)
+	return sh, nil
+}
+
+// response is the result of a run as the engine wants it.
+func (a *action) response(res *result) *engine.Response {
+	vars := map[string]any{
+		"rows":          res.rows,
+		"columns":       res.columns,
+		"rows_affected": res.affected,
+		"truncated":     res.truncated,
+	}
+	var text string
+	if !a.rows {
+		text = strconv.Itoa(res.affected) + " rows affected"
+		if res.affected == 1 {
+			text = "1 row affected"
+		}
+	} else {
+		b := res.text
+		if res.truncated {
+			b = fmt.Appendf(b, "\n\nOnly the first %d rows are shown: the query returned more (max_rows = %d). Narrow the query to see the rest.", a.maxRows, a.maxRows)
+		}
+		text = string(b)
+	}
+	return &engine.Response{Vars: vars, Content: []engine.Content{{Type: engine.TextContent, Text: text}}}
+}
+
+// bind computes the values of params for one call.
+func (a *action) bind(args map[string]any) ([]any, error) {
+	if a.params == nil {
+		return nil, nil
+	}
+	src := a.fixed
+	if src == nil {
+		v, err := a.params.Eval(map[string]any{"args": args})
+		if err != nil {
+			return nil, err
+		}
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("params yielded %T, not a list", v)
+		}
+		src = list
+	}
+	out := make([]any, len(src))
+	for i, v := range src {
+		out[i] = bindValue(a.db.dialect, v)
+	}
+	return out, nil
+}
+
+// bindValue turns a value of a program into a value the driver binds.
+// Lists and maps go to PostgreSQL as they are (pgx binds them as arrays or
+// JSON, by the parameter's type) and to the other databases as JSON text.
+func bindValue(d dialect, v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return string(x)
+	case []any, map[string]any:
+		if d == dialectPostgres {
+			return x
+		}
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+	return v
+}
+
+// brokenConnection reports an error that says the connection was lost,
+// rather than that the statement failed.
+func brokenConnection(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03" || strings.HasPrefix(pe.Code, "08")
+	}
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, mysql.ErrInvalidConn) ||
+		pgconn.SafeToRetry(err)
+}

@@ -1,0 +1,372 @@
+package sqlaction
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// Database is a decoded database block: one pool of connections, shared by
+// every sql action that refers to it. It is safe for concurrent use.
+type Database struct {
+	name         string
+	driver       string // sqlite, postgres or mysql
+	dialect      dialect
+	db           *sql.DB
+	readOnly     bool
+	queryTimeout time.Duration // 0: none beyond the call's
+	memory       bool          // an in-memory SQLite database
+
+	// secrets hides the DSN's password in the text of errors.
+	secrets *strings.Replacer
+
+	// killer stops a MySQL statement on the server when its context ends;
+	// nil for the other drivers, whose cancellation already does.
+	killer *killer
+
+	init     string                  // SQL run once, when the marker table is absent
+	initOpen func() (*sql.DB, error) // a handle of its own for init; nil: db
+	initDone atomic.Bool
+	initMu   sync.Mutex
+}
+
+// Name is the label of the database block.
+func (d *Database) Name() string { return d.name }
+
+// Driver is the driver of the database: sqlite, postgres or mysql.
+func (d *Database) Driver() string { return d.driver }
+
+// DB is the pool of connections.
+func (d *Database) DB() *sql.DB { return d.db }
+
+// ReadOnly reports whether every statement runs read-only.
+func (d *Database) ReadOnly() bool { return d.readOnly }
+
+// Close closes the pool.
+func (d *Database) Close() error { return d.db.Close() }
+
+// Check connects to the database (and, the first time, applies init). The
+// error says which database block and driver failed and why, without the
+// DSN's password.
+func (d *Database) Check(ctx context.Context) error {
+	// init first: it creates the file of a read-only SQLite database.
+	if err := d.ensureInit(ctx); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return fmt.Errorf("database %q (%s): %s", d.name, d.driver, e.Message)
+		}
+		return err
+	}
+	if err := d.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("database %q (%s): cannot connect: %s", d.name, d.driver, d.redact(err.Error()))
+	}
+	return nil
+}
+
+// redact hides the DSN's secrets in s.
+func (d *Database) redact(s string) string {
+	if d.secrets == nil {
+		return s
+	}
+	return d.secrets.Replace(s)
+}
+
+// Error is a failed statement: it names the database and carries the
+// driver's message, with the DSN's password hidden.
+type Error struct {
+	Database string
+	Message  string
+	Err      error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("database %q: %s", e.Database, e.Message) }
+
+// Unwrap returns the driver's error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// fail wraps err, the failure of a statement, for the client.
+func (d *Database) fail(err error, format string, args ...any) error {
+	msg := err.Error()
+	if format != "" {
+		msg = fmt.Sprintf(format, args...) + ": " + msg
+	}
+	return &Error{Database: d.name, Message: d.redact(msg), Err: err}
+}
+
+var databaseSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "driver", Required: true},
+	{Name: "dsn", Required: true},
+	{Name: "read_only"},
+	{Name: "max_open_conns"},
+	{Name: "max_idle_conns"},
+	{Name: "conn_max_lifetime"},
+	{Name: "query_timeout"},
+	{Name: "init"},
+}}
+
+// Pool defaults.
+const (
+	defaultMaxOpenConns    = 10
+	defaultConnMaxLifetime = 30 * time.Minute
+	defaultConnMaxIdleTime = 5 * time.Minute
+	maxPoolSize            = 10000
+)
+
+// drivers lists the drivers a database block may name.
+var drivers = map[string]dialect{
+	"sqlite":   dialectSQLite,
+	"postgres": dialectPostgres,
+	"mysql":    dialectMySQL,
+}
+
+// decodeDatabase decodes a database block and opens its pool. It returns
+// nil when the block has errors.
+func decodeDatabase(ctx *engine.DecodeContext, block *hcl.Block) (*Database, hcl.Diagnostics) {
+	content, diags := block.Body.Content(databaseSchema)
+	d := &Database{name: block.Labels[0]}
+
+	var dsn string
+	var dsnRange hcl.Range
+	if attr, ok := content.Attributes["driver"]; ok {
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			dl, known := drivers[s]
+			if !known {
+				hint := ""
+				switch strings.ToLower(s) {
+				case "mariadb":
+					hint = ` For MariaDB, use "mysql".`
+				case "postgresql", "pgx", "pg":
+					hint = ` Did you mean "postgres"?`
+				case "sqlite3":
+					hint = ` Did you mean "sqlite"?`
+				}
+				diags = append(diags, errorf(attr.Expr.Range(), "Unknown database driver",
+					"%q is not a driver mcpdecl knows; use \"sqlite\", \"postgres\" or \"mysql\".%s", s, hint))
+			}
+			d.driver, d.dialect = s, dl
+		}
+	}
+	if attr, ok := content.Attributes["dsn"]; ok {
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		dsn, dsnRange = s, attr.Expr.Range()
+		if !more.HasErrors() && strings.TrimSpace(s) == "" {
+			diags = append(diags, errorf(dsnRange, "Empty dsn", "The dsn says which database to open, such as \"shop.db\" for SQLite or \"postgres://user@host/db\"."))
+		}
+	}
+	if attr, ok := content.Attributes["read_only"]; ok {
+		b, more := ctx.Bool(attr.Expr)
+		diags = append(diags, more...)
+		d.readOnly = b
+	}
+	maxOpen, maxIdle := int64(defaultMaxOpenConns), int64(-1)
+	var openRange *hcl.Range
+	if attr, ok := content.Attributes["max_open_conns"]; ok {
+		n, more := ctx.Int(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() && (n < 1 || n > maxPoolSize) {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_open_conns", "max_open_conns is how many connections the pool may open at once: a whole number from 1 to %d.", maxPoolSize))
+		}
+		maxOpen, openRange = n, attr.Expr.Range().Ptr()
+	}
+	if attr, ok := content.Attributes["max_idle_conns"]; ok {
+		n, more := ctx.Int(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() && (n < 0 || n > maxOpen) {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_idle_conns", "max_idle_conns is how many unused connections the pool keeps open: a whole number from 0 to max_open_conns (%d).", maxOpen))
+		}
+		maxIdle = n
+	}
+	lifetime := defaultConnMaxLifetime
+	if attr, ok := content.Attributes["conn_max_lifetime"]; ok {
+		t, more := ctx.Duration(attr.Expr)
+		diags = append(diags, more...)
+		lifetime = t
+	}
+	if attr, ok := content.Attributes["query_timeout"]; ok {
+		t, more := ctx.Duration(attr.Expr)
+		diags = append(diags, more...)
+		d.queryTimeout = t
+	}
+	if attr, ok := content.Attributes["init"]; ok {
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() && strings.TrimSpace(s) == "" {
+			diags = append(diags, errorf(attr.Expr.Range(), "Empty init", "init is SQL run once to create the database's tables, usually file(\"seed.sql\"); remove it or give it statements."))
+		}
+		d.init = s
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+
+	var err error
+	var more hcl.Diagnostics
+	switch d.dialect {
+	case dialectSQLite:
+		more = d.openSQLite(ctx, dsn, dsnRange)
+	case dialectPostgres:
+		more, err = d.openPostgres(ctx, dsn, dsnRange)
+	case dialectMySQL:
+		more, err = d.openMySQL(ctx, dsn, dsnRange)
+	}
+	diags = append(diags, more...)
+	if err != nil {
+		diags = append(diags, errorf(dsnRange, "Invalid dsn", "The dsn of database %q cannot be read by the %s driver: %s.", d.name, d.driver, d.redact(err.Error())))
+	}
+	if diags.HasErrors() {
+		if d.db != nil {
+			_ = d.db.Close()
+		}
+		return nil, diags
+	}
+
+	if d.memory {
+		// Every connection to ":memory:" is a database of its own: keep
+		// exactly one, forever.
+		if openRange != nil && maxOpen != 1 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "max_open_conns ignored",
+				Detail:   "An in-memory SQLite database lives in one connection, so the pool keeps exactly one.",
+				Subject:  openRange,
+			})
+		}
+		d.db.SetMaxOpenConns(1)
+		d.db.SetMaxIdleConns(1)
+		d.db.SetConnMaxLifetime(0)
+		d.db.SetConnMaxIdleTime(0)
+		return d, diags
+	}
+	if maxIdle < 0 {
+		maxIdle = maxOpen
+	}
+	d.db.SetMaxOpenConns(int(maxOpen))
+	d.db.SetMaxIdleConns(int(maxIdle))
+	d.db.SetConnMaxLifetime(lifetime)
+	d.db.SetConnMaxIdleTime(defaultConnMaxIdleTime)
+	return d, diags
+}
+
+// addSecret records a password of the DSN, so that it is hidden wherever
+// text leaves the server, and in this database's own errors.
+func (d *Database) addSecret(ctx *engine.DecodeContext, dsn, password string) {
+	if password == "" {
+		return
+	}
+	ctx.Redactor.Add(password)
+	ctx.Redactor.Add(dsn)
+	pairs := []string{dsn, engine.Mask, ":" + password + "@", ":" + engine.Mask + "@", "password=" + password, "password=" + engine.Mask}
+	if len(password) >= 4 {
+		pairs = append(pairs, password, engine.Mask)
+	}
+	d.secrets = strings.NewReplacer(pairs...)
+}
+
+// ensureInit applies the init SQL once, when the marker table mcpdecl_init
+// is absent: in one transaction, which also creates the marker. A failure
+// is returned to the call that triggered it, and the next call tries again.
+func (d *Database) ensureInit(ctx context.Context) error {
+	if d.init == "" || d.initDone.Load() {
+		return nil
+	}
+	d.initMu.Lock()
+	defer d.initMu.Unlock()
+	if d.initDone.Load() {
+		return nil
+	}
+	db := d.db
+	if d.initOpen != nil {
+		var err error
+		if db, err = d.initOpen(); err != nil {
+			return d.fail(err, "init cannot open the database")
+		}
+		defer db.Close()
+	}
+	present, err := d.markerPresent(ctx, db)
+	if err != nil {
+		return d.fail(err, "init cannot tell whether it already ran")
+	}
+	if !present {
+		if err := d.applyInit(ctx, db); err != nil {
+			return err
+		}
+	}
+	d.initDone.Store(true)
+	return nil
+}
+
+// markerTable is created by init, so that it runs once.
+const markerTable = "mcpdecl_init"
+
+func (d *Database) markerPresent(ctx context.Context, db *sql.DB) (bool, error) {
+	var q string
+	switch d.dialect {
+	case dialectSQLite:
+		q = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + markerTable + "'"
+	case dialectPostgres:
+		q = "SELECT count(*) FROM pg_catalog.pg_class WHERE oid = to_regclass('" + markerTable + "')"
+	case dialectMySQL:
+		q = "SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '" + markerTable + "'"
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
+		return false, err
+	}
+	return n > 0, nil
+}
+
+func (d *Database) applyInit(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return d.fail(err, "init cannot begin a transaction")
+	}
+	defer func() { _ = tx.Rollback() }()
+	failed := "init failed, nothing was applied; it runs again on the next call"
+	if d.dialect == dialectMySQL {
+		failed = "init failed; it runs again on the next call, but MySQL commits schema changes at once, so the statements before the failing one may have been applied"
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE TABLE "+markerTable+" (applied_at VARCHAR(64) NOT NULL)"); err != nil {
+		return d.fail(err, "init cannot create its marker table %s", markerTable)
+	}
+	if _, err := tx.ExecContext(ctx, d.init); err != nil {
+		return d.fail(err, "%s", failed)
+	}
+	placeholder := "?"
+	if d.dialect == dialectPostgres {
+		placeholder = "$1"
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO "+markerTable+" (applied_at) VALUES ("+placeholder+")", time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return d.fail(err, "init cannot record that it ran")
+	}
+	if err := tx.Commit(); err != nil {
+		return d.fail(err, "init cannot commit")
+	}
+	return nil
+}
+
+// errorf is an error diagnostic.
+func errorf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng.Ptr(),
+	}
+}
+
+// isCanceled reports whether err comes from a context that ended.
+func isCanceled(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,199 @@
+# A small coffee shop in SQLite: customers, products, orders. Needs nothing
+# but mcpdecl:
+#
+#   mcpdecl call examples/shop.hcl top_products '{"limit": 3}'
+#
+# The first call creates examples/shop/shop.db and fills it from
+# examples/shop/seed.sql (init runs once, when the database is empty). Point
+# it elsewhere with --var shop_db=/path/to/shop.db.
+
+server {
+  name         = "shop"
+  version      = "1.0.0"
+  instructions = "Look up a coffee shop's customers, orders and sales. Amounts are in euros. Only restock_product changes data."
+}
+
+variable "shop_db" {
+  description = "The SQLite file of the shop, relative to this file; created on first use."
+  default     = "shop/shop.db"
+}
+
+database "shop" {
+  driver         = "sqlite"
+  dsn            = "${var.shop_db}?_pragma=foreign_keys(1)"
+  init           = file("shop/seed.sql")
+  max_open_conns = 4
+  query_timeout  = "5s"
+}
+
+tool "find_customer_orders" {
+  title       = "Orders of a customer"
+  description = "The orders of the customer with this email address, newest first: status, number of items and total in euros."
+
+  arg "email" {
+    type        = string
+    format      = "email"
+    description = "The customer's email address"
+  }
+
+  sql {
+    database = database.shop
+    query    = <<-SQL
+      SELECT o.id AS order_id, o.ordered_at, o.status,
+             SUM(i.quantity) AS items,
+             ROUND(SUM(i.quantity * i.unit_price_cents) / 100.0, 2) AS total_eur
+      FROM customers c
+      JOIN orders o ON o.customer_id = c.id
+      JOIN order_items i ON i.order_id = o.id
+      WHERE c.email = lower(?)
+      GROUP BY o.id, o.ordered_at, o.status
+      ORDER BY o.ordered_at DESC
+    SQL
+    params   = [expr("args.email")]
+    max_rows = 100
+  }
+
+  output "orders" {
+    type = list(object({
+      order_id   = integer
+      ordered_at = string
+      status     = string
+      items      = integer
+      total_eur  = number
+    }))
+    value = expr("rows")
+  }
+  output "spent_eur" {
+    type        = number
+    description = "Total of the orders that were not cancelled"
+    value       = expr("round(sum(map(filter(rows, .status != 'cancelled'), .total_eur)) * 100) / 100")
+  }
+}
+
+tool "top_products" {
+  title       = "Best-selling products"
+  description = "The products sold in the largest quantities (cancelled orders left out), optionally within one category."
+
+  arg "limit" {
+    type    = integer
+    default = 5
+    minimum = 1
+    maximum = 20
+  }
+  arg "category" {
+    type     = string
+    enum     = ["coffee", "tea", "kitchen", "accessories", "books"]
+    optional = true
+  }
+
+  sql {
+    database = database.shop
+    query    = <<-SQL
+      SELECT p.sku, p.name, p.category,
+             SUM(i.quantity) AS units_sold,
+             ROUND(SUM(i.quantity * i.unit_price_cents) / 100.0, 2) AS revenue_eur
+      FROM products p
+      JOIN order_items i ON i.product_id = p.id
+      JOIN orders o ON o.id = i.order_id
+      WHERE o.status <> 'cancelled' AND (?1 IS NULL OR p.category = ?1)
+      GROUP BY p.id
+      ORDER BY units_sold DESC, revenue_eur DESC
+      LIMIT ?2
+    SQL
+    params   = [expr("args.category"), expr("args.limit")]
+  }
+
+  output "products" {
+    type = list(object({
+      sku         = string
+      name        = string
+      category    = string
+      units_sold  = integer
+      revenue_eur = number
+    }))
+    value = expr("rows")
+  }
+}
+
+tool "sales_report" {
+  title       = "Monthly sales"
+  description = "Orders, units and revenue in euros per month between two dates (inclusive), cancelled orders left out."
+
+  arg "from" {
+    type    = string
+    format  = "date"
+    default = "2025-01-01"
+  }
+  arg "to" {
+    type    = string
+    format  = "date"
+    default = "2025-12-31"
+  }
+
+  sql {
+    database = database.shop
+    query    = <<-SQL
+      SELECT strftime('%Y-%m', o.ordered_at) AS month,
+             COUNT(DISTINCT o.id) AS orders,
+             SUM(i.quantity) AS units,
+             ROUND(SUM(i.quantity * i.unit_price_cents) / 100.0, 2) AS revenue_eur
+      FROM orders o
+      JOIN order_items i ON i.order_id = o.id
+      WHERE o.status <> 'cancelled'
+        AND o.ordered_at >= ? AND o.ordered_at < date(?, '+1 day')
+      GROUP BY month
+      ORDER BY month
+    SQL
+    params   = [expr("args.from"), expr("args.to")]
+  }
+
+  output "months" {
+    type = list(object({
+      month       = string
+      orders      = integer
+      units       = integer
+      revenue_eur = number
+    }))
+    value = expr("rows")
+  }
+  output "revenue_eur" {
+    type  = number
+    value = expr("round(sum(map(rows, .revenue_eur)) * 100) / 100")
+  }
+  text = expr("'Revenue ' + args.from + ' to ' + args.to + ': ' + string(round(sum(map(rows, .revenue_eur)) * 100) / 100) + ' EUR over ' + string(len(rows)) + ' months'")
+}
+
+# The one tool that changes data: its annotations say so (destructive, not
+# read-only), inferred from the UPDATE.
+tool "restock_product" {
+  title       = "Restock a product (changes data)"
+  description = "Adds units to a product's stock after a delivery, and returns the new stock. This writes to the database."
+
+  arg "sku" {
+    type    = string
+    pattern = "^[A-Z]+-[0-9]{3}$"
+  }
+  arg "quantity" {
+    type    = integer
+    minimum = 1
+    maximum = 1000
+  }
+
+  sql {
+    database = database.shop
+    query    = "UPDATE products SET stock = stock + ? WHERE sku = ? RETURNING sku, name, stock"
+    params   = [expr("args.quantity"), expr("args.sku")]
+  }
+
+  error_if      = expr("len(rows) == 0")
+  error_message = expr("'There is no product with SKU ' + args.sku + '.'")
+
+  output "sku" {
+    type  = string
+    value = expr("rows[0].sku")
+  }
+  output "stock" {
+    type  = integer
+    value = expr("rows[0].stock")
+  }
+}
