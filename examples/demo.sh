@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs mcpdecl against go-httpbin on this machine: no account, no network
-# beyond loopback (Go fetches the modules on the first run).
+# Runs mcpdecl against go-httpbin on this machine, and against the SQLite
+# shop example: no account, no network beyond loopback (Go fetches the
+# modules on the first run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,3 +23,4 @@ mcpdecl validate examples/httpbin.hcl
 mcpdecl list examples/httpbin.hcl
 mcpdecl call examples/httpbin.hcl echo '{"message": "hello/../world", "tags": ["a", "b"]}'
 mcpdecl call examples/httpbin.hcl status '{"code": 503}' || echo "(exit code $?: a tool error, as error_if says)"
+mcpdecl call examples/shop.hcl top_products '{"limit": 3}' --var shop_db="$bin/shop.db"

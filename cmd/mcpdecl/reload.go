@@ -35,6 +35,11 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 				logger.Error("the configuration has errors; the previous one keeps serving", "reason", why, "diagnostics", strings.TrimSpace(diags.String()))
 				continue
 			}
+			if err := b.check(ctx, cfg); err != nil {
+				_ = cfg.Close()
+				logger.Error("the new configuration cannot reach its databases; the previous one keeps serving", "reason", why, "error", strings.TrimSpace(diags.String()))
+				continue
+			}
 			live.Swap(cfg)
 			logger.Info("configuration reloaded", "reason", why, "tools", len(cfg.Tools))
 		}

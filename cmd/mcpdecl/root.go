@@ -1,17 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 )
@@ -108,7 +111,7 @@ const loadGCPercent = 400
 
 // registry lists the adapters mcpdecl is built with.
 func registry() *engine.Registry {
-	return engine.NewRegistry(httpaction.New(), execaction.New())
+	return engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())
 }
 
 // load reads the configuration at paths, printing every diagnostic to
@@ -134,6 +137,21 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 		return nil, exitCoder{exitError}
 	}
 	return cfg, nil
+}
+
+// checkTimeout bounds the reachability checks of a configuration.
+const checkTimeout = 15 * time.Second
+
+// check connects to what the configuration's resources reach (databases),
+// printing what does not answer.
+func (a *app) check(ctx context.Context, cfg *engine.Config) error {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	if err := cfg.Check(ctx); err != nil {
+		fmt.Fprintf(a.stderr, "Error: %s\n", cfg.Redactor.Redact(err.Error()))
+		return exitCoder{exitError}
+	}
+	return nil
 }
 
 // logger returns the logger the flags ask for, writing to stderr.

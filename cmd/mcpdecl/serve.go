@@ -39,6 +39,10 @@ configuration they started with.`,
 			if err != nil {
 				return err
 			}
+			if err := a.check(cmd.Context(), cfg); err != nil {
+				_ = cfg.Close()
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			live := server.NewLive(cfg, logger, watch)
