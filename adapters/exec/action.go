@@ -157,10 +157,10 @@ func (a *action) failure(code int, signal, stderr, stdout string) string {
 	} else {
 		fmt.Fprintf(&b, " exited with code %d", code)
 	}
-	if ex := excerpt(stderr); ex != "" {
+	if ex := engine.Excerpt(stderr); ex != "" {
 		b.WriteString(": ")
 		b.WriteString(ex)
-	} else if ex := excerpt(stdout); ex != "" {
+	} else if ex := engine.Excerpt(stdout); ex != "" {
 		b.WriteString("; stdout: ")
 		b.WriteString(ex)
 	}
@@ -185,7 +185,7 @@ func (a *action) stopped(parent, run context.Context, stderr string) error {
 	} else {
 		msg = fmt.Sprintf("command %s was stopped before it finished", a.path)
 	}
-	if ex := excerpt(stderr); ex != "" {
+	if ex := engine.Excerpt(stderr); ex != "" {
 		msg += "; its stderr: " + ex
 	}
 	return &stoppedError{msg: msg, cause: run.Err()}

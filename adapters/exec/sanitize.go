@@ -165,35 +165,3 @@ func trimPartialRune(b []byte) []byte {
 	}
 	return b
 }
-
-// excerptBytes bounds the part of an output quoted in messages.
-const excerptBytes = 512
-
-// excerpt returns text on one line, for messages: runs of white space become
-// one space, and at most excerptBytes bytes are kept.
-func excerpt(text string) string {
-	text = strings.TrimSpace(text)
-	var b strings.Builder
-	b.Grow(min(len(text), excerptBytes) + 3)
-	space := false
-	for _, r := range text {
-		if r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f' {
-			space = true
-			continue
-		}
-		need := utf8.RuneLen(r)
-		if space {
-			need++
-		}
-		if b.Len()+need > excerptBytes {
-			b.WriteString("…")
-			break
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

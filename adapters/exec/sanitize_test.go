@@ -119,16 +119,6 @@ func TestTrimPartialRune(t *testing.T) {
 	}
 }
 
-func TestExcerpt(t *testing.T) {
-	if got := excerpt("  a\n\n  b\tc  \n"); got != "a b c" {
-		t.Errorf("excerpt = %q", got)
-	}
-	long := excerpt(strings.Repeat("é", 1000))
-	if len(long) > excerptBytes+len("…") || !strings.HasSuffix(long, "…") || !utf8.ValidString(long) {
-		t.Errorf("excerpt of a long text: %d bytes, %q…", len(long), long[:20])
-	}
-}
-
 func TestSplitLines(t *testing.T) {
 	for in, want := range map[string][]any{
 		"":         {},

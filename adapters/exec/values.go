@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
+
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
 // appendArgs appends the arguments v stands for to dst: a string, number or
@@ -21,7 +22,7 @@ func appendArgs(dst []string, v any) ([]string, error) {
 		return append(dst, t), nil
 	case []any:
 		for i, e := range t {
-			s, ok := scalarString(e)
+			s, ok := mapping.Scalar(e)
 			if !ok {
 				return dst, fmt.Errorf("yielded a list whose element %d is %s; a list must hold strings, numbers or bools", i, describe(e))
 			}
@@ -41,12 +42,12 @@ func appendArgs(dst []string, v any) ([]string, error) {
 	case nil:
 		return dst, fmt.Errorf("yielded null; an argument must be a string, a number, a bool, or a list of them (an empty list adds no argument)")
 	}
-	if s, ok := scalarString(v); ok {
+	if s, ok := mapping.Scalar(v); ok {
 		return append(dst, s), nil
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
 		for i := range rv.Len() {
-			s, ok := scalarString(rv.Index(i).Interface())
+			s, ok := mapping.Scalar(rv.Index(i).Interface())
 			if !ok {
 				return dst, fmt.Errorf("yielded a list whose element %d is %s; a list must hold strings, numbers or bools", i, describe(rv.Index(i).Interface()))
 			}
@@ -66,7 +67,7 @@ func envValue(v any) (s string, set bool, err error) {
 	if v == nil {
 		return "", false, nil
 	}
-	s, ok := scalarString(v)
+	s, ok := mapping.Scalar(v)
 	if !ok {
 		return "", false, fmt.Errorf("yielded %s; an environment value must be a string, a number or a bool (or null, to leave it out)", describe(v))
 	}
@@ -94,45 +95,6 @@ func stdinBytes(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// scalarString writes a string, number or bool plainly: numbers as 3 or
-// 2.5, never 3e+00, booleans as true and false. ok is false for anything
-// else, null included.
-func scalarString(v any) (s string, ok bool) {
-	switch v := v.(type) {
-	case string:
-		return v, true
-	case int:
-		return strconv.Itoa(v), true
-	case int64:
-		return strconv.FormatInt(v, 10), true
-	case int32:
-		return strconv.FormatInt(int64(v), 10), true
-	case int16:
-		return strconv.FormatInt(int64(v), 10), true
-	case int8:
-		return strconv.FormatInt(int64(v), 10), true
-	case uint:
-		return strconv.FormatUint(uint64(v), 10), true
-	case uint64:
-		return strconv.FormatUint(v, 10), true
-	case uint32:
-		return strconv.FormatUint(uint64(v), 10), true
-	case uint16:
-		return strconv.FormatUint(uint64(v), 10), true
-	case uint8:
-		return strconv.FormatUint(uint64(v), 10), true
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64), true
-	case float32:
-		return strconv.FormatFloat(float64(v), 'f', -1, 32), true
-	case bool:
-		return strconv.FormatBool(v), true
-	case json.Number:
-		return string(v), true
-	}
-	return "", false
-}
-
 // describe names the kind of a value, for messages.
 func describe(v any) string {
 	switch v.(type) {
@@ -147,7 +109,7 @@ func describe(v any) string {
 	case map[string]any:
 		return "an object"
 	}
-	if _, ok := scalarString(v); ok {
+	if _, ok := mapping.Scalar(v); ok {
 		return "a number"
 	}
 	return kindName(reflect.TypeOf(v))

@@ -370,7 +370,7 @@ func decodePathParams(ctx *engine.DecodeContext, attr *hcl.Attribute, phs []plac
 		}
 		p := pathParam{name: name, value: v}
 		if c, ok := mapping.IsConst(v); ok {
-			s, ok := scalarString(c)
+			s, ok := mapping.Scalar(c)
 			switch {
 			case !ok || c == nil:
 				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number; got %s.", name, describe(c)))

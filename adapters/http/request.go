@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
 // Run sends the request of one call and reads its response. It is safe for
@@ -116,7 +117,7 @@ func (p *pathParam) eval(env map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s, ok := scalarString(v)
+	s, ok := mapping.Scalar(v)
 	switch {
 	case !ok:
 		return "", fmt.Errorf("path parameter %q must be a string or a number; got %s", p.name, describe(v))

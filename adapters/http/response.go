@@ -13,9 +13,6 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// excerptBytes bounds the part of a body quoted in messages.
-const excerptBytes = 512
-
 // tooLargeError is a response body over max_response_bytes.
 type tooLargeError struct{ limit int64 }
 
@@ -68,7 +65,7 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 			case err == nil:
 				body = v
 			case status < 400:
-				return nil, &invalidJSONError{mediaType: mediaType, err: err, excerpt: excerpt(data)}
+				return nil, &invalidJSONError{mediaType: mediaType, err: err, excerpt: engine.Excerpt(string(data))}
 			default:
 				// An error page that says it is JSON: keep it as text.
 				body = text
@@ -101,7 +98,7 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 		}
 		msg += " from " + a.method + " " + where
 		if isText && len(data) > 0 {
-			if e := excerpt(data); e != "" {
+			if e := engine.Excerpt(string(data)); e != "" {
 				msg += ": " + e
 			}
 		}
@@ -204,39 +201,6 @@ func wholeNumbers(v any) any {
 		}
 	}
 	return v
-}
-
-// excerpt returns the start of a body on one line, for messages: runs of
-// white space become one space, and at most excerptBytes bytes are kept.
-func excerpt(data []byte) string {
-	var b strings.Builder
-	b.Grow(min(len(data), excerptBytes) + 3)
-	space := false
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		i += size
-		if r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f' {
-			space = b.Len() > 0
-			continue
-		}
-		if r < 0x20 || r == 0x7f {
-			r = utf8.RuneError
-		}
-		need := utf8.RuneLen(r)
-		if space {
-			need++
-		}
-		if b.Len()+need > excerptBytes {
-			b.WriteString("…")
-			break
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 func orUnknown(mt string) string {

@@ -1,7 +1,6 @@
 package httpaction
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,46 +8,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-)
 
-// scalarString writes a string, number or boolean the way a URL or a header
-// carries it: numbers plainly (3, 2.5, never 3e+00), booleans as true and
-// false. ok is false for anything else, null included.
-func scalarString(v any) (s string, ok bool) {
-	switch v := v.(type) {
-	case string:
-		return v, true
-	case int:
-		return strconv.Itoa(v), true
-	case int64:
-		return strconv.FormatInt(v, 10), true
-	case int32:
-		return strconv.FormatInt(int64(v), 10), true
-	case int16:
-		return strconv.FormatInt(int64(v), 10), true
-	case int8:
-		return strconv.FormatInt(int64(v), 10), true
-	case uint:
-		return strconv.FormatUint(uint64(v), 10), true
-	case uint64:
-		return strconv.FormatUint(v, 10), true
-	case uint32:
-		return strconv.FormatUint(uint64(v), 10), true
-	case uint16:
-		return strconv.FormatUint(uint64(v), 10), true
-	case uint8:
-		return strconv.FormatUint(uint64(v), 10), true
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64), true
-	case float32:
-		return strconv.FormatFloat(float64(v), 'f', -1, 32), true
-	case bool:
-		return strconv.FormatBool(v), true
-	case json.Number:
-		return string(v), true
-	}
-	return "", false
-}
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
 
 // scalarKind reports whether values of kind k are written by scalarString.
 func scalarKind(k reflect.Kind) bool {
@@ -75,7 +37,7 @@ func describe(v any) string {
 	case reflect.Struct, reflect.Pointer:
 		return "an object"
 	}
-	if _, ok := scalarString(v); ok {
+	if _, ok := mapping.Scalar(v); ok {
 		return "a number"
 	}
 	return fmt.Sprintf("a %T", v)
@@ -132,7 +94,7 @@ func (w *pairWriter) write(key, name string, v any, what string) error {
 		w.b.Write(strconv.AppendInt(buf[:0], int64(v), 10))
 		return nil
 	}
-	if s, ok := scalarString(v); ok {
+	if s, ok := mapping.Scalar(v); ok {
 		w.pair(key, url.QueryEscape(s))
 		return nil
 	}
@@ -144,7 +106,7 @@ func (w *pairWriter) write(key, name string, v any, what string) error {
 		if e == nil {
 			continue
 		}
-		s, ok := scalarString(e)
+		s, ok := mapping.Scalar(e)
 		if !ok {
 			return fmt.Errorf("%s %q must be a string, a number, a boolean, a list of them or null; got a list holding %s", what, name, describe(e))
 		}
@@ -177,7 +139,7 @@ func headerValues(name string, v any) ([]string, error) {
 		return nil, nil
 	}
 	one := func(e any) (string, error) {
-		s, ok := scalarString(e)
+		s, ok := mapping.Scalar(e)
 		if !ok {
 			return "", fmt.Errorf("header %q must be a string, a number, a boolean, a list of them or null; got %s", name, describe(e))
 		}

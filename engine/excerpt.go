@@ -1,0 +1,42 @@
+package engine
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// ExcerptBytes bounds the part of a body or an output quoted in messages.
+const ExcerptBytes = 512
+
+// Excerpt returns the start of text on one line, for error messages: runs
+// of white space become one space, control characters and invalid UTF-8
+// become U+FFFD, and at most ExcerptBytes bytes are kept, with "…" when
+// text was cut.
+func Excerpt(text string) string {
+	var b strings.Builder
+	b.Grow(min(len(text), ExcerptBytes) + 3)
+	space := false
+	for _, r := range text {
+		if r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f' {
+			space = b.Len() > 0
+			continue
+		}
+		if r < 0x20 || r == 0x7f {
+			r = utf8.RuneError
+		}
+		need := utf8.RuneLen(r)
+		if space {
+			need++
+		}
+		if b.Len()+need > ExcerptBytes {
+			b.WriteString("…")
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
