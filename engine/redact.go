@@ -3,15 +3,17 @@ package engine
 import (
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Redactor hides the values of sensitive variables and arguments wherever
 // text leaves the server: tool errors, logs, listings. It is filled at load
-// time and only read afterwards, so it is safe for concurrent use once the
-// configuration is loaded.
+// time, and safe for concurrent use.
 type Redactor struct {
+	mu       sync.Mutex // serializes Add
 	secrets  []string
-	replacer *strings.Replacer
+	replacer atomic.Pointer[strings.Replacer]
 }
 
 // Mask is what a secret is replaced with.
@@ -20,6 +22,8 @@ const Mask = "(sensitive)"
 // Add records a secret. Values shorter than four bytes are not recorded:
 // replacing them would garble unrelated text without protecting anything.
 func (r *Redactor) Add(secret string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if len(secret) < 4 || slices.Contains(r.secrets, secret) {
 		return
 	}
@@ -30,13 +34,16 @@ func (r *Redactor) Add(secret string) {
 	for _, s := range r.secrets {
 		pairs = append(pairs, s, Mask)
 	}
-	r.replacer = strings.NewReplacer(pairs...)
+	r.replacer.Store(strings.NewReplacer(pairs...))
 }
 
 // Redact returns s with every recorded secret replaced by [Mask].
 func (r *Redactor) Redact(s string) string {
-	if r == nil || r.replacer == nil {
+	if r == nil {
 		return s
 	}
-	return r.replacer.Replace(s)
+	if rep := r.replacer.Load(); rep != nil {
+		return rep.Replace(s)
+	}
+	return s
 }

@@ -6,11 +6,14 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -134,12 +137,37 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 			Detail:   "Give the path of an .hcl file, or of a directory that holds some.",
 		})
 	}
+	// Parse the files on every CPU, then record them in order.
+	names = slices.Compact(names)
+	parsed := make([]*hcl.File, len(names))
+	diags := make([]hcl.Diagnostics, len(names))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			src, err := os.ReadFile(name)
+			if err != nil {
+				diags[i] = hcl.Diagnostics{{
+					Severity: hcl.DiagError,
+					Summary:  "Cannot read configuration",
+					Detail:   fmt.Sprintf("%s.", err),
+				}}
+				return
+			}
+			parsed[i], diags[i] = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		})
+	}
+	wg.Wait()
 	var files []*hcl.File
-	for _, name := range names {
-		f, diags := l.parser.ParseHCLFile(name)
-		l.diags = append(l.diags, diags...)
-		if f != nil && !diags.HasErrors() {
-			files = append(files, f)
+	for i, f := range parsed {
+		l.diags = append(l.diags, diags[i]...)
+		if f != nil {
+			l.parser.AddFile(names[i], f)
+			if !diags[i].HasErrors() {
+				files = append(files, f)
+			}
 		}
 	}
 	return files

@@ -6,7 +6,9 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
@@ -49,12 +51,40 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 	return s
 }
 
-// tools decodes every tool block.
+// toolsPerWorker is the fewest tools worth a goroutine of their own.
+const toolsPerWorker = 64
+
+// tools decodes every tool block, on every CPU: each tool compiles its
+// programs and schemas independently, and large configurations load
+// faster. What the tools share (the evaluation contexts, the registry, the
+// redactor) is only read, or safe for concurrent use.
 func (l *loader) tools() []*engine.Tool {
-	var tools []*engine.Tool
 	schema := l.toolSchema()
-	for _, b := range l.checkUnique(l.blocks["tool"], "tool") {
-		if t := l.tool(b, schema); t != nil {
+	blocks := l.checkUnique(l.blocks["tool"], "tool")
+	for _, b := range blocks {
+		l.evalContext(b.DefRange.Filename) // created now, read concurrently below
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(blocks)/toolsPerWorker))
+	decoded := make([]*engine.Tool, len(blocks))
+	diags := make([]hcl.Diagnostics, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			worker := *l
+			worker.diags = nil
+			for i := w; i < len(blocks); i += workers {
+				decoded[i] = worker.tool(blocks[i], schema)
+			}
+			diags[w] = worker.diags
+		})
+	}
+	wg.Wait()
+	for _, d := range diags {
+		l.diags = append(l.diags, d...)
+	}
+	var tools []*engine.Tool
+	for _, t := range decoded {
+		if t != nil {
 			tools = append(tools, t)
 		}
 	}
