@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -17,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
@@ -34,13 +34,7 @@ func loadFile(t testing.TB, path string) (*engine.Config, hcl.Diagnostics) {
 // returns too.
 func loadString(t testing.TB, src string) (*engine.Config, string, hcl.Diagnostics) {
 	t.Helper()
-	dir := t.TempDir()
-	name := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, diags := loadFile(t, name)
-	return cfg, dir, diags
+	return enginetest.Load(t, engine.NewRegistry(New()), src, enginetest.Options{})
 }
 
 // mustLoad loads src and fails the test on any error.
@@ -56,27 +50,12 @@ func mustLoad(t testing.TB, src string) (*engine.Config, string) {
 // call calls a tool of cfg with args, JSON.
 func call(t testing.TB, cfg *engine.Config, name, args string) *engine.Result {
 	t.Helper()
-	return callCtx(context.Background(), t, cfg, name, args)
+	return enginetest.Call(context.Background(), t, cfg, name, args)
 }
 
-func callCtx(ctx context.Context, t testing.TB, cfg *engine.Config, name, args string) *engine.Result {
-	t.Helper()
-	tool, ok := cfg.Tool(name)
-	if !ok {
-		t.Fatalf("no tool %q", name)
-	}
-	return tool.Call(ctx, json.RawMessage(args))
-}
+var callCtx = enginetest.Call
 
-// structured is the JSON of a result's structured content.
-func structured(t testing.TB, res *engine.Result) string {
-	t.Helper()
-	b, err := json.Marshal(res.Structured)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+var structured = enginetest.Structured
 
 // mustSucceed fails the test if res is a tool error.
 func mustSucceed(t testing.TB, res *engine.Result) {
@@ -100,18 +79,7 @@ func mustFail(t testing.TB, res *engine.Result, want ...string) {
 	}
 }
 
-// describeDiags renders diagnostics as "line:col-line:col: Summary: Detail", one
-// a line.
-func describeDiags(diags hcl.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range diags {
-		if d.Subject != nil {
-			fmt.Fprintf(&b, "%d:%d-%d:%d: ", d.Subject.Start.Line, d.Subject.Start.Column, d.Subject.End.Line, d.Subject.End.Column)
-		}
-		fmt.Fprintf(&b, "%s: %s\n", d.Summary, d.Detail)
-	}
-	return b.String()
-}
+var describeDiags = enginetest.Describe
 
 // alive reports whether process pid exists and has not exited. A zombie,
 // which has exited and waits for its parent (init, for an orphan) to reap

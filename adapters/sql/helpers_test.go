@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -20,7 +19,7 @@ import (
 
 	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 )
 
 // Where the tests find the database servers.
@@ -32,25 +31,11 @@ const (
 )
 
 // loadConfig loads src as the one file tools.hcl in dir (a new temporary
-// directory when empty), with the SQL adapter, and closes the
-// configuration when the test ends.
+// directory when empty), with the SQL adapter and an empty environment,
+// and closes the configuration when the test ends.
 func loadConfig(t testing.TB, dir, src string, vars map[string]string) (*engine.Config, hcl.Diagnostics) {
 	t.Helper()
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	name := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{
-		Registry:  engine.NewRegistry(sqlaction.New()),
-		Vars:      vars,
-		LookupEnv: func(string) (string, bool) { return "", false },
-	}, name)
-	if cfg != nil {
-		t.Cleanup(func() { _ = cfg.Close() })
-	}
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(sqlaction.New()), src, enginetest.Options{Dir: dir, Vars: vars, LookupEnv: enginetest.MapEnv(nil)})
 	return cfg, diags
 }
 
@@ -64,32 +49,15 @@ func mustLoad(t testing.TB, dir, src string) *engine.Config {
 	return cfg
 }
 
-// describe renders diagnostics as "line:col-line:col: Summary: Detail".
-func describe(diags hcl.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range diags {
-		if d.Subject != nil {
-			fmt.Fprintf(&b, "%d:%d-%d:%d: ", d.Subject.Start.Line, d.Subject.Start.Column, d.Subject.End.Line, d.Subject.End.Column)
-		}
-		fmt.Fprintf(&b, "%s: %s\n", d.Summary, d.Detail)
-	}
-	return b.String()
-}
+var describe = enginetest.Describe
 
 // call runs a tool with JSON arguments.
 func call(t testing.TB, cfg *engine.Config, tool, args string) *engine.Result {
 	t.Helper()
-	return callCtx(context.Background(), t, cfg, tool, args)
+	return enginetest.Call(context.Background(), t, cfg, tool, args)
 }
 
-func callCtx(ctx context.Context, t testing.TB, cfg *engine.Config, tool, args string) *engine.Result {
-	t.Helper()
-	tl, ok := cfg.Tool(tool)
-	if !ok {
-		t.Fatalf("no tool %q", tool)
-	}
-	return tl.Call(ctx, json.RawMessage(args))
-}
+var callCtx = enginetest.Call
 
 // mustCall runs a tool and fails the test on a tool error.
 func mustCall(t testing.TB, cfg *engine.Config, tool, args string) *engine.Result {
@@ -101,15 +69,7 @@ func mustCall(t testing.TB, cfg *engine.Config, tool, args string) *engine.Resul
 	return res
 }
 
-// structured returns the JSON of a result's structured content.
-func structured(t testing.TB, res *engine.Result) string {
-	t.Helper()
-	b, err := json.Marshal(res.Structured)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+var structured = enginetest.Structured
 
 // randomName is a name for a scratch schema or database.
 func randomName(prefix string) string {

@@ -3,7 +3,6 @@ package load_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,41 +11,20 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // loadString loads src as the one file tools.hcl in a temporary directory,
-// with env as the whole environment.
+// with the fake action, and env as the whole environment.
 func loadString(t testing.TB, src string, env map[string]string, vars map[string]string) (*engine.Config, hcl.Diagnostics) {
 	t.Helper()
-	dir := t.TempDir()
-	name := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{
-		Registry:  engine.NewRegistry(fakeAdapter{}),
-		Vars:      vars,
-		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-	}, name)
-	if cfg != nil {
-		t.Cleanup(func() { _ = cfg.Close() })
-	}
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(fakeAdapter{}), src, enginetest.Options{Vars: vars, LookupEnv: enginetest.MapEnv(env)})
 	return cfg, diags
 }
 
-// describe renders diagnostics as "line:col-line:col: Summary: Detail", one
-// a line, so that tests can check both the words and the range.
-func describe(diags hcl.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range diags {
-		if d.Subject != nil {
-			fmt.Fprintf(&b, "%d:%d-%d:%d: ", d.Subject.Start.Line, d.Subject.Start.Column, d.Subject.End.Line, d.Subject.End.Column)
-		}
-		fmt.Fprintf(&b, "%s: %s\n", d.Summary, d.Detail)
-	}
-	return b.String()
-}
+// describe renders diagnostics with their ranges.
+var describe = enginetest.Describe
 
 func TestLoadErrors(t *testing.T) {
 	tests := []struct {
