@@ -2,7 +2,6 @@ package load
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -81,26 +80,4 @@ func (l *loader) server() engine.ServerInfo {
 		l.error(content.Attributes["name"].Expr.Range(), "Invalid server name", "The server's name must not be empty.")
 	}
 	return info
-}
-
-// resources decodes the top-level blocks of the adapters, such as http_api,
-// and makes them available as references like http_api.<name>.
-func (l *loader) resources() {
-	for _, kind := range l.opts.Registry.ResourceKinds() {
-		adapter, _ := l.opts.Registry.Resource(kind)
-		refs := map[string]cty.Value{}
-		for _, b := range l.checkUnique(l.blocks[kind], kind+" block") {
-			ctx := l.decodeContext(b.DefRange.Filename)
-			r, diags := adapter.DecodeResource(ctx, b)
-			l.diags = append(l.diags, diags...)
-			if diags.HasErrors() {
-				// Already reported: references to it are left unknown.
-				refs[b.Labels[0]] = cty.UnknownVal(engine.ResourceType())
-				continue
-			}
-			l.decoded = append(l.decoded, r)
-			refs[b.Labels[0]] = engine.ResourceVal(kind, r)
-		}
-		l.root.Variables[kind] = cty.ObjectVal(refs)
-	}
 }
