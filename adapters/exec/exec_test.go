@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // sh is a tool running a shell script as the program under test; the
@@ -97,7 +99,7 @@ tool "printf" {
 			args, _ = json.Marshal(map[string]any{"one": h})
 			res = call(t, cfg, "printf", string(args))
 			mustSucceed(t, res)
-			if want := sanitize([]byte(h + "\n")); res.Text() != want {
+			if want := engine.Sanitize([]byte(h + "\n")); res.Text() != want {
 				t.Errorf("printf printed %q, want %q", res.Text(), want)
 			}
 		})

@@ -8,6 +8,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // capped keeps the first max bytes written to it and counts the rest, which
@@ -135,7 +138,7 @@ func jsonAt(data []byte, offset int64, msg string) *jsonError {
 	for start > 0 && start < offset && data[start]&0xc0 == 0x80 {
 		start++
 	}
-	ex := strconv.Quote(sanitize(data[start:offset]))
+	ex := strconv.Quote(engine.Sanitize(data[start:offset]))
 	if start > 0 {
 		ex = "…" + ex
 	}
@@ -168,4 +171,22 @@ func numbers(v any) any {
 		}
 	}
 	return v
+}
+
+// trimPartialRune drops a UTF-8 sequence cut short at the end of b, as
+// happens when output is truncated at a byte limit.
+func trimPartialRune(b []byte) []byte {
+	for n := 1; n <= utf8.UTFMax && n <= len(b); n++ {
+		c := b[len(b)-n]
+		if c < utf8.RuneSelf {
+			return b // ASCII: nothing cut
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-n:]) {
+				return b[:len(b)-n]
+			}
+			return b
+		}
+	}
+	return b
 }

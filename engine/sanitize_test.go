@@ -1,7 +1,6 @@
-package execaction
+package engine
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -54,8 +53,8 @@ func TestSanitize(t *testing.T) {
 		{"\u00a0nbsp \u200b", "\u00a0nbsp \u200b"},
 	}
 	for _, tt := range tests {
-		if got := sanitize([]byte(tt.in)); got != tt.want {
-			t.Errorf("sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Sanitize([]byte(tt.in)); got != tt.want {
+			t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -70,17 +69,17 @@ func TestSanitizeIsClean(t *testing.T) {
 		inputs = append(inputs, string([]byte{byte(b)}), "\x1b"+string([]byte{byte(b)})+"x", "\x1b["+string([]byte{byte(b)})+"x")
 	}
 	for _, in := range inputs {
-		out := sanitize([]byte(in))
+		out := Sanitize([]byte(in))
 		if !utf8.ValidString(out) {
-			t.Errorf("sanitize(%q) = %q, not UTF-8", in, out)
+			t.Errorf("Sanitize(%q) = %q, not UTF-8", in, out)
 		}
 		for _, r := range out {
 			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
-				t.Errorf("sanitize(%q) = %q, holds %U", in, out, r)
+				t.Errorf("Sanitize(%q) = %q, holds %U", in, out, r)
 			}
 		}
 		if !isClean([]byte(out)) {
-			t.Errorf("sanitize(%q) = %q, which isClean refuses", in, out)
+			t.Errorf("Sanitize(%q) = %q, which isClean refuses", in, out)
 		}
 	}
 }
@@ -88,82 +87,17 @@ func TestSanitizeIsClean(t *testing.T) {
 func FuzzSanitize(f *testing.F) {
 	f.Add([]byte("\x1b[31mred\x1b[0m\r\n\u009b1m"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		out := sanitize(in)
+		out := Sanitize(in)
 		if !utf8.ValidString(out) {
 			t.Fatalf("not UTF-8: %q", out)
 		}
 		for _, r := range out {
 			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
-				t.Fatalf("sanitize(%q) = %q, holds %U", in, out, r)
+				t.Fatalf("Sanitize(%q) = %q, holds %U", in, out, r)
 			}
 		}
-		if again := sanitize([]byte(out)); again != out {
+		if again := Sanitize([]byte(out)); again != out {
 			t.Fatalf("not idempotent: %q then %q", out, again)
 		}
 	})
-}
-
-func TestTrimPartialRune(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                  "",
-		"abc":               "abc",
-		"ab\xc3":            "ab",
-		"ab\xc3\xa9":        "ab\xc3\xa9",
-		"a\xf0\x9f\x8e":     "a",
-		"a\xf0\x9f\x8e\x89": "a\xf0\x9f\x8e\x89",
-		"\x80\x80":          "\x80\x80",
-	} {
-		if got := string(trimPartialRune([]byte(in))); got != want {
-			t.Errorf("trimPartialRune(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestSplitLines(t *testing.T) {
-	for in, want := range map[string][]any{
-		"":         {},
-		"\n":       {""},
-		"a":        {"a"},
-		"a\n":      {"a"},
-		"a\n\n":    {"a", ""},
-		"a\nb":     {"a", "b"},
-		"\na\nb\n": {"", "a", "b"},
-	} {
-		if got := splitLines(in); !reflect.DeepEqual(got, want) {
-			t.Errorf("splitLines(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestDecodeJSON(t *testing.T) {
-	good := map[string]any{
-		`{"a": 1}`:                              map[string]any{"a": 1},
-		` [1, 2.5, -3, 1e2, 9007199254740993] `: []any{1, 2.5, -3, 100, 9007199254740993},
-		`"s"`:                                   "s",
-		`null`:                                  nil,
-		"true\n":                                true,
-		`1.5e400`:                               nil, // replaced below
-	}
-	delete(good, `1.5e400`)
-	for in, want := range good {
-		got, err := decodeJSON([]byte(in))
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("decodeJSON(%q) = %#v, %v; want %#v", in, got, err, want)
-		}
-	}
-	bad := map[string]string{
-		"":                              "it printed nothing",
-		"  \n":                          "it printed nothing",
-		`{"a": tru}`:                    `invalid character '}' in literal true (expecting 'e') at byte 10, after: "{\"a\": tru}"`,
-		`{"a":`:                         `the JSON value is cut short at byte 5, after: "{\"a\":"`,
-		`[1, 2] x`:                      `there is more than one JSON value, or text after it at byte 8, after: "[1, 2] x"`,
-		"\x1b[31m{}":                    `invalid character '\x1b' looking for beginning of value at byte 1, after: ""`,
-		strings.Repeat(" ", 100) + "{x": `at byte 102, after: …"`,
-	}
-	for in, want := range bad {
-		_, err := decodeJSON([]byte(in))
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("decodeJSON(%q): %v; want %q", in, err, want)
-		}
-	}
 }

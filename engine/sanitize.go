@@ -1,16 +1,17 @@
-package execaction
+package engine
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// sanitize returns the output of a program as text that is safe to show:
+// Sanitize returns b as text that is safe to show in a terminal or to a
+// model:
 // terminal escape sequences (ECMA-48 CSI, OSC, DCS, SOS, PM and APC strings,
 // two- and three-byte escapes, and their 8-bit C1 forms) are removed, and so
 // are control characters other than newline and tab, carriage returns
 // included; bytes that are not UTF-8 become U+FFFD.
-func sanitize(b []byte) string {
+func Sanitize(b []byte) string {
 	if isClean(b) {
 		return string(b)
 	}
@@ -46,24 +47,41 @@ func sanitize(b []byte) string {
 	return out.String()
 }
 
+// SanitizeString is [Sanitize] for a string; a clean string is returned as
+// is, without copying.
+func SanitizeString(s string) string {
+	if ok, high := scanControls(s); ok && (!high || utf8.ValidString(s)) {
+		return s
+	}
+	return Sanitize([]byte(s))
+}
+
 // isClean reports whether b is valid UTF-8 without control characters other
 // than newline and tab, so that it can be used as is.
 func isClean(b []byte) bool {
-	high := false
-	for i, c := range b {
+	ok, high := scanControls(b)
+	return ok && (!high || utf8.Valid(b))
+}
+
+// scanControls reports whether b holds no control character other than
+// newline and tab (ok), and whether it holds bytes beyond ASCII (high),
+// which must then be checked for UTF-8.
+func scanControls[T string | []byte](b T) (ok, high bool) {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		switch {
 		case c >= 0x20 && c < 0x7f, c == '\n', c == '\t':
 		case c >= utf8.RuneSelf:
 			high = true
 			// C1 controls are U+0080 to U+009F: 0xC2 0x80 to 0xC2 0x9F.
 			if c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f {
-				return false
+				return false, high
 			}
 		default:
-			return false
+			return false, high
 		}
 	}
-	return !high || utf8.Valid(b)
+	return true, high
 }
 
 // skipEscape skips an escape sequence whose ESC was just before i, and
@@ -146,22 +164,4 @@ func skipString(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// trimPartialRune drops a UTF-8 sequence cut short at the end of b, as
-// happens when output is truncated at a byte limit.
-func trimPartialRune(b []byte) []byte {
-	for n := 1; n <= utf8.UTFMax && n <= len(b); n++ {
-		c := b[len(b)-n]
-		if c < utf8.RuneSelf {
-			return b // ASCII: nothing cut
-		}
-		if utf8.RuneStart(c) {
-			if !utf8.FullRune(b[len(b)-n:]) {
-				return b[:len(b)-n]
-			}
-			return b
-		}
-	}
-	return b
 }
