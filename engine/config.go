@@ -24,8 +24,11 @@ type Config struct {
 	Tools []*Tool
 	// Redactor knows every secret of the configuration.
 	Redactor *Redactor
-	closers  []io.Closer
-	checkers []Checker
+	// Audit configures the audit log; nil: no audit log.
+	Audit     *Audit
+	resources []any
+	closers   []io.Closer
+	checkers  []Checker
 }
 
 // NewConfig assembles a configuration; tools are sorted by name. The
@@ -35,7 +38,7 @@ type Config struct {
 func NewConfig(info ServerInfo, settings Settings, tools []*Tool, redactor *Redactor, resources []any) *Config {
 	tools = slices.Clone(tools)
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.Name(), b.Name()) })
-	c := &Config{Server: info, Settings: settings, Tools: tools, Redactor: redactor}
+	c := &Config{Server: info, Settings: settings, Tools: tools, Redactor: redactor, resources: resources}
 	for _, r := range resources {
 		if cl, ok := r.(io.Closer); ok {
 			c.closers = append(c.closers, cl)
@@ -55,6 +58,11 @@ func (c *Config) Tool(name string) (*Tool, bool) {
 	}
 	return c.Tools[i], true
 }
+
+// Resources are what the adapters and the server's own blocks (auth,
+// rate_limit) decoded from top-level blocks, for the parts of the server that
+// look for one kind by its type.
+func (c *Config) Resources() []any { return c.resources }
 
 // Check asks every resource that can (see Checker) whether what it
 // connects to is reachable, and returns every failure.

@@ -19,12 +19,15 @@ type Redactor struct {
 // Mask is what a secret is replaced with.
 const Mask = "(sensitive)"
 
-// Add records a secret. Values shorter than four bytes are not recorded:
-// replacing them would garble unrelated text without protecting anything.
+// minSecretLen is the length below which a value is not redacted:
+// replacing it would garble unrelated text without protecting anything.
+const minSecretLen = 4
+
+// Add records a secret. Values shorter than four bytes are not recorded.
 func (r *Redactor) Add(secret string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(secret) < 4 || slices.Contains(r.secrets, secret) {
+	if len(secret) < minSecretLen || slices.Contains(r.secrets, secret) {
 		return
 	}
 	r.secrets = append(r.secrets, secret)
@@ -35,6 +38,11 @@ func (r *Redactor) Add(secret string) {
 		pairs = append(pairs, s, Mask)
 	}
 	r.replacer.Store(strings.NewReplacer(pairs...))
+}
+
+// Active reports whether any secret is recorded.
+func (r *Redactor) Active() bool {
+	return r != nil && r.replacer.Load() != nil
 }
 
 // Redact returns s with every recorded secret replaced by [Mask].

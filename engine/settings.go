@@ -11,6 +11,9 @@ type Settings struct {
 	MaxResponseBytes int64
 	// MaxArgumentBytes caps the JSON arguments of one call.
 	MaxArgumentBytes int64
+	// MaxResultBytes caps the result of one call: its text, its data and
+	// its structured content.
+	MaxResultBytes int64
 	// PageSize is the number of tools in one page of tools/list.
 	PageSize int
 }
@@ -22,6 +25,7 @@ func DefaultSettings() Settings {
 		Timeout:          30 * time.Second,
 		MaxResponseBytes: 10 << 20,
 		MaxArgumentBytes: 1 << 20,
+		MaxResultBytes:   1 << 20,
 		PageSize:         100,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,7 +63,14 @@ type ToolSpec struct {
 	// MaxConcurrency bounds the runs under way at once; 0 means the
 	// action's default (see ConcurrencyLimiter), else no bound.
 	MaxConcurrency int
-	Range          hcl.Range // where the tool is declared
+	// MaxResultBytes caps the size of a result; 0: the server's.
+	MaxResultBytes int64
+	// RateLimiter, when not nil, admits or refuses each call, per caller.
+	RateLimiter RateLimiter
+	// Scopes are those a caller's token must grant to list and call the
+	// tool over authenticated HTTP.
+	Scopes []string
+	Range  hcl.Range // where the tool is declared
 }
 
 // Tool is one compiled tool, ready to be called concurrently.
@@ -75,6 +83,7 @@ type Tool struct {
 	settings     Settings
 	redactor     *Redactor
 	slots        chan struct{} // nil: no bound on concurrent runs
+	sensitive    []string      // the names of the sensitive arguments
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -100,6 +109,14 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	}
 	if t.spec.Timeout == 0 {
 		t.spec.Timeout = settings.Timeout
+	}
+	if t.spec.MaxResultBytes == 0 {
+		t.spec.MaxResultBytes = settings.MaxResultBytes
+	}
+	for _, a := range spec.Args {
+		if a.Sensitive {
+			t.sensitive = append(t.sensitive, a.Name)
+		}
 	}
 	if t.spec.MaxConcurrency == 0 {
 		if l, ok := spec.Action.(ConcurrencyLimiter); ok {
@@ -148,24 +165,39 @@ func (t *Tool) ValidateArguments(args map[string]any) []schema.Violation {
 // Range is where the tool is declared.
 func (t *Tool) Range() hcl.Range { return t.spec.Range }
 
+// Scopes are the scopes a caller's token must grant to use the tool.
+func (t *Tool) Scopes() []string { return t.spec.Scopes }
+
+// IsSensitive reports whether the argument named name is sensitive: its
+// value must never be shown.
+func (t *Tool) IsSensitive(name string) bool { return slices.Contains(t.sensitive, name) }
+
 // Call runs the tool once with the arguments a client sent, raw JSON (empty
-// or null for none). Every failure, from bad arguments to an upstream that
-// is down, comes back as a tool error; the text of errors has every secret
-// the configuration knows of redacted.
+// or null for none), for the caller ctx carries (see [WithCaller]). Every
+// failure, from bad arguments to an upstream that is down, comes back as a
+// tool error. Before the result leaves, terminal control sequences are
+// stripped from its text, it is cut to the tool's max_result_bytes, and
+// every secret of the configuration and every value of a sensitive argument
+// of this call is redacted from it.
 func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
-	res := t.call(ctx, raw)
-	if res.IsError {
-		for i := range res.Content {
-			res.Content[i].Text = t.redactor.Redact(res.Content[i].Text)
+	caller := CallerFrom(ctx)
+	if !caller.Grants(t.spec.Scopes) {
+		return errorResult(fmt.Sprintf("access denied: the tool %s requires the scopes %s, and your token does not grant them all",
+			t.spec.Name, strings.Join(t.spec.Scopes, ", ")))
+	}
+	if t.spec.RateLimiter != nil {
+		if err := t.spec.RateLimiter.Admit(ctx, t.spec.Name+"\x00"+caller.ID); err != nil {
+			return errorResult(t.redactor.Redact(err.Error()))
 		}
 	}
-	return res
+	res, args := t.call(ctx, raw)
+	return t.finish(res, args)
 }
 
-func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
+func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[string]any) {
 	args, msg := t.arguments(raw)
 	if msg != "" {
-		return errorResult(msg)
+		return errorResult(msg), nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
@@ -177,13 +209,13 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
 			case t.slots <- struct{}{}:
 				defer func() { <-t.slots }()
 			case <-ctx.Done():
-				return errorResult(t.busyError(ctx))
+				return errorResult(t.busyError(ctx)), args
 			}
 		}
 		var err error
 		resp, err = t.spec.Action.Run(ctx, args)
 		if err != nil {
-			return errorResult(t.actionError(ctx, err))
+			return errorResult(t.actionError(ctx, err)), args
 		}
 	}
 	if resp == nil {
@@ -196,14 +228,14 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
 	env["args"] = args
 
 	if failed, msg := t.failed(resp, env); failed {
-		return errorResult(msg)
+		return errorResult(msg), args
 	}
 
 	res := &Result{}
 	if len(t.spec.Outputs) > 0 {
 		structured, msg := t.outputs(env)
 		if msg != "" {
-			return errorResult(msg)
+			return errorResult(msg), args
 		}
 		res.Structured = structured
 	}
@@ -211,17 +243,17 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
 		for i := range t.spec.Content {
 			c, ok, err := t.spec.Content[i].build(env)
 			if err != nil {
-				return errorResult(err.Error())
+				return errorResult(err.Error()), args
 			}
 			if ok {
 				res.Content = append(res.Content, c)
 			}
 		}
-		return res
+		return res, args
 	}
 	text, ok, err := t.text(env, res.Structured)
 	if err != nil {
-		return errorResult(err.Error())
+		return errorResult(err.Error()), args
 	}
 	if ok {
 		res.Content = append(res.Content, Content{Type: TextContent, Text: text})
@@ -236,7 +268,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
 	if len(res.Content) == 0 {
 		res.Content = []Content{{Type: TextContent, Text: ""}}
 	}
-	return res
+	return res, args
 }
 
 // arguments decodes, validates and completes a call's arguments. A non-empty
@@ -244,6 +276,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) *Result {
 func (t *Tool) arguments(raw json.RawMessage) (map[string]any, string) {
 	if max := t.settings.MaxArgumentBytes; max > 0 && int64(len(raw)) > max {
 		return nil, fmt.Sprintf("invalid arguments: they take %d bytes, more than the limit of %d bytes", len(raw), max)
+	}
+	if jsonDepth(raw, DepthLimit) > DepthLimit {
+		return nil, fmt.Sprintf("invalid arguments: they nest arrays and objects more than %d deep", DepthLimit)
 	}
 	var value any
 	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
@@ -417,4 +452,110 @@ func describe(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("a %T", v)
+}
+
+// finish makes a result fit to leave the server: text without terminal
+// control sequences, cut to max_result_bytes, and with the configuration's
+// secrets and the call's sensitive argument values redacted.
+func (t *Tool) finish(res *Result, args map[string]any) *Result {
+	secrets := t.sensitiveValues(args)
+	redact := func(s string) string {
+		s = t.redactor.Redact(s)
+		for _, v := range secrets {
+			s = strings.ReplaceAll(s, v, Mask)
+		}
+		return s
+	}
+	for i := range res.Content {
+		c := &res.Content[i]
+		if c.Text != "" {
+			if c.Type == TextContent {
+				c.Text = SanitizeString(c.Text)
+			}
+			c.Text = redact(c.Text)
+		}
+	}
+	if res.Structured != nil && (len(secrets) > 0 || t.redactor.Active()) {
+		res.Structured = redactStrings(res.Structured, redact).(map[string]any)
+	}
+	return capResult(res, t.spec.MaxResultBytes, approxJSONSize(res.Structured))
+}
+
+// sensitiveValues returns the strings in the values of the call's sensitive
+// arguments that are long enough to be worth redacting.
+func (t *Tool) sensitiveValues(args map[string]any) []string {
+	if len(t.sensitive) == 0 || args == nil {
+		return nil
+	}
+	var out []string
+	var collect func(v any)
+	collect = func(v any) {
+		switch v := v.(type) {
+		case string:
+			if len(v) >= minSecretLen && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		case []any:
+			for _, e := range v {
+				collect(e)
+			}
+		case map[string]any:
+			for _, e := range v {
+				collect(e)
+			}
+		case json.Number:
+			collect(string(v))
+		}
+	}
+	for _, name := range t.sensitive {
+		collect(args[name])
+	}
+	// Longest first, so that a value holding another is hidden whole.
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
+
+// redactStrings returns v with redact applied to every string in it.
+func redactStrings(v any, redact func(string) string) any {
+	switch v := v.(type) {
+	case string:
+		return redact(v)
+	case []any:
+		for i, e := range v {
+			v[i] = redactStrings(e, redact)
+		}
+	case map[string]any:
+		for k, e := range v {
+			v[k] = redactStrings(e, redact)
+		}
+	}
+	return v
+}
+
+// approxJSONSize estimates the size of v as JSON, without encoding it.
+func approxJSONSize(v any) int64 {
+	switch v := v.(type) {
+	case nil:
+		return 4
+	case string:
+		return int64(len(v)) + 2
+	case bool:
+		return 5
+	case []any:
+		n := int64(2)
+		for _, e := range v {
+			n += approxJSONSize(e) + 1
+		}
+		return n
+	case map[string]any:
+		if v == nil {
+			return 0
+		}
+		n := int64(2)
+		for k, e := range v {
+			n += int64(len(k)) + 4 + approxJSONSize(e)
+		}
+		return n
+	}
+	return 8
 }

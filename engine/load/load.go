@@ -95,11 +95,14 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.resources()
 	// Values that failed above are unknown from here on, so that the tools
 	// referring to them report their own errors and not the same ones again.
+	audit := l.audit()
 	tools := l.tools()
 	if l.diags.HasErrors() {
 		return nil
 	}
-	return engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
+	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
+	cfg.Audit = audit
+	return cfg
 }
 
 // readFiles parses the files at paths.
@@ -180,6 +183,7 @@ func (l *loader) rootSchema() *hcl.BodySchema {
 		{Type: "variable", LabelNames: []string{"name"}},
 		{Type: "locals"},
 		{Type: "tool", LabelNames: []string{"name"}},
+		{Type: "audit"},
 	}}
 	for _, kind := range l.opts.Registry.ResourceKinds() {
 		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind, LabelNames: []string{"name"}})

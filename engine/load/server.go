@@ -14,6 +14,7 @@ var serverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "timeout"},
 	{Name: "max_response_bytes"},
 	{Name: "max_argument_bytes"},
+	{Name: "max_result_bytes"},
 	{Name: "page_size"},
 }}
 
@@ -75,6 +76,7 @@ func (l *loader) server() engine.ServerInfo {
 	}
 	positive("max_response_bytes", func(n int64) { l.settings.MaxResponseBytes = n })
 	positive("max_argument_bytes", func(n int64) { l.settings.MaxArgumentBytes = n })
+	positive("max_result_bytes", func(n int64) { l.settings.MaxResultBytes = n })
 	positive("page_size", func(n int64) { l.settings.PageSize = int(n) })
 	if info.Name == "" {
 		l.error(content.Attributes["name"].Expr.Range(), "Invalid server name", "The server's name must not be empty.")

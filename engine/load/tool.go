@@ -7,12 +7,14 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
@@ -35,6 +37,8 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Name: "error_message"},
 			{Name: "input_schema"},
 			{Name: "max_concurrency"},
+			{Name: "max_result_bytes"},
+			{Name: "scopes"},
 			{Name: "icons"},
 			{Name: "meta"},
 		},
@@ -99,6 +103,38 @@ type annotationsBlock struct {
 	OpenWorld   *bool `hcl:"open_world_hint,optional"`
 }
 
+// scopes decodes a tool's scopes: a list of distinct, non-empty strings
+// without spaces (a token's scope claim separates scopes with spaces).
+func (l *loader) scopes(ctx *engine.DecodeContext, a *hcl.Attribute) []string {
+	v, diags := ctx.Eval(a.Expr)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() || !v.IsKnown() {
+		return nil
+	}
+	ty := v.Type()
+	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
+		l.error(a.Expr.Range(), "Invalid scopes", `scopes must be a list of strings, such as ["tickets:read"].`)
+		return nil
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsNull() || e.Type() != cty.String || !e.IsKnown() {
+			l.error(a.Expr.Range(), "Invalid scopes", `scopes must be a list of strings, such as ["tickets:read"].`)
+			return nil
+		}
+		s := e.AsString()
+		if s == "" || strings.ContainsAny(s, " \t\r\n\"\\") {
+			l.error(a.Expr.Range(), "Invalid scope", "The scope %q is empty or holds a space, a quote or a backslash; scopes are single words such as tickets:read.", s)
+			return nil
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // tool decodes one tool block; nil when it has errors.
 func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	before := len(l.diags)
@@ -143,6 +179,17 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 			l.error(a.Expr.Range(), "Invalid max_concurrency", "max_concurrency is how many calls of this tool may run at once: a whole number from 1.")
 		}
 		spec.MaxConcurrency = int(n)
+	}
+	if a, ok := content.Attributes["max_result_bytes"]; ok {
+		n, diags := ctx.Int(a.Expr)
+		l.diags = append(l.diags, diags...)
+		if !diags.HasErrors() && n < 1 {
+			l.error(a.Expr.Range(), "Invalid max_result_bytes", "max_result_bytes caps the size of this tool's results: a whole number of bytes from 1.")
+		}
+		spec.MaxResultBytes = n
+	}
+	if a, ok := content.Attributes["scopes"]; ok {
+		spec.Scopes = l.scopes(ctx, a)
 	}
 
 	var argsEnv types.Map
