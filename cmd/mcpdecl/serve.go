@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -9,12 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr string
 	var watch bool
+	var pprofAddr string
 	c := &cobra.Command{
 		Use:   "serve PATH...",
 		Short: "Serve the tools over MCP, on stdio or streamable HTTP",
@@ -23,6 +26,10 @@ Model Context Protocol: on stdin and stdout by default, or as streamable HTTP at
 /mcp with --http ADDR. On stdio nothing but protocol messages goes to stdout;
 logs go to stderr. SIGINT or SIGTERM stops the server, letting calls in flight
 finish.
+
+Over HTTP, /healthz answers 200 while the process runs and /readyz 200 when
+the configuration is loaded and its databases (and the auth block's JWKS)
+answer, 503 otherwise; neither needs a token nor tells why.
 
 With --watch, a change to the configuration files reloads it, as SIGHUP
 always does: the new configuration is checked in full first (a broken edit is
@@ -42,6 +49,18 @@ configuration they started with.`,
 			if err := a.check(cmd.Context(), cfg); err != nil {
 				_ = cfg.Close()
 				return err
+			}
+			if err := server.CheckAudit(cfg); err != nil {
+				_ = cfg.Close()
+				return err
+			}
+			if pprofAddr != "" {
+				stopProfiling, err := servePprof(pprofAddr, logger)
+				if err != nil {
+					_ = cfg.Close()
+					return err
+				}
+				defer stopProfiling()
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
@@ -76,11 +95,13 @@ configuration they started with.`,
 				return fmt.Errorf("cannot listen on %s: %w", addr, err)
 			}
 			logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+server.Path, "tools", len(cfg.Tools), "watch", watch)
-			return server.ServeHTTP(ctx, ln, server.Handler(srv, server.MaxRequestBody(cfg.Settings), logger), logger)
+			warnOpenScopes(cfg, logger)
+			return server.ServeHTTP(ctx, ln, live.HTTPHandler(), logger)
 		},
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (such as 127.0.0.1:8080) at /mcp instead of stdio")
 	c.Flags().BoolVar(&watch, "watch", false, "reload the configuration when its files change, and tell clients")
+	c.Flags().StringVar(&pprofAddr, "pprof", "", "serve Go's profiler (net/http/pprof) on ADDR, such as 127.0.0.1:6060; keep it off public interfaces")
 	a.addVarFlag(c)
 	return c
 }
@@ -90,5 +111,21 @@ func trigger(reloads chan<- string, why string) {
 	select {
 	case reloads <- why:
 	default:
+	}
+}
+
+// warnOpenScopes warns when tools declare scopes but nothing checks tokens:
+// over HTTP without an auth block, anyone can call them.
+func warnOpenScopes(cfg *engine.Config, logger *slog.Logger) {
+	for _, r := range cfg.Resources() {
+		if _, ok := r.(server.Authenticator); ok {
+			return
+		}
+	}
+	for _, t := range cfg.Tools {
+		if len(t.Scopes()) > 0 {
+			logger.Warn("tools declare scopes, but without an auth block no token is checked: anyone who reaches this address can call every tool; add an auth block", "tool", t.Name())
+			return
+		}
 	}
 }

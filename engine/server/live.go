@@ -3,7 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"log/slog"
+	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -19,6 +23,7 @@ import (
 type Live struct {
 	srv     *mcp.Server
 	logger  *slog.Logger
+	stderr  io.Writer // where an audit log without a file goes
 	mu      sync.Mutex
 	current *generation
 }
@@ -28,6 +33,30 @@ type generation struct {
 	cfg    *engine.Config
 	mu     sync.RWMutex // held for reading by each call, for writing to close
 	closed bool
+
+	auth      Authenticator // nil: no auth block
+	frontOnce sync.Once
+	wrapped   http.Handler // the MCP handler behind auth
+	audit     *auditor     // nil: no audit block
+}
+
+// newGeneration prepares cfg to be served. An audit log that cannot be
+// opened is logged, and calls go unaudited: serve checks it first (see
+// CheckAudit).
+func (l *Live) newGeneration(cfg *engine.Config) *generation {
+	g := &generation{cfg: cfg, auth: authenticator(cfg)}
+	var err error
+	if g.audit, err = openAudit(cfg.Audit, l.stderr); err != nil {
+		l.logger.Error("no audit log", "error", err)
+	}
+	return g
+}
+
+// generation returns the configuration being served.
+func (l *Live) generation() *generation {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.current
 }
 
 // NewLive builds an MCP server for cfg. listChanged declares the
@@ -37,7 +66,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Live{logger: logger}
+	l := &Live{logger: logger, stderr: os.Stderr}
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
@@ -48,8 +77,34 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
 		PageSize:     cfg.Settings.PageSize,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: listChanged}},
 	})
-	l.install(&generation{cfg: cfg}, nil)
+	l.srv.AddReceivingMiddleware(l.filterTools)
+	l.install(l.newGeneration(cfg), nil)
 	return l
+}
+
+// filterTools leaves out of tools/list the tools whose scopes the caller's
+// token does not grant. Calling them is refused by the tool itself.
+func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "tools/list" || err != nil {
+			return res, err
+		}
+		caller := callerOf(req.GetExtra())
+		list, ok := res.(*mcp.ListToolsResult)
+		if !ok || !caller.Authenticated {
+			return res, err
+		}
+		cfg := l.generation().cfg
+		kept := list.Tools[:0:0]
+		for _, mt := range list.Tools {
+			if t, ok := cfg.Tool(mt.Name); ok && caller.Grants(t.Scopes()) {
+				kept = append(kept, mt)
+			}
+		}
+		list.Tools = kept
+		return list, nil
+	}
 }
 
 // Server is the MCP server to run on a transport.
@@ -64,7 +119,7 @@ func (l *Live) Swap(cfg *engine.Config) {
 	if cfg.Server != old.cfg.Server {
 		l.logger.Warn("the server block changed; its name, version and instructions apply after a restart")
 	}
-	l.install(&generation{cfg: cfg}, old)
+	l.install(l.newGeneration(cfg), old)
 	l.mu.Unlock()
 	go l.retire(old)
 }
@@ -92,7 +147,7 @@ func (l *Live) retire(g *generation) {
 	g.mu.Lock()
 	g.closed = true
 	g.mu.Unlock()
-	if err := g.cfg.Close(); err != nil {
+	if err := errors.Join(g.cfg.Close(), g.audit.close()); err != nil {
 		l.logger.Warn("closing the previous configuration", "error", err)
 	}
 }
@@ -105,7 +160,7 @@ func (l *Live) Close() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
-	return g.cfg.Close()
+	return errors.Join(g.cfg.Close(), g.audit.close())
 }
 
 // handler runs t for each tools/call request. A call that reaches a
@@ -131,12 +186,17 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			return l.handler(cur, ct)(ctx, req)
 		}
 		defer g.mu.RUnlock()
+		caller := callerOf(req.GetExtra())
 		start := time.Now()
-		res := t.Call(ctx, args)
+		res := t.Call(engine.WithCaller(ctx, caller), args)
+		d := time.Since(start)
 		if res.IsError {
-			l.logger.Info("tool call failed", "tool", name, "duration", time.Since(start), "error", g.cfg.Redactor.Redact(res.Text()))
+			l.logger.Info("tool call failed", "tool", name, "client", caller.ID, "duration", d, "error", g.cfg.Redactor.Redact(res.Text()))
 		} else if l.logger.Enabled(ctx, slog.LevelDebug) {
-			l.logger.Debug("tool call", "tool", name, "duration", time.Since(start))
+			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
+		}
+		if g.audit != nil {
+			g.audit.record(t, caller, args, res, d, g.cfg.Redactor)
 		}
 		return Result(res), nil
 	}

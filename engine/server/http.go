@@ -1,0 +1,174 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// Authenticator checks the bearer tokens of HTTP requests; the auth block
+// decodes into one (package engine/auth), found among the configuration's
+// resources.
+type Authenticator interface {
+	// Wrap returns next behind the token check: a request without a valid
+	// token is answered 401 with a WWW-Authenticate challenge, one with a
+	// valid token reaches next with its sdkauth.TokenInfo in its context.
+	Wrap(next http.Handler) http.Handler
+	// MetadataPath is where the protected-resource metadata document (RFC
+	// 9728) is served, "" when there is none.
+	MetadataPath() string
+	// MetadataHandler serves that document.
+	MetadataHandler() http.Handler
+}
+
+// The paths of the health endpoints.
+const (
+	HealthPath = "/healthz"
+	ReadyPath  = "/readyz"
+)
+
+// remoteHeader carries the client's address from the HTTP front to the tool
+// handlers, which see only headers; a client cannot set it.
+const remoteHeader = "Mcpdecl-Remote-Addr"
+
+// readyTimeout bounds one readiness check; readyCache is how long its
+// answer is reused, so that probes cannot flood the databases.
+const (
+	readyTimeout = 3 * time.Second
+	readyCache   = time.Second
+)
+
+// HTTPHandler returns the HTTP front of the server: streamable HTTP at
+// [Path] in stateless mode with plain JSON answers, behind the auth block's
+// token check when there is one; the auth block's metadata document; and
+// the unauthenticated health endpoints [HealthPath] (the process is alive)
+// and [ReadyPath] (the configuration is loaded and what it connects to
+// answers). Request bodies larger than what the current settings allow are
+// refused with 413; a client that goes away cancels its call.
+func (l *Live) HTTPHandler() http.Handler {
+	l.mu.Lock()
+	maxBody := MaxRequestBody(l.current.cfg.Settings)
+	l.mu.Unlock()
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.srv }, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		JSONResponse:                 true,
+		Logger:                       sdkLogger(l.logger),
+		MaxRequestBodyBytes:          maxBody,
+		PropagateRequestCancellation: true,
+	})
+	ready := &readiness{live: l}
+	mux := http.NewServeMux()
+	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
+		plain(w, http.StatusOK, "ok\n")
+	})
+	mux.Handle(ReadyPath, ready)
+	mux.HandleFunc(Path, func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del(remoteHeader)
+		r.Header.Set(remoteHeader, r.RemoteAddr)
+		g := l.generation()
+		if g.auth == nil {
+			mcpHandler.ServeHTTP(w, r)
+			return
+		}
+		g.front(mcpHandler).ServeHTTP(w, r)
+	})
+	mux.HandleFunc("/.well-known/", func(w http.ResponseWriter, r *http.Request) {
+		g := l.generation()
+		if g.auth != nil && g.auth.MetadataPath() != "" && r.URL.Path == g.auth.MetadataPath() {
+			g.auth.MetadataHandler().ServeHTTP(w, r)
+			return
+		}
+		http.NotFound(w, r)
+	})
+	return mux
+}
+
+// front returns the MCP handler behind g's token check, built once.
+func (g *generation) front(h http.Handler) http.Handler {
+	g.frontOnce.Do(func() { g.wrapped = g.auth.Wrap(h) })
+	return g.wrapped
+}
+
+// plain writes a short text answer.
+func plain(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(text))
+}
+
+// readiness answers /readyz: 200 when the current configuration's
+// resources answer, 503 otherwise. The reason is logged, never sent: the
+// endpoint is unauthenticated.
+type readiness struct {
+	live    *Live
+	mu      sync.Mutex
+	checked time.Time
+	cfg     *engine.Config
+	err     error
+}
+
+func (rd *readiness) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	cfg := rd.live.generation().cfg
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if rd.cfg != cfg || time.Since(rd.checked) > readyCache {
+		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+		rd.err = cfg.Check(ctx)
+		cancel()
+		rd.cfg, rd.checked = cfg, time.Now()
+		if rd.err != nil {
+			rd.live.logger.Warn("not ready", "error", cfg.Redactor.Redact(rd.err.Error()))
+		}
+	}
+	if rd.err != nil {
+		plain(w, http.StatusServiceUnavailable, "not ready\n")
+		return
+	}
+	plain(w, http.StatusOK, "ready\n")
+}
+
+// callerOf is who sent req: the subject of its token when one was checked,
+// else the address it came from over HTTP, else the local user.
+func callerOf(extra *mcp.RequestExtra) engine.Caller {
+	if extra == nil {
+		return engine.Caller{ID: engine.LocalID}
+	}
+	if info := extra.TokenInfo; info != nil {
+		return callerFromToken(info)
+	}
+	if addr := extra.Header.Get(remoteHeader); addr != "" {
+		return engine.Caller{ID: hostOf(addr)}
+	}
+	return engine.Caller{ID: engine.LocalID}
+}
+
+func callerFromToken(info *sdkauth.TokenInfo) engine.Caller {
+	return engine.Caller{ID: info.UserID, Authenticated: true, Scopes: info.Scopes}
+}
+
+// hostOf is the host of a host:port address: a client's port changes with
+// each connection, and must not split its rate limit.
+func hostOf(addr string) string {
+	if i := strings.LastIndexByte(addr, ':'); i > 0 && !strings.HasSuffix(addr, "]") {
+		return strings.Trim(addr[:i], "[]")
+	}
+	return addr
+}
+
+// authenticator finds the auth block's authenticator among cfg's resources.
+func authenticator(cfg *engine.Config) Authenticator {
+	for _, r := range cfg.Resources() {
+		if a, ok := r.(Authenticator); ok {
+			return a
+		}
+	}
+	return nil
+}
