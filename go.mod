@@ -66,3 +66,5 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 	modernc.org/sqlite v1.61.1 // indirect
 )
+
+replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk/src

@@ -22,7 +22,7 @@ func (imageAction) Run(context.Context, map[string]any) (*engine.Response, error
 	return &engine.Response{Content: []engine.Content{{Type: engine.ImageContent, Data: []byte("\x89PNG"), MIMEType: "image/png"}}}, nil
 }
 
-func newConfig(t *testing.T, pageSize int, names ...string) *engine.Config {
+func newConfig(t testing.TB, pageSize int, names ...string) *engine.Config {
 	t.Helper()
 	settings := engine.DefaultSettings()
 	settings.PageSize = pageSize

@@ -1,0 +1,37 @@
+package server_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/mcpdecl/mcpdecl/engine/server"
+)
+
+// BenchmarkHTTPCall measures the server's side of one tools/call over
+// streamable HTTP, as a client sends it after initialization: the SDK's
+// decoding, the tool (a constant text, so that the protocol layer shows)
+// and the JSON answer.
+func BenchmarkHTTPCall(b *testing.B) {
+	live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, false)
+	defer live.Close()
+	h := live.HTTPHandler()
+	body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"typed","arguments":{"n":3}}}`)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest(http.MethodPost, server.Path, bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != 200 {
+				b.Fatalf("status %d: %s", w.Code, w.Body)
+			}
+			_, _ = io.Copy(io.Discard, w.Body)
+		}
+	})
+}
