@@ -77,6 +77,7 @@ type loader struct {
 	settings engine.Settings
 	redactor *engine.Redactor
 	decoded  []any                   // what the adapters decoded from top-level blocks
+	limits   *rateLimits             // shared by the tool workers
 	blocks   map[string][]*hcl.Block // the root blocks of every file, by type
 }
 
@@ -96,7 +97,9 @@ func (l *loader) load(paths []string) *engine.Config {
 	// Values that failed above are unknown from here on, so that the tools
 	// referring to them report their own errors and not the same ones again.
 	audit := l.audit()
+	l.rateLimitBlock()
 	tools := l.tools()
+	l.decoded = append(l.decoded, l.limits.madeStore()...)
 	if l.diags.HasErrors() {
 		return nil
 	}
@@ -184,6 +187,7 @@ func (l *loader) rootSchema() *hcl.BodySchema {
 		{Type: "locals"},
 		{Type: "tool", LabelNames: []string{"name"}},
 		{Type: "audit"},
+		{Type: "rate_limit"},
 	}}
 	for _, kind := range l.opts.Registry.ResourceKinds() {
 		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind, LabelNames: []string{"name"}})

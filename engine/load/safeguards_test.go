@@ -217,3 +217,53 @@ func TestSafeguardErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestRateLimits(t *testing.T) {
+	cfg, diags := loadString(t, `
+rate_limit {
+  requests = 3
+  per      = "1h"
+}
+
+tool "default" {
+  description = "The server's limit."
+  text = "ok"
+}
+
+tool "own" {
+  description = "A limit of its own."
+  rate_limit {
+    requests = 1
+    per      = "1h"
+  }
+  text = "ok"
+}
+`, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(describe(diags))
+	}
+	defer cfg.Close()
+	call := func(tool, caller string) *engine.Result {
+		t.Helper()
+		tl, _ := cfg.Tool(tool)
+		return tl.Call(engine.WithCaller(context.Background(), engine.Caller{ID: caller}), nil)
+	}
+	for i := range 3 {
+		if res := call("default", "alice"); res.IsError {
+			t.Fatalf("call %d refused: %s", i+1, res.Text())
+		}
+	}
+	res := call("default", "alice")
+	if !res.IsError || !strings.HasPrefix(res.Text(), "rate limit exceeded for this tool: 3 calls per 1h; retry in ") {
+		t.Errorf("4th call: %v %q", res.IsError, res.Text())
+	}
+	if res := call("default", "bob"); res.IsError {
+		t.Errorf("bob is limited by alice's calls: %s", res.Text())
+	}
+	if res := call("own", "alice"); res.IsError {
+		t.Errorf("the tools share a bucket: %s", res.Text())
+	}
+	if res := call("own", "alice"); !res.IsError || !strings.Contains(res.Text(), "1 call per 1h") {
+		t.Errorf("own limit: %v %q", res.IsError, res.Text())
+	}
+}

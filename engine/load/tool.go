@@ -47,6 +47,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Type: "arg", LabelNames: []string{"name"}},
 			{Type: "output", LabelNames: []string{"name"}},
 			{Type: "content", LabelNames: []string{"type"}},
+			{Type: "rate_limit"},
 		},
 	}
 	for _, kind := range l.opts.Registry.ActionKinds() {
@@ -191,6 +192,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	if a, ok := content.Attributes["scopes"]; ok {
 		spec.Scopes = l.scopes(ctx, a)
 	}
+	spec.RateLimiter = l.rateLimiter(ctx, content.Blocks)
 
 	var argsEnv types.Map
 	var defaults map[string]hcl.Range

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -27,7 +28,11 @@ func (l Limit) interval() time.Duration {
 
 // String describes l for people: "5 calls per 1s, 10 at once".
 func (l Limit) String() string {
-	s := fmt.Sprintf("%d calls per %s", l.Requests, l.Per)
+	calls := "calls"
+	if l.Requests == 1 {
+		calls = "call"
+	}
+	s := fmt.Sprintf("%d %s per %s", l.Requests, calls, shortDuration(l.Per))
 	if l.Burst != l.Requests {
 		s += fmt.Sprintf(", %d at once", l.Burst)
 	}
@@ -68,6 +73,18 @@ func gcra(now, tat int64, l Limit) (Decision, int64) {
 // retry.
 func Message(l Limit, d Decision) string {
 	return fmt.Sprintf("rate limit exceeded for this tool: %s; retry in %s", l, roundUp(d.RetryAfter))
+}
+
+// shortDuration writes d without zero units: 1h, 1m30s, 1s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // roundUp rounds a wait up to a precision that reads well.

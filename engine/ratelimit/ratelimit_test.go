@@ -126,7 +126,7 @@ func TestMessage(t *testing.T) {
 		want string
 	}{
 		{Limit{5, time.Second, 5}, 180*time.Millisecond + 10, "rate limit exceeded for this tool: 5 calls per 1s; retry in 181ms"},
-		{Limit{60, time.Minute, 10}, 59 * time.Second, "rate limit exceeded for this tool: 60 calls per 1m0s, 10 at once; retry in 59s"},
+		{Limit{60, time.Minute, 10}, 59 * time.Second, "rate limit exceeded for this tool: 60 calls per 1m, 10 at once; retry in 59s"},
 	}
 	for _, tt := range tests {
 		if got := Message(tt.l, Decision{RetryAfter: tt.wait}); got != tt.want {
@@ -262,8 +262,8 @@ func TestDecode(t *testing.T) {
 		tool      bool
 		cfg       string
 	}{
-		{src: "rate_limit {\n  requests = 60\n  per = \"1m\"\n}", cfg: "rate_limit{60 calls per 1m0s, store memory}"},
-		{src: "rate_limit {\n  requests = 60\n  per = \"1m\"\n  burst = 5\n  store = \"redis\"\n  redis_url = \"redis://:pw-secret-1@h:6379\"\n}", cfg: "rate_limit{60 calls per 1m0s, 5 at once, store redis}", want: "redacted"},
+		{src: "rate_limit {\n  requests = 60\n  per = \"1m\"\n}", cfg: "rate_limit{60 calls per 1m, store memory}"},
+		{src: "rate_limit {\n  requests = 60\n  per = \"1m\"\n  burst = 5\n  store = \"redis\"\n  redis_url = \"redis://:pw-secret-1@h:6379\"\n}", cfg: "rate_limit{60 calls per 1m, 5 at once, store redis}", want: "redacted"},
 		{src: "rate_limit {\n  per = \"1m\"\n}", want: `The argument "requests" is required`},
 		{src: "rate_limit {\n  requests = 0\n  per = \"1m\"\n}", want: "2:14: Invalid requests"},
 		{src: "rate_limit {\n  requests = 1\n  per = \"0s\"\n}", want: "3:9: Invalid duration"},

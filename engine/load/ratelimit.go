@@ -1,0 +1,92 @@
+package load
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
+)
+
+// rateLimits is what the tools need to build their rate limiters; the tool
+// workers share it.
+type rateLimits struct {
+	mu    sync.Mutex
+	store ratelimit.Store // the block's, or one in memory made on first use
+	def   ratelimit.Limit // the server's default, zero for none
+	made  bool            // store was made for the tools, not by the block
+}
+
+// rateLimitBlock decodes the top-level rate_limit block, if any, and opens
+// its store.
+func (l *loader) rateLimitBlock() {
+	l.limits = &rateLimits{}
+	blocks := l.blocks["rate_limit"]
+	for _, b := range blocks[min(1, len(blocks)):] {
+		l.error(b.DefRange, "Duplicate rate_limit block", "The server's rate limit is already declared at %s; merge the two blocks.", blocks[0].DefRange)
+	}
+	if len(blocks) == 0 {
+		return
+	}
+	b := blocks[0]
+	cfg, diags := ratelimit.Decode(b, l.decodeContext(b.DefRange.Filename))
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return
+	}
+	store, err := cfg.Open()
+	if err != nil {
+		l.error(b.DefRange, "Cannot open the rate limit store", "%s.", l.redactor.Redact(err.Error()))
+		return
+	}
+	l.decoded = append(l.decoded, store)
+	l.limits.store, l.limits.def = store, cfg.Default
+}
+
+// rateLimiter builds the rate limiter of a tool from its rate_limit block,
+// if any, else the server's default; nil when neither sets a limit.
+func (l *loader) rateLimiter(ctx *engine.DecodeContext, blocks hcl.Blocks) engine.RateLimiter {
+	limit := l.limits.def
+	var seen *hcl.Block
+	for _, b := range blocks {
+		if b.Type != "rate_limit" {
+			continue
+		}
+		if seen != nil {
+			l.error(b.DefRange, "Duplicate rate_limit block", "This tool's rate limit is already declared at %s; merge the two blocks.", seen.DefRange)
+			continue
+		}
+		seen = b
+		own, diags := ratelimit.DecodeLimit(b, ctx)
+		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() {
+			return nil
+		}
+		limit = own
+	}
+	if limit.IsZero() {
+		return nil
+	}
+	return ratelimit.Bind(l.limits.get(), limit)
+}
+
+// get returns the store of the buckets, making one in memory when the
+// configuration has no rate_limit block.
+func (r *rateLimits) get() ratelimit.Store {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.store == nil {
+		r.store, r.made = ratelimit.NewMemory(), true
+	}
+	return r.store
+}
+
+// madeStore is the store made for the tools, if any, to be closed with the
+// configuration.
+func (r *rateLimits) madeStore() []any {
+	if r.made {
+		return []any{r.store}
+	}
+	return nil
+}
