@@ -97,6 +97,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	// Values that failed above are unknown from here on, so that the tools
 	// referring to them report their own errors and not the same ones again.
 	audit := l.audit()
+	l.authBlock()
 	l.rateLimitBlock()
 	tools := l.tools()
 	l.decoded = append(l.decoded, l.limits.madeStore()...)
@@ -188,6 +189,7 @@ func (l *loader) rootSchema() *hcl.BodySchema {
 		{Type: "tool", LabelNames: []string{"name"}},
 		{Type: "audit"},
 		{Type: "rate_limit"},
+		{Type: "auth"},
 	}}
 	for _, kind := range l.opts.Registry.ResourceKinds() {
 		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind, LabelNames: []string{"name"}})
