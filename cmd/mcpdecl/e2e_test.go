@@ -208,8 +208,16 @@ func TestServeStdio(t *testing.T) {
 // startHTTP starts `mcpdecl serve --http` on a free port and returns the
 // endpoint's URL and the process.
 func startHTTP(t *testing.T, args ...string) (string, *exec.Cmd) {
+	endpoint, cmd, _ := startHTTPEnv(t, nil, args...)
+	return endpoint, cmd
+}
+
+// startHTTPEnv starts serve --http with env added to the environment, and
+// returns its endpoint and the lines it logs after the one with its URL.
+func startHTTPEnv(t *testing.T, env []string, args ...string) (string, *exec.Cmd, <-chan string) {
 	bin := binary(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -219,23 +227,29 @@ func startHTTP(t *testing.T, args ...string) (string, *exec.Cmd) {
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	found := make(chan string, 1)
+	lines := make(chan string, 1000)
 	go func() {
 		re := regexp.MustCompile(`url=(http://\S+/mcp)`)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
 				found <- m[1]
+				continue
+			}
+			select {
+			case lines <- sc.Text():
+			default:
 			}
 		}
 		_, _ = io.Copy(io.Discard, stderr)
 	}()
 	select {
 	case endpoint := <-found:
-		return endpoint, cmd
+		return endpoint, cmd, lines
 	case <-time.After(20 * time.Second):
 		t.Fatal("mcpdecl serve --http did not log its URL within 20s")
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 func TestServeHTTP(t *testing.T) {

@@ -69,7 +69,7 @@ func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnosti
 	ctx.Redactor.Add(cfg.RedisURL)
 	switch cfg.Store {
 	case "memory":
-		if urlAttr != nil {
+		if urlAttr != nil && cfg.RedisURL != "" {
 			diags = append(diags, errorf(urlAttr.NameRange, "Unexpected redis_url", `redis_url is where a Redis store is; add store = "redis", or remove redis_url.`))
 		}
 	case "redis":
