@@ -38,6 +38,9 @@ type action struct {
 	timeout  time.Duration
 	maxBytes int64
 	dynamic  bool // some value runs a program, so programs need an env
+
+	dynURL  mapping.Value // url = expr(…): the whole URL, computed per call
+	allowed hostList      // allowed_hosts of an action without api
 }
 
 var _ engine.Action = (*action)(nil)
@@ -97,6 +100,7 @@ var actionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "content_type"},
 	{Name: "timeout"},
 	{Name: "max_response_bytes"},
+	{Name: "allowed_hosts"},
 }}
 
 // decodeAction decodes an http block. It returns nil when the block, or the
@@ -151,6 +155,22 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		if target == nil && attrs["path"] == nil {
 			diags = append(diags, errorf(block.DefRange, "Missing url",
 				`An http block needs api = http_api.<name> and path = "…", or an absolute url = "https://…".`))
+		}
+	}
+	if attr, ok := attrs["allowed_hosts"]; ok {
+		if _, hasAPI := attrs["api"]; hasAPI {
+			diags = append(diags, errorf(attr.NameRange, "Unexpected allowed_hosts",
+				"The hosts an api's requests may be redirected to are the api's: move allowed_hosts to its http_api block."))
+		} else {
+			var more hcl.Diagnostics
+			a.allowed, more = decodeHosts(ctx, attr)
+			diags = append(diags, more...)
+		}
+	}
+	if target != nil && target.Name == "url" {
+		if v, more := ctx.Value(target.Expr); !more.HasErrors() && !isConst(v) {
+			diags = append(diags, a.decodeDynamicURL(ctx, target, attrs)...)
+			target = nil
 		}
 	}
 	if target != nil {
@@ -250,7 +270,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 	if a.maxBytes <= 0 {
 		a.maxBytes = engine.DefaultSettings().MaxResponseBytes
 	}
-	a.dynamic = len(a.fields) > 0 || a.dynHdr != nil || !a.query.isFixed() || a.bodyKind != noBody
+	a.dynamic = len(a.fields) > 0 || a.dynHdr != nil || !a.query.isFixed() || a.bodyKind != noBody || a.dynURL != nil
 	for _, p := range a.params {
 		if p.value != nil {
 			a.dynamic = true
@@ -346,8 +366,42 @@ func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, tex
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	api.client = newClient(api.scheme, api.host, nil, nil)
+	api.client = newClient(&reach{scheme: api.scheme, host: api.host, allowed: a.allowed}, nil, nil)
 	return api, diags
+}
+
+func isConst(v mapping.Value) bool {
+	_, ok := mapping.IsConst(v)
+	return ok
+}
+
+// decodeDynamicURL reads url = expr(…): a program yielding the whole URL of
+// each request, which may only reach the hosts of allowed_hosts.
+func (a *action) decodeDynamicURL(ctx *engine.DecodeContext, target *hcl.Attribute, attrs hcl.Attributes) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if a.allowed == nil {
+		if _, ok := attrs["allowed_hosts"]; !ok {
+			diags = append(diags, errorf(target.Expr.Range(), "Missing allowed_hosts",
+				`A url computed per call could reach any host, the server's own network included: add allowed_hosts = ["api.example.com"] with the hosts it may reach.`))
+		}
+	}
+	if attr, ok := attrs["path_params"]; ok {
+		diags = append(diags, errorf(attr.NameRange, "Unexpected path_params",
+			"A url computed by a program has no placeholders: build the whole URL in the program, escaping values with urlencode()."))
+	}
+	v, more := ctx.Value(target.Expr)
+	diags = append(diags, more...)
+	if diags.HasErrors() {
+		return diags
+	}
+	a.dynURL = v
+	a.api = &API{
+		header:   http.Header{"User-Agent": {userAgent}},
+		timeout:  ctx.Settings.Timeout,
+		maxBytes: ctx.Settings.MaxResponseBytes,
+		client:   newClient(&reach{allowed: a.allowed}, nil, nil),
+	}
+	return diags
 }
 
 // decodePathParams reads path_params and checks it against the

@@ -52,6 +52,7 @@ var apiSchema = &hcl.BodySchema{
 		{Name: "headers"},
 		{Name: "timeout"},
 		{Name: "max_response_bytes"},
+		{Name: "allowed_hosts"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "auth"},
@@ -117,10 +118,16 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 		tlsConfig, more = decodeTLS(ctx, b)
 		diags = append(diags, more...)
 	}
+	var allowed hostList
+	if attr, ok := content.Attributes["allowed_hosts"]; ok {
+		var more hcl.Diagnostics
+		allowed, more = decodeHosts(ctx, attr)
+		diags = append(diags, more...)
+	}
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	api.client = newClient(api.scheme, api.host, tlsConfig, retry)
+	api.client = newClient(&reach{scheme: api.scheme, host: api.host, allowed: allowed}, tlsConfig, retry)
 	return api, diags
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -130,11 +131,53 @@ func decodeTLS(ctx *engine.DecodeContext, block *hcl.Block) (*tls.Config, hcl.Di
 	return cfg, diags
 }
 
-// newClient returns a client for requests to scheme://host. It never stores
-// cookies, follows redirects only on the same scheme and host, refuses to
-// send a request anywhere else, logs nothing, and retries as p says (never
-// when p is nil). Bodies are not read by resty: see [action.Run].
-func newClient(scheme, host string, tlsConfig *tls.Config, p *retryPolicy) *resty.Client {
+// reach is where the requests of a client may go: its upstream (none for a
+// url = expr(…) action), and the hosts of allowed_hosts.
+type reach struct {
+	scheme, host string
+	allowed      hostList
+}
+
+// first reports whether a request may be sent to u.
+func (r *reach) first(u *url.URL) bool {
+	if r.host != "" {
+		return u.Scheme == r.scheme && u.Host == r.host
+	}
+	return r.allowed.allows(u)
+}
+
+// redirect decides whether a redirect from one URL to another is followed:
+// on the same origin, or to an allowed host, never from https to http.
+func (r *reach) redirect(from, to *url.URL) error {
+	switch {
+	case from.Scheme == "https" && to.Scheme != "https":
+		return &redirectError{from: from.Host, to: redactURL(to) + " (from https to plain http, which is never followed)"}
+	case to.Scheme == from.Scheme && to.Host == from.Host:
+		return nil
+	case r.host != "" && to.Scheme == r.scheme && to.Host == r.host:
+		return nil
+	case r.allowed.allows(to):
+		return nil
+	}
+	return &redirectError{from: from.Host, to: redactURL(to)}
+}
+
+// redactURL is u without its query string and credentials, for messages.
+func redactURL(u *url.URL) string {
+	return u.Scheme + "://" + u.Host + u.EscapedPath()
+}
+
+// safeOnRedirect are the headers kept when a redirect leaves the host of a
+// request: every other one may carry a credential.
+var safeOnRedirect = []string{"User-Agent", "Accept", "Accept-Language", "Content-Type"}
+
+// newClient returns a client for requests within r. It never stores
+// cookies, follows redirects only within r (never from https to http, and
+// with no header but safeOnRedirect when leaving the request's host),
+// refuses to send a request anywhere else, logs nothing, and retries as p
+// says (never when p is nil). Bodies are not read by resty: see
+// [action.Run].
+func newClient(r *reach, tlsConfig *tls.Config, p *retryPolicy) *resty.Client {
 	c := resty.New()
 	c.SetCookieJar(nil)
 	c.SetLogger(discardLogger{})
@@ -145,9 +188,16 @@ func newClient(scheme, host string, tlsConfig *tls.Config, p *retryPolicy) *rest
 		c.SetTLSClientConfig(tlsConfig)
 	}
 	c.SetRedirectPolicy(resty.RedirectPolicyFunc(func(req *http.Request, via []*http.Request) error {
-		if req.URL.Scheme != scheme || req.URL.Host != host {
-			// Keep the 3xx response: credentials stay on this host.
-			return http.ErrUseLastResponse
+		from := via[len(via)-1].URL
+		if err := r.redirect(from, req.URL); err != nil {
+			return err
+		}
+		if req.URL.Host != via[0].URL.Host {
+			for k := range req.Header {
+				if !slices.Contains(safeOnRedirect, k) {
+					delete(req.Header, k)
+				}
+			}
 		}
 		if len(via) >= 10 {
 			return errors.New("stopped after 10 redirects")
@@ -155,8 +205,12 @@ func newClient(scheme, host string, tlsConfig *tls.Config, p *retryPolicy) *rest
 		return nil
 	}))
 	c.SetPreRequestHook(func(_ *resty.Client, req *http.Request) error {
-		if req.URL.Scheme != scheme || req.URL.Host != host {
-			return &originError{want: scheme + "://" + host, got: req.URL.Scheme + "://" + req.URL.Host}
+		if !r.first(req.URL) {
+			want := r.scheme + "://" + r.host
+			if r.host == "" {
+				want = "the hosts of allowed_hosts"
+			}
+			return &originError{want: want, got: req.URL.Scheme + "://" + req.URL.Host}
 		}
 		if req.ContentLength == 0 {
 			// resty gives a request without a body an empty reader of

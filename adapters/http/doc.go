@@ -10,6 +10,7 @@
 //	  headers  = { "User-Agent" = "mcpdecl" }   # sent with every request
 //	  timeout  = "10s"                          # default: the server's timeout
 //	  max_response_bytes = 1048576              # default: the server's limit
+//	  allowed_hosts = ["cdn.example.com"]       # other hosts redirects may go to
 //
 //	  auth {                                    # at most one, with exactly one of:
 //	    bearer = var.token                      #   Authorization: Bearer …
@@ -47,9 +48,18 @@
 // only certificates it signed are trusted.
 //
 // Redirects are followed (at most 10) while they stay on the scheme, host
-// and port of the request; a redirect elsewhere is not followed, and its
-// 3xx response is the result, so that credentials never travel to another
-// host. Cookies are never stored.
+// and port of the request. A redirect to another host fails the call, with
+// an error naming the target and saying to add its host to allowed_hosts;
+// to a host of allowed_hosts it is followed, carrying no header but
+// User-Agent, Accept, Accept-Language and Content-Type, so that credentials
+// never travel to another host. A redirect from https to plain http always
+// fails. Cookies are never stored.
+//
+// An allowed_hosts entry is a host name ("api.example.com"), a wildcard for
+// its subdomains ("*.example.com", which does not match example.com
+// itself) or an IP literal, each with an optional port; without a port it
+// allows the scheme's default port only. Names are compared without regard
+// to case; an IP address is allowed only when listed as such.
 //
 // # The http action block
 //
@@ -66,7 +76,14 @@
 //	}
 //
 // With api, path is required and url is not allowed; without it, url is
-// required: an absolute http or https URL whose path may hold placeholders.
+// required: an absolute http or https URL whose path may hold placeholders,
+// or a program, url = expr("…"), yielding the whole URL of each request.
+// Such a url could reach any host, the server's own network included, so it
+// requires allowed_hosts = [...] on the action: before anything is sent, the
+// URL must be http or https, hold no credentials, and name a host of the
+// list; otherwise the call fails with an error naming the host. A program
+// url takes no path_params (escape values in the program with
+// urlencode()); query parameters are added after its own.
 // Such an action has a client of its own, without retries, with the server's
 // timeout and response limit unless it sets its own.
 // Either may carry a fixed query string after "?", which is sent before the

@@ -16,6 +16,7 @@ import (
 func describeTransportError(err error) string {
 	err = unwrapURLError(err)
 	var origin *originError
+	var redirect *redirectError
 	var dns *net.DNSError
 	var unknownAuthority x509.UnknownAuthorityError
 	var hostname x509.HostnameError
@@ -27,6 +28,8 @@ func describeTransportError(err error) string {
 	switch {
 	case errors.As(err, &origin):
 		return origin.Error()
+	case errors.As(err, &redirect):
+		return redirect.Error()
 	case errors.As(err, &dns):
 		if dns.IsNotFound {
 			return "the host name " + dns.Name + " does not resolve (no such host)"

@@ -74,6 +74,9 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 // url builds the request's URL: the prefix, the path with its parameters
 // escaped, the query string. mark is where the query string starts.
 func (a *action) url(env map[string]any) (target string, mark int, err error) {
+	if a.dynURL != nil {
+		return a.computedURL(env)
+	}
 	var buf [8]string
 	values := buf[:0]
 	n := len(a.prefix) + a.path.size + len(a.query.fixed) + 1
@@ -109,6 +112,56 @@ func (a *action) url(env map[string]any) (target string, mark int, err error) {
 		return "", 0, err
 	}
 	return b.String(), mark, nil
+}
+
+// computedURL runs the program of url = expr(…) and checks its URL against
+// allowed_hosts before anything is sent; the query parameters follow.
+func (a *action) computedURL(env map[string]any) (string, int, error) {
+	v, err := a.dynURL.Eval(env)
+	if err != nil {
+		return "", 0, err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", 0, fmt.Errorf("url must yield a string; got %s", describe(v))
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || !u.IsAbs() || u.Host == "":
+		return "", 0, errors.New("url yielded something that is not an absolute http or https URL; the request was not sent")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", 0, fmt.Errorf("url yielded a %s: URL; only http and https are sent", u.Scheme)
+	case u.User != nil:
+		return "", 0, errors.New("url yielded a URL with credentials (user:password@), which are never sent; the request was not sent")
+	case !a.allowed.allows(u):
+		return "", 0, fmt.Errorf("url yielded a URL on %s, which is not in allowed_hosts; the request was not sent", u.Host)
+	}
+	u.Fragment, u.RawFragment = "", ""
+	var b strings.Builder
+	b.WriteString(u.Scheme + "://" + u.Host + u.EscapedPath())
+	mark := b.Len()
+	w := pairWriter{b: &b, first: '?'}
+	if u.RawQuery != "" {
+		b.WriteByte('?')
+		b.WriteString(u.RawQuery)
+		w.wrote = true
+	}
+	if a.query.fixed != "" {
+		b.WriteByte("?&"[boolIndex(w.wrote)])
+		b.WriteString(a.query.fixed)
+		w.wrote = true
+	}
+	if err := a.query.write(&w, env, "query parameter"); err != nil {
+		return "", 0, err
+	}
+	return b.String(), mark, nil
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // eval computes and escapes the value of a path parameter.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/pem"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 func TestPathEscaping(t *testing.T) {
@@ -437,37 +440,61 @@ func TestOriginGuard(t *testing.T) {
 
 func TestRedirects(t *testing.T) {
 	other := newRecorder(t, nil)
+	otherHost := strings.TrimPrefix(other.URL, "http://")
 	var rec *recorder
 	rec = newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/here":
 			http.Redirect(w, r, "/there", http.StatusFound)
 		case "/away":
-			http.Redirect(w, r, other.URL+"/stolen", http.StatusFound)
+			http.Redirect(w, r, other.URL+"/stolen?q=1", http.StatusFound)
 		default:
 			_, _ = w.Write([]byte("arrived"))
 		}
 	})
-	f := newFixture(t)
-	act := f.action(api(rec.URL, `  auth { bearer = "tok-123456" }`) + `
+	action := func(extra string) engine.Action {
+		f := newFixture(t)
+		return f.action(api(rec.URL, `  auth {
+    api_key {
+      header = "X-Key"
+      value  = "key-123456"
+    }
+  }
+  headers = { "X-Tenant" = "acme", "Accept" = "application/json" }`, extra) + `
 http {
   api         = http_api.x
   path        = "/{p}"
   path_params = { p = expr("args.p") }
 }`)
+	}
+
+	act := action("")
 	resp, err := act.Run(context.Background(), map[string]any{"p": "here"})
 	if err != nil || resp.Vars["body"] != "arrived" {
 		t.Errorf("same host: %v, %v", resp, err)
 	}
+	// Another host: refused, with what to do, and nothing sent there.
+	_, err = act.Run(context.Background(), map[string]any{"p": "away"})
+	want := "the upstream redirected the request to " + other.URL + "/stolen, which this action may not reach; to follow it, add its host to allowed_hosts"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "q=1") {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	if other.count() != 0 {
+		t.Errorf("%d requests reached the other host", other.count())
+	}
+
+	// Allowed: followed, without the credentials of the api.
+	act = action(fmt.Sprintf("  allowed_hosts = [%q]", otherHost))
 	resp, err = act.Run(context.Background(), map[string]any{"p": "away"})
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || resp.Vars["status"] != 200 || other.count() != 1 {
+		t.Fatalf("allowed host: %v, %v, %d requests there", resp, err, other.count())
 	}
-	if resp.Vars["status"] != 302 || other.count() != 0 {
-		t.Errorf("another host: status %v, %d requests there", resp.Vars["status"], other.count())
+	got := other.last(t).Header
+	if got.Get("X-Key") != "" || got.Get("X-Tenant") != "" || got.Get("Authorization") != "" {
+		t.Errorf("credentials followed the redirect: %v", got)
 	}
-	if loc := resp.Vars["headers"].(map[string]any)["location"]; loc != other.URL+"/stolen" {
-		t.Errorf("location = %v", loc)
+	if got.Get("Accept") != "application/json" || got.Get("User-Agent") != "mcpdecl" {
+		t.Errorf("safe headers dropped: %v", got)
 	}
 }
 

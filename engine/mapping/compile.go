@@ -33,9 +33,10 @@ func Compile(v cty.Value, expression hcl.Expression, env Env) (Value, hcl.Diagno
 	sources := locate(expression)
 	var diags hcl.Diagnostics
 	v, _ = v.UnmarkDeep()
+	opts := append([]expr.Option{expr.Env(env)}, functions()...)
 	tree, err := fromCty(v, func(src *source) (any, error) {
 		rng, exact := sources.find(src.text, expression)
-		p, err := expr.Compile(src.text, expr.Env(env))
+		p, err := expr.Compile(src.text, opts...)
 		if err != nil {
 			diags = append(diags, compileDiagnostic(src.text, err, rng, exact, env))
 			return programMarker{constant{}}, nil

@@ -62,6 +62,8 @@ func TestEval(t *testing.T) {
 		{`{ q = expr("args.city"), lang = var.lang, n = [expr("args.n"), 0] }`, `{"lang":"en","n":[3,0],"q":"Paris"}`, false},
 		{`expr("join(args.tags, ',')")`, `"a,b"`, false},
 		{`expr("body.missing")`, `null`, false},
+		{`expr("urlencode('a b&c=d/é')")`, `"a+b%26c%3Dd%2F%C3%A9"`, false},
+		{`expr("pathescape('../a b?')")`, `"..%2Fa%20b%3F"`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
