@@ -162,6 +162,18 @@ func (t *Tool) ValidateArguments(args map[string]any) []schema.Violation {
 	return t.input.Validate(args)
 }
 
+// ValidateOutput checks structured content against the output schema; a
+// tool without outputs accepts only none.
+func (t *Tool) ValidateOutput(structured map[string]any) []schema.Violation {
+	if t.output == nil {
+		if structured != nil {
+			return []schema.Violation{{Message: "the tool declares no outputs"}}
+		}
+		return nil
+	}
+	return t.output.Validate(structured)
+}
+
 // Range is where the tool is declared.
 func (t *Tool) Range() hcl.Range { return t.spec.Range }
 

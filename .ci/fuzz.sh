@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs each fuzz target for a short bounded time (MCPDECL_FUZZTIME, default
+# 10s); the first failure stops the run, and go test writes the input that
+# failed under the package's testdata/fuzz. Run longer by hand with, say,
+# MCPDECL_FUZZTIME=10m bash .ci/fuzz.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzztime=${MCPDECL_FUZZTIME:-10s}
+targets=(
+  "./engine/load FuzzLoad"       # configuration text
+  "./engine/load FuzzCall"       # arguments and upstream bodies through a whole call
+  "./engine/schema FuzzValidate" # arguments against every type and constraint
+  "./engine FuzzSanitize"        # text from programs and upstreams
+)
+for t in "${targets[@]}"; do
+  read -r pkg name <<<"$t"
+  echo "fuzzing $name in $pkg for $fuzztime"
+  go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg"
+done
