@@ -2,9 +2,11 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,82 +16,148 @@ import (
 	"time"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jws"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // Authenticator checks the bearer tokens of HTTP requests against an auth
-// block.
+// block. It is safe for concurrent use.
 type Authenticator struct {
-	cfg      *Config
+	oauth    *OAuth // nil without an oauth block
+	tokens   []staticToken
 	keys     *keySet // nil without an oauth block
 	logger   *slog.Logger
-	metaPath string // "" without an oauth block
-	metaURL  string
-	wrap     func(http.Handler) http.Handler
+	metaPath string       // "" without an oauth block
+	metadata http.Handler // nil without an oauth block
+	// challenge is the WWW-Authenticate challenge of a request without a
+	// token; error parameters are added when a token was refused.
+	challenge string
+	require   func(http.Handler) http.Handler
 }
 
-// staticExpiry is the expiry given to static tokens, which have none: the
-// SDK wants one.
+// staticToken is a static token as it is compared: by its SHA-256 digest,
+// so that every comparison takes the same time whatever the lengths.
+type staticToken struct {
+	sum     [sha256.Size]byte
+	subject string
+	scopes  []string
+}
+
+// staticExpiry is how far in the future the expiry of a static token is
+// put: such tokens have none, and the SDK refuses a zero one.
 const staticExpiry = 100 * 365 * 24 * time.Hour
+
+// Realm is the realm of the challenge when there is no oauth block.
+const Realm = "mcpdecl"
+
+// wellKnown is the well-known path of protected-resource metadata.
+const wellKnown = "/.well-known/oauth-protected-resource"
 
 // signingAlgorithms are the algorithms a JWT may be signed with: asymmetric
 // ones only, so that a public key can never serve as a shared secret.
 var signingAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
 
-// New returns the authenticator of cfg; it does not touch the network.
-// Failed checks are logged to logger (nil: not logged), without tokens.
+// keyTypes are the key types (kty) of the signing algorithms, by the
+// algorithms' first two letters.
+var keyTypes = map[string]string{"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}
+
+// New returns the authenticator of cfg. It does not touch the network: the
+// JWKS is fetched by [Authenticator.Check] or by the first JWT to check.
+// Refused tokens and failed JWKS fetches are logged to logger (nil: not
+// logged), never with a token.
 func New(cfg *Config, logger *slog.Logger) (*Authenticator, error) {
+	if cfg == nil || len(cfg.Tokens) == 0 && cfg.OAuth == nil {
+		return nil, errors.New("the auth block declares no token and no oauth block, so no request could be let in")
+	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	a := &Authenticator{cfg: cfg, logger: logger}
+	a := &Authenticator{logger: logger, challenge: fmt.Sprintf("Bearer realm=%q", Realm)}
+	for _, t := range cfg.Tokens {
+		if len(t.Value) < MinTokenBytes {
+			return nil, fmt.Errorf("the token %q is shorter than %d bytes, short enough to be guessed", t.Subject, MinTokenBytes)
+		}
+		a.tokens = append(a.tokens, staticToken{sum: sha256.Sum256([]byte(t.Value)), subject: t.Subject, scopes: t.Scopes})
+	}
+	var metaURL string
 	if o := cfg.OAuth; o != nil {
-		a.keys = newKeySet(o.JWKSURL)
+		if o.JWKSURL == "" || o.Issuer == "" || o.Audience == "" {
+			return nil, errors.New("the oauth block needs jwks_url, issuer and audience")
+		}
 		u, err := url.Parse(o.Resource)
-		if err != nil {
-			return nil, fmt.Errorf("invalid resource %q: %w", o.Resource, err)
+		if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+			return nil, fmt.Errorf("the resource %q is not an absolute http or https URL; set resource to the URL clients reach this server at", o.Resource)
 		}
 		// RFC 9728 §3.1: the well-known path goes between the host and the
-		// resource's path.
-		a.metaPath = "/.well-known/oauth-protected-resource" + strings.TrimSuffix(u.EscapedPath(), "/")
-		a.metaURL = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String() + a.metaPath
+		// resource's path, without a terminating slash.
+		a.metaPath = wellKnown + strings.TrimSuffix(u.Path, "/")
+		metaURL = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String() + wellKnown + strings.TrimSuffix(u.EscapedPath(), "/")
+		a.challenge = fmt.Sprintf("Bearer resource_metadata=%q", metaURL)
+		if len(o.ScopesSupported) > 0 {
+			a.challenge += fmt.Sprintf(", scope=%q", strings.Join(o.ScopesSupported, " "))
+		}
+		a.oauth = o
+		a.keys = newKeySet(o.JWKSURL, logger)
+		a.metadata = sdkauth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+			Resource:               o.Resource,
+			AuthorizationServers:   o.AuthorizationServers,
+			ScopesSupported:        o.ScopesSupported,
+			BearerMethodsSupported: []string{"header"},
+		})
 	}
-	a.wrap = sdkauth.RequireBearerToken(a.Verify, &sdkauth.RequireBearerTokenOptions{ResourceMetadataURL: a.metaURL})
+	var skew time.Duration
+	if a.oauth != nil {
+		skew = a.oauth.Leeway
+	}
+	a.require = sdkauth.RequireBearerToken(a.Verify, &sdkauth.RequireBearerTokenOptions{ResourceMetadataURL: metaURL, ClockSkew: skew})
 	return a, nil
 }
 
-// Verify checks token: a static token, else a JWT. It is a go-sdk
-// [sdkauth.TokenVerifier]: every failure wraps [sdkauth.ErrInvalidToken].
+// Verify checks token: a static token, else, with an oauth block, a JWT.
+// It is a go-sdk [sdkauth.TokenVerifier]: every failure wraps
+// [sdkauth.ErrInvalidToken], with a short reason that never holds the
+// token. The TokenInfo's UserID is the static token's label or the JWT's
+// sub claim.
 func (a *Authenticator) Verify(ctx context.Context, token string, _ *http.Request) (*sdkauth.TokenInfo, error) {
 	if info := a.static(token); info != nil {
 		return info, nil
 	}
+	var reason string
+	var detail []any
 	if a.keys == nil {
-		return nil, invalid("unknown token")
-	}
-	info, err := a.jwt(ctx, token)
-	if err != nil {
-		a.logger.Info("token refused", "reason", err.Error())
-		return nil, err
-	}
-	return info, nil
-}
-
-// static compares token with every static token in constant time.
-func (a *Authenticator) static(token string) *sdkauth.TokenInfo {
-	var found *Token
-	for i := range a.cfg.Tokens {
-		t := &a.cfg.Tokens[i]
-		if subtle.ConstantTimeCompare([]byte(token), []byte(t.Value)) == 1 {
-			found = t
+		reason = "the token is not one of the declared tokens"
+	} else {
+		var info *sdkauth.TokenInfo
+		info, reason, detail = a.jwt(ctx, token)
+		if info != nil {
+			return info, nil
 		}
 	}
-	if found == nil {
+	a.logger.Info("bearer token refused", append([]any{"reason", reason}, detail...)...)
+	if at, ok := ctx.Value(attemptKey{}).(*attempt); ok {
+		at.refused = reason
+	}
+	return nil, fmt.Errorf("%w: %s", sdkauth.ErrInvalidToken, reason)
+}
+
+// static compares token with every static token, in constant time.
+func (a *Authenticator) static(token string) *sdkauth.TokenInfo {
+	if len(a.tokens) == 0 {
 		return nil
 	}
-	return &sdkauth.TokenInfo{UserID: found.Subject, Scopes: found.Scopes, Expiration: time.Now().Add(staticExpiry)}
+	sum := sha256.Sum256([]byte(token))
+	found := -1
+	for i := range a.tokens {
+		eq := subtle.ConstantTimeCompare(sum[:], a.tokens[i].sum[:])
+		found = subtle.ConstantTimeSelect(eq, i, found)
+	}
+	if found < 0 {
+		return nil
+	}
+	t := a.tokens[found]
+	return &sdkauth.TokenInfo{UserID: t.subject, Scopes: slices.Clone(t.scopes), Expiration: time.Now().Add(staticExpiry)}
 }
 
 // jwtHeader is what is read of a JWT's header before its signature is
@@ -99,28 +167,42 @@ type jwtHeader struct {
 	Kid string `json:"kid"`
 }
 
-// jwt checks a JWT access token.
-func (a *Authenticator) jwt(ctx context.Context, token string) (*sdkauth.TokenInfo, error) {
-	o := a.cfg.OAuth
-	head, _, ok := strings.Cut(token, ".")
-	if !ok || strings.Count(token, ".") != 2 {
-		return nil, invalid("the token is not a JWT")
+// jwt checks a JWT access token. When it is refused, it returns why, for
+// the client, and details for the log.
+func (a *Authenticator) jwt(ctx context.Context, token string) (*sdkauth.TokenInfo, string, []any) {
+	o := a.oauth
+	head, _, _ := strings.Cut(token, ".")
+	if strings.Count(token, ".") != 2 {
+		return nil, "the token is not a JWT", nil
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(head)
 	var h jwtHeader
 	if err != nil || json.Unmarshal(raw, &h) != nil {
-		return nil, invalid("the token's header is not base64url JSON")
+		return nil, "the token's header is not base64url-encoded JSON", nil
 	}
 	if !slices.Contains(signingAlgorithms, h.Alg) {
-		return nil, invalid(fmt.Sprintf("the token is signed with %q; only asymmetric algorithms are accepted", h.Alg))
+		return nil, "the token's signing algorithm is not accepted: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA are", []any{"alg", h.Alg}
 	}
 	alg, ok := jwa.LookupSignatureAlgorithm(h.Alg)
 	if !ok {
-		return nil, invalid(fmt.Sprintf("unknown algorithm %q", h.Alg))
+		return nil, "the token's signing algorithm is not supported", []any{"alg", h.Alg}
 	}
 	key, err := a.keys.lookup(ctx, h.Kid)
 	if err != nil {
-		return nil, invalid(err.Error())
+		if a.keys.current() == nil {
+			return nil, "the authorization server's keys cannot be fetched", []any{"error", err.Error()}
+		}
+		return nil, "the token's signing key is not one of the authorization server's", []any{"kid", h.Kid, "error", err.Error()}
+	}
+	keyAlg := ""
+	if ka, ok := key.Algorithm(); ok {
+		keyAlg = ka.String()
+	}
+	if keyAlg != "" && keyAlg != h.Alg || keyTypes[h.Alg[:2]] != key.KeyType().String() {
+		return nil, "the token's algorithm is not the one of its key", []any{"alg", h.Alg, "key_alg", keyAlg, "kty", key.KeyType().String(), "kid", h.Kid}
+	}
+	if use, ok := key.KeyUsage(); ok && use != "sig" {
+		return nil, "the token's key is not a signing key", []any{"use", use, "kid", h.Kid}
 	}
 	tok, err := jwt.Parse([]byte(token),
 		jwt.WithKey(alg, key),
@@ -131,76 +213,100 @@ func (a *Authenticator) jwt(ctx context.Context, token string) (*sdkauth.TokenIn
 		jwt.WithRequiredClaim("exp"),
 	)
 	if err != nil {
-		return nil, invalid(err.Error())
+		return nil, parseReason(err), []any{"error", err.Error(), "kid", h.Kid}
 	}
-	info := &sdkauth.TokenInfo{}
-	info.UserID, _ = tok.Subject()
-	info.Expiration, _ = tok.Expiration()
-	info.Scopes = scopes(tok)
-	if info.UserID == "" {
-		return nil, invalid("the token has no subject (sub)")
+	sub, _ := tok.Subject()
+	if sub == "" {
+		return nil, "the token has no subject (sub)", nil
 	}
-	// The SDK compares the expiry without skew: give it the leeway too.
-	info.Expiration = info.Expiration.Add(o.Leeway)
-	return info, nil
+	exp, _ := tok.Expiration()
+	return &sdkauth.TokenInfo{UserID: sub, Scopes: scopes(tok), Expiration: exp}, "", nil
 }
 
-// scopes reads a token's scope claim (a space-separated string) or scp
-// claim (a list, or a string).
+// parseReason says why jwt.Parse refused a token.
+func parseReason(err error) string {
+	switch {
+	case errors.Is(err, jwt.TokenExpiredError()):
+		return "the token has expired (exp)"
+	case errors.Is(err, jwt.TokenNotYetValidError()):
+		return "the token is not valid yet (nbf)"
+	case errors.Is(err, jwt.InvalidIssuedAtError()):
+		return "the token is issued in the future (iat)"
+	case errors.Is(err, jwt.InvalidIssuerError()):
+		return "the token is issued by another authorization server (iss)"
+	case errors.Is(err, jwt.InvalidAudienceError()):
+		return "the token is meant for another server (aud)"
+	case errors.Is(err, jwt.MissingRequiredClaimError()):
+		return "the token has no expiry (exp)"
+	case errors.Is(err, jws.VerificationError()), errors.Is(err, jws.VerifyError()):
+		return "the token's signature is not valid"
+	}
+	return "the token is not a valid JWT"
+}
+
+// scopes reads a token's scope claim (a space-separated string, or a list)
+// or scp claim (a list, or a string).
 func scopes(tok jwt.Token) []string {
-	var s string
-	if tok.Get("scope", &s) == nil {
-		return strings.Fields(s)
-	}
-	var list []any
-	if tok.Get("scp", &list) == nil {
-		out := make([]string, 0, len(list))
-		for _, e := range list {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
+	for _, name := range []string{"scope", "scp"} {
+		var s string
+		if tok.Get(name, &s) == nil {
+			return strings.Fields(s)
 		}
-		return out
-	}
-	if tok.Get("scp", &s) == nil {
-		return strings.Fields(s)
+		var list []any
+		if tok.Get(name, &list) == nil {
+			out := make([]string, 0, len(list))
+			for _, e := range list {
+				if s, ok := e.(string); ok && s != "" {
+					out = append(out, s)
+				}
+			}
+			return out
+		}
 	}
 	return nil
 }
 
-func invalid(reason string) error {
-	return fmt.Errorf("%w: %s", sdkauth.ErrInvalidToken, reason)
-}
+// attempt is where Verify notes, for Wrap, why a token was refused.
+type attempt struct{ refused string }
 
-// Wrap returns next behind the token check: a request without a valid
-// token gets 401 and a WWW-Authenticate challenge; one with a valid token
-// reaches next with its [sdkauth.TokenInfo] in its context.
+type attemptKey struct{}
+
+// Wrap returns next behind the token check. A request without a valid
+// token is answered 401 with a WWW-Authenticate challenge: Bearer with
+// resource_metadata (and scope, when scopes_supported is set) with an
+// oauth block, else Bearer realm="mcpdecl"; plus error="invalid_token" and
+// error_description when a token was sent and refused (RFC 6750 §3). A
+// request with a valid token reaches next with its [sdkauth.TokenInfo] in
+// its context ([sdkauth.TokenInfoFromContext]).
 func (a *Authenticator) Wrap(next http.Handler) http.Handler {
-	inner := a.wrap(next)
+	inner := a.require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, ok := w.(*challenger); ok {
+			w = c.ResponseWriter
+		}
+		next.ServeHTTP(w, r)
+	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		inner.ServeHTTP(&challenger{ResponseWriter: w, sent: r.Header.Get("Authorization") != ""}, r)
+		at := &attempt{}
+		r = r.WithContext(context.WithValue(r.Context(), attemptKey{}, at))
+		inner.ServeHTTP(&challenger{ResponseWriter: w, a: a, at: at}, r)
 	})
 }
 
-// challenger completes the SDK's 401 answers: a challenge even without a
-// metadata document (RFC 6750 §3), and error="invalid_token" when a token
-// was sent.
+// challenger writes the challenge of the SDK's 401 answers.
 type challenger struct {
 	http.ResponseWriter
-	sent bool
+	a  *Authenticator
+	at *attempt
 }
 
 func (c *challenger) WriteHeader(code int) {
 	if code == http.StatusUnauthorized {
-		h := c.Header()
-		ch := h.Get("WWW-Authenticate")
-		if ch == "" {
-			ch = `Bearer realm="mcpdecl"`
+		ch := c.a.challenge
+		if c.at.refused != "" {
+			ch += fmt.Sprintf(`, error="invalid_token", error_description=%q`, headerSafe(c.at.refused))
 		}
-		if c.sent {
-			ch += `, error="invalid_token"`
-		}
-		h.Set("WWW-Authenticate", ch)
+		c.Header().Set("WWW-Authenticate", ch)
+		c.Header().Set("Cache-Control", "no-store")
 	}
 	c.ResponseWriter.WriteHeader(code)
 }
@@ -208,31 +314,41 @@ func (c *challenger) WriteHeader(code int) {
 // Unwrap lets http.ResponseController reach the writer beneath.
 func (c *challenger) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
-// MetadataPath is where the protected-resource metadata document is
-// served, "" without an oauth block.
+// headerSafe keeps the characters RFC 6750 §3 allows in error_description.
+func headerSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// MetadataPath is where the protected-resource metadata document (RFC
+// 9728) is served: /.well-known/oauth-protected-resource followed by the
+// path of resource. It is "" without an oauth block.
 func (a *Authenticator) MetadataPath() string { return a.metaPath }
 
 // MetadataHandler serves the protected-resource metadata document (RFC
-// 9728), nil without an oauth block.
-func (a *Authenticator) MetadataHandler() http.Handler {
-	o := a.cfg.OAuth
-	if o == nil {
-		return nil
-	}
-	return sdkauth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource:               o.Resource,
-		AuthorizationServers:   o.AuthorizationServers,
-		ScopesSupported:        o.ScopesSupported,
-		BearerMethodsSupported: []string{"header"},
-		ResourceName:           "mcpdecl",
-	})
-}
+// 9728) without asking for a token. It is nil without an oauth block.
+func (a *Authenticator) MetadataHandler() http.Handler { return a.metadata }
 
 // Check fetches the JWKS, when there is an oauth block, to tell whether
-// tokens can be checked.
+// JWTs can be checked; it is what serve asks at start and /readyz after.
+// Within 10 seconds of a fetch it reports how that one ended instead of
+// fetching again, so that probes cannot flood the authorization server.
 func (a *Authenticator) Check(ctx context.Context) error {
 	if a.keys == nil {
 		return nil
 	}
-	return a.keys.check(ctx)
+	return a.keys.refresh(ctx)
+}
+
+// Close stops the background refresh of the JWKS. JWTs signed with keys
+// already fetched are still checked.
+func (a *Authenticator) Close() error {
+	if a.keys == nil {
+		return nil
+	}
+	return a.keys.close()
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -11,8 +12,10 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,26 +24,38 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"go.uber.org/goleak"
 
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
-var _ server.Authenticator = (*Authenticator)(nil)
+// The authenticator is what the HTTP front looks for among the resources,
+// and the configuration closes and checks it.
+var (
+	_ server.Authenticator = (*Authenticator)(nil)
+	_ io.Closer            = (*Authenticator)(nil)
+)
 
-// idp is an authorization server for tests: it signs tokens and serves the
-// public half of its keys as a JWKS, counting the fetches.
+const (
+	staticValue = "static-token-0123456789"
+	issuer      = "https://idp.test"
+	audience    = "https://mcp.test/mcp"
+	metaURL     = "https://mcp.test/.well-known/oauth-protected-resource/mcp"
+)
+
+// idp is an authorization server for tests: it signs tokens with keys made
+// here and serves the public half of those it publishes as a JWKS,
+// counting the fetches.
 type idp struct {
 	t       *testing.T
 	mu      sync.Mutex
 	private map[string]any // by kid
 	public  jwk.Set
+	status  int // the status of the JWKS answers; 0 is 200
 	fetches atomic.Int32
 	srv     *httptest.Server
 }
@@ -51,45 +66,83 @@ func newIDP(t *testing.T) *idp {
 		p.fetches.Add(1)
 		p.mu.Lock()
 		defer p.mu.Unlock()
+		if p.status != 0 {
+			w.WriteHeader(p.status)
+			return
+		}
 		_ = json.NewEncoder(w).Encode(p.public)
 	}))
 	t.Cleanup(p.srv.Close)
 	return p
 }
 
-// addKey makes a key, RSA or EC, and publishes it under kid.
-func (p *idp) addKey(kid, kind string) {
+// addKey makes a key, RSA or EC, and publishes it under kid; edit may
+// change the published key.
+func (p *idp) addKey(kid, kind string, edit func(jwk.Key)) {
 	p.t.Helper()
 	var priv, pub any
 	switch kind {
 	case "rsa":
-		k, _ := rsa.GenerateKey(rand.Reader, 2048)
+		k, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			p.t.Fatal(err)
+		}
 		priv, pub = k, &k.PublicKey
 	case "ec":
-		k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			p.t.Fatal(err)
+		}
 		priv, pub = k, &k.PublicKey
 	}
 	jpub, err := jwk.Import(pub)
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	_ = jpub.Set(jwk.KeyIDKey, kid)
+	if err := jpub.Set(jwk.KeyIDKey, kid); err != nil {
+		p.t.Fatal(err)
+	}
+	if edit != nil {
+		edit(jpub)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.private[kid] = priv
-	_ = p.public.AddKey(jpub)
+	if err := p.public.AddKey(jpub); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// setStatus makes the JWKS answers fail with status, or succeed with 0.
+func (p *idp) setStatus(status int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.status = status
+}
+
+// unpublish removes every key from the JWKS; they can still sign.
+func (p *idp) unpublish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.public = jwk.NewSet()
 }
 
 // claims are a token's claims; a nil value leaves the claim out.
 type claims map[string]any
 
-// sign makes a token signed by kid's key, with standard claims that edit
-// may change.
+// sign makes a token signed by kid's key (kid "-k": by k's key, with no
+// kid in the header), with standard claims that edit may change.
 func (p *idp) sign(kid string, alg jwa.SignatureAlgorithm, edit func(claims)) string {
+	p.t.Helper()
+	return p.signAs(strings.TrimPrefix(kid, "-"), kid, alg, edit)
+}
+
+// signAs makes a token signed by the key of keyID, whose header names kid.
+func (p *idp) signAs(keyID, kid string, alg jwa.SignatureAlgorithm, edit func(claims)) string {
 	p.t.Helper()
 	now := time.Now()
 	c := claims{
-		"iss": "https://idp.test", "aud": []string{"https://mcp.test/mcp"}, "sub": "alice",
+		"iss": issuer, "aud": []string{audience}, "sub": "alice",
 		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "scope": "tickets:read tickets:write",
 	}
 	if edit != nil {
@@ -106,10 +159,15 @@ func (p *idp) sign(kid string, alg jwa.SignatureAlgorithm, edit func(claims)) st
 		p.t.Fatal(err)
 	}
 	p.mu.Lock()
-	priv := p.private[kid]
+	priv := p.private[keyID]
 	p.mu.Unlock()
-	key, _ := jwk.Import(priv)
-	_ = key.Set(jwk.KeyIDKey, kid)
+	key, err := jwk.Import(priv)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if !strings.HasPrefix(kid, "-") {
+		_ = key.Set(jwk.KeyIDKey, kid)
+	}
 	signed, err := jwt.Sign(tok, jwt.WithKey(alg, key))
 	if err != nil {
 		p.t.Fatal(err)
@@ -119,15 +177,39 @@ func (p *idp) sign(kid string, alg jwa.SignatureAlgorithm, edit func(claims)) st
 
 func (p *idp) config() *Config {
 	return &Config{
-		Tokens: []Token{{Subject: "ci-bot", Value: "static-token-0123456789", Scopes: []string{"deploy"}}},
+		Tokens: []Token{
+			{Subject: "ci-bot", Value: staticValue, Scopes: []string{"deploy"}},
+			{Subject: "other", Value: "another-static-token-ABCDEFGHIJ"},
+		},
 		OAuth: &OAuth{
-			JWKSURL: p.srv.URL, Issuer: "https://idp.test", Audience: "https://mcp.test/mcp",
-			Resource: "https://mcp.test/mcp", AuthorizationServers: []string{"https://idp.test"}, Leeway: 30 * time.Second,
+			JWKSURL: p.srv.URL, Issuer: issuer, Audience: audience, Resource: audience,
+			AuthorizationServers: []string{issuer}, ScopesSupported: []string{"tickets:read", "tickets:write"},
+			Leeway: 30 * time.Second,
 		},
 	}
 }
 
-// serve puts an echo of the caller behind a's token check.
+// newAuth builds the authenticator of cfg, logging to log, refreshing for
+// unknown keys at most every interval.
+func newAuth(t *testing.T, cfg *Config, log io.Writer, interval time.Duration) *Authenticator {
+	t.Helper()
+	var logger *slog.Logger
+	if log != nil {
+		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	a, err := New(cfg, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.keys != nil && interval > 0 {
+		a.keys.minRefresh = interval
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	return a
+}
+
+// serve puts an echo of the caller's identity and scopes behind a's token
+// check.
 func serve(t *testing.T, a *Authenticator) *httptest.Server {
 	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := sdkauth.TokenInfoFromContext(r.Context())
@@ -138,9 +220,17 @@ func serve(t *testing.T, a *Authenticator) *httptest.Server {
 	return srv
 }
 
-func do(t *testing.T, url, authorization string) (int, string, string) {
+type answer struct {
+	code            int
+	body, challenge string
+}
+
+func do(t *testing.T, url, authorization string) answer {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, nil)
+	req, err := http.NewRequest(http.MethodPost, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if authorization != "" {
 		req.Header.Set("Authorization", authorization)
 	}
@@ -150,7 +240,7 @@ func do(t *testing.T, url, authorization string) (int, string, string) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, strings.TrimSpace(string(b)), resp.Header.Get("WWW-Authenticate")
+	return answer{resp.StatusCode, strings.TrimSpace(string(b)), resp.Header.Get("WWW-Authenticate")}
 }
 
 // hs256 signs claims with HMAC, the way an attacker would with a public key
@@ -158,207 +248,443 @@ func do(t *testing.T, url, authorization string) (int, string, string) {
 func hs256(secret []byte, kid string) string {
 	enc := base64.RawURLEncoding
 	head := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT","kid":"` + kid + `"}`))
-	body := enc.EncodeToString(fmt.Appendf(nil, `{"iss":"https://idp.test","aud":"https://mcp.test/mcp","sub":"mallory","exp":%d}`, time.Now().Add(time.Hour).Unix()))
+	body := enc.EncodeToString(fmt.Appendf(nil, `{"iss":%q,"aud":%q,"sub":"mallory","exp":%d}`, issuer, audience, time.Now().Add(time.Hour).Unix()))
 	mac := hmac.New(sha256.New, secret)
 	mac.Write([]byte(head + "." + body))
 	return head + "." + body + "." + enc.EncodeToString(mac.Sum(nil))
 }
 
-func TestTokens(t *testing.T) {
+// unsigned is a token with alg none.
+func unsigned(kid string) string {
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString([]byte(`{"alg":"none","kid":"`+kid+`"}`)) + "." +
+		enc.EncodeToString(fmt.Appendf(nil, `{"iss":%q,"aud":%q,"sub":"mallory","exp":9999999999}`, issuer, audience)) + "."
+}
+
+func TestVerifyThroughWrap(t *testing.T) {
 	p := newIDP(t)
-	p.addKey("k1", "rsa")
-	p.addKey("e1", "ec")
-	a, err := New(p.config(), nil)
+	p.addKey("k1", "rsa", nil)
+	p.addKey("e1", "ec", nil)
+	p.addKey("pinned", "rsa", func(k jwk.Key) { _ = k.Set(jwk.AlgorithmKey, jwa.RS256()) })
+	var log bytes.Buffer
+	a := newAuth(t, p.config(), &log, 0)
+	srv := serve(t, a)
+	rsaPub := p.private["k1"].(*rsa.PrivateKey).PublicKey
+	pubDER, err := x509.MarshalPKIXPublicKey(&rsaPub)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := serve(t, a)
-	rsaPub := p.private["k1"].(*rsa.PrivateKey).PublicKey
-	pubDER, _ := x509.MarshalPKIXPublicKey(&rsaPub)
-	const meta = `Bearer resource_metadata="https://mcp.test/.well-known/oauth-protected-resource/mcp"`
-
+	pubJWK, _ := json.Marshal(p.public)
+	now := time.Now()
+	const scope = `, scope="tickets:read tickets:write"`
+	refused := func(why string) string {
+		return `Bearer resource_metadata="` + metaURL + `"` + scope + `, error="invalid_token", error_description="` + why + `"`
+	}
 	tests := []struct {
 		name, auth string
 		code       int
-		body       string // for 200: subject and scopes
+		body       string // 200: subject and scopes; 401: the start of the body
+		challenge  string
 	}{
-		{"valid RSA", "Bearer " + p.sign("k1", jwa.RS256(), nil), 200, "alice tickets:read,tickets:write"},
-		{"valid EC", "Bearer " + p.sign("e1", jwa.ES256(), nil), 200, "alice tickets:read,tickets:write"},
-		{"scp list", "Bearer " + p.sign("k1", jwa.PS256(), func(c claims) { c["scope"], c["scp"] = nil, []string{"a", "b"} }), 200, "alice a,b"},
-		{"static token", "Bearer static-token-0123456789", 200, "ci-bot deploy"},
-		{"lower-case scheme", "bearer static-token-0123456789", 200, "ci-bot deploy"},
-		{"no header", "", 401, ""},
-		{"not bearer", "Basic YWxhZGRpbjpvcGVuc2VzYW1l", 401, ""},
-		{"static prefix", "Bearer static-token-012345678", 401, ""},
-		{"garbage", "Bearer not.a.jwt", 401, ""},
-		{"wrong issuer", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["iss"] = "https://evil.test" }), 401, ""},
-		{"wrong audience", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["aud"] = []string{"https://other.test"} }), 401, ""},
-		{"expired", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["exp"] = time.Now().Add(-time.Minute).Unix() }), 401, ""},
-		{"expired within leeway", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["exp"] = time.Now().Add(-10 * time.Second).Unix() }), 200, "alice tickets:read,tickets:write"},
-		{"not yet valid", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["nbf"] = time.Now().Add(time.Hour).Unix() }), 401, ""},
-		{"no expiry", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["exp"] = nil }), 401, ""},
-		{"no subject", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["sub"] = nil }), 401, ""},
-		{"alg none", "Bearer " + base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","kid":"k1"}`)) + "." + base64.RawURLEncoding.EncodeToString([]byte(`{"iss":"https://idp.test","aud":"https://mcp.test/mcp","sub":"mallory","exp":9999999999}`)) + ".", 401, ""},
-		{"HS256 with the public key", "Bearer " + hs256(pubDER, "k1"), 401, ""},
+		{"RSA", "Bearer " + p.sign("k1", jwa.RS256(), nil), 200, "alice tickets:read,tickets:write", ""},
+		{"RSA-PSS", "Bearer " + p.sign("k1", jwa.PS384(), nil), 200, "alice tickets:read,tickets:write", ""},
+		{"EC", "Bearer " + p.sign("e1", jwa.ES256(), nil), 200, "alice tickets:read,tickets:write", ""},
+		{"scp list", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["scope"], c["scp"] = nil, []string{"a", "b"} }), 200, "alice a,b", ""},
+		{"scp string", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["scope"], c["scp"] = nil, "a b" }), 200, "alice a,b", ""},
+		{"no scopes", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["scope"] = nil }), 200, "alice", ""},
+		{"aud as a string", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["aud"] = audience }), 200, "alice tickets:read,tickets:write", ""},
+		{"aud among others", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["aud"] = []string{"https://other.test", audience} }), 200, "alice tickets:read,tickets:write", ""},
+		{"expired within leeway", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["exp"] = now.Add(-10 * time.Second).Unix() }), 200, "alice tickets:read,tickets:write", ""},
+		{"nbf within leeway", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["nbf"] = now.Add(10 * time.Second).Unix() }), 200, "alice tickets:read,tickets:write", ""},
+		{"iat within leeway", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["iat"] = now.Add(10 * time.Second).Unix() }), 200, "alice tickets:read,tickets:write", ""},
+		{"alg pinned by the key", "Bearer " + p.sign("pinned", jwa.RS256(), nil), 200, "alice tickets:read,tickets:write", ""},
+		{"static token", "Bearer " + staticValue, 200, "ci-bot deploy", ""},
+		{"second static token", "Bearer another-static-token-ABCDEFGHIJ", 200, "other", ""},
+		{"lower-case scheme", "bearer " + staticValue, 200, "ci-bot deploy", ""},
+
+		{"no header", "", 401, "no bearer token", `Bearer resource_metadata="` + metaURL + `"` + scope},
+		{"not bearer", "Basic YWxhZGRpbjpvcGVuc2VzYW1l", 401, "no bearer token", `Bearer resource_metadata="` + metaURL + `"` + scope},
+		{"bearer without a token", "Bearer", 401, "no bearer token", `Bearer resource_metadata="` + metaURL + `"` + scope},
+		{"two tokens", "Bearer a b", 401, "no bearer token", `Bearer resource_metadata="` + metaURL + `"` + scope},
+		{"static prefix", "Bearer " + staticValue[:len(staticValue)-1], 401, "invalid token: the token is not a JWT", refused("the token is not a JWT")},
+		{"static longer", "Bearer " + staticValue + "0", 401, "invalid token: the token is not a JWT", refused("the token is not a JWT")},
+		{"garbage", "Bearer not.a.jwt", 401, "invalid token: the token's header", refused("the token's header is not base64url-encoded JSON")},
+		{"wrong issuer", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["iss"] = "https://evil.test" }), 401, "invalid token", refused("the token is issued by another authorization server (iss)")},
+		{"no issuer", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["iss"] = nil }), 401, "invalid token", refused("the token is issued by another authorization server (iss)")},
+		{"wrong audience", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["aud"] = []string{"https://other.test"} }), 401, "invalid token", refused("the token is meant for another server (aud)")},
+		{"no audience", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["aud"] = nil }), 401, "invalid token", refused("the token is meant for another server (aud)")},
+		{"expired", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["exp"] = now.Add(-time.Minute).Unix() }), 401, "invalid token", refused("the token has expired (exp)")},
+		{"not yet valid", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["nbf"] = now.Add(time.Minute).Unix() }), 401, "invalid token", refused("the token is not valid yet (nbf)")},
+		{"issued in the future", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["iat"] = now.Add(time.Minute).Unix() }), 401, "invalid token", refused("the token is issued in the future (iat)")},
+		{"no expiry", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["exp"] = nil }), 401, "invalid token", refused("the token has no expiry (exp)")},
+		{"no subject", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["sub"] = nil }), 401, "invalid token", refused("the token has no subject (sub)")},
+		{"no kid, two keys", "Bearer " + p.sign("-k1", jwa.RS256(), nil), 401, "invalid token", refused("the token's signing key is not one of the authorization server's")},
+		{"signed by another key", "Bearer " + p.signAs("k1", "pinned", jwa.RS256(), nil), 401, "invalid token", refused("the token's signature is not valid")},
+		{"alg against the key's", "Bearer " + p.sign("pinned", jwa.PS256(), nil), 401, "invalid token", refused("the token's algorithm is not the one of its key")},
+		{"alg of another key type", "Bearer " + resign(t, p.sign("e1", jwa.ES256(), nil), "RS256"), 401, "invalid token", refused("the token's algorithm is not the one of its key")},
+		{"tampered claims", "Bearer " + tamper(p.sign("k1", jwa.RS256(), nil)), 401, "invalid token", refused("the token's signature is not valid")},
+		{"alg none", "Bearer " + unsigned("k1"), 401, "invalid token", refused("the token's signing algorithm is not accepted: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA are")},
+		{"HS256 with the public key", "Bearer " + hs256(pubDER, "k1"), 401, "invalid token", refused("the token's signing algorithm is not accepted: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA are")},
+		{"HS256 with the JWKS", "Bearer " + hs256(pubJWK, "k1"), 401, "invalid token", refused("the token's signing algorithm is not accepted: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA are")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, body, challenge := do(t, srv.URL, tt.auth)
-			if code != tt.code {
-				t.Fatalf("status %d (%s), want %d", code, body, tt.code)
+			got := do(t, srv.URL, tt.auth)
+			if got.code != tt.code {
+				t.Fatalf("status %d (%s), want %d", got.code, got.body, tt.code)
 			}
-			if code == 200 && body != tt.body {
-				t.Errorf("caller %q, want %q", body, tt.body)
+			if tt.code == 200 && got.body != tt.body || tt.code != 200 && !strings.HasPrefix(got.body, tt.body) {
+				t.Errorf("body %q, want %q", got.body, tt.body)
 			}
-			if code == 401 {
-				want := meta
-				if tt.auth != "" {
-					want += `, error="invalid_token"`
-				}
-				if challenge != want {
-					t.Errorf("WWW-Authenticate %q, want %q", challenge, want)
-				}
-				if strings.Contains(body, "static-token") {
-					t.Errorf("the answer echoes a token: %q", body)
-				}
+			if got.challenge != tt.challenge {
+				t.Errorf("WWW-Authenticate\n got %s\nwant %s", got.challenge, tt.challenge)
 			}
 		})
+	}
+	for _, secret := range []string{staticValue, "another-static-token", "eyJ"} {
+		if strings.Contains(log.String(), secret) {
+			t.Errorf("the log shows a token:\n%s", log.String())
+		}
+	}
+	if !strings.Contains(log.String(), `reason="the token has expired (exp)"`) {
+		t.Errorf("the log does not say why a token was refused:\n%s", log.String())
+	}
+}
+
+// tamper changes a signed token's subject.
+func tamper(token string) string {
+	parts := strings.Split(token, ".")
+	raw, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	parts[1] = base64.RawURLEncoding.EncodeToString(bytes.Replace(raw, []byte(`"alice"`), []byte(`"admin"`), 1))
+	return strings.Join(parts, ".")
+}
+
+// resign changes the alg of a token's header, keeping its signature.
+func resign(t *testing.T, token, alg string) string {
+	t.Helper()
+	parts := strings.Split(token, ".")
+	raw, _ := base64.RawURLEncoding.DecodeString(parts[0])
+	var h map[string]any
+	if err := json.Unmarshal(raw, &h); err != nil {
+		t.Fatal(err)
+	}
+	h["alg"] = alg
+	b, _ := json.Marshal(h)
+	parts[0] = base64.RawURLEncoding.EncodeToString(b)
+	return strings.Join(parts, ".")
+}
+
+func TestStaticTokensOnly(t *testing.T) {
+	a := newAuth(t, &Config{Tokens: []Token{{Subject: "ci-bot", Value: staticValue, Scopes: []string{"read", "write"}}}}, nil, 0)
+	if a.MetadataPath() != "" || a.MetadataHandler() != nil {
+		t.Errorf("static tokens have a metadata document at %q", a.MetadataPath())
+	}
+	if err := a.Check(context.Background()); err != nil {
+		t.Errorf("check: %v", err)
+	}
+	srv := serve(t, a)
+	tests := []struct {
+		name, auth string
+		want       answer
+	}{
+		{"right", "Bearer " + staticValue, answer{200, "ci-bot read,write", ""}},
+		{"no header", "", answer{401, "no bearer token", `Bearer realm="mcpdecl"`}},
+		{"wrong", "Bearer wrong-token-0123456789", answer{401, "invalid token: the token is not one of the declared tokens", `Bearer realm="mcpdecl", error="invalid_token", error_description="the token is not one of the declared tokens"`}},
+		{"prefix of right", "Bearer " + staticValue[:20], answer{401, "invalid token: the token is not one of the declared tokens", `Bearer realm="mcpdecl", error="invalid_token", error_description="the token is not one of the declared tokens"`}},
+		{"right and more", "Bearer " + staticValue + "x", answer{401, "invalid token: the token is not one of the declared tokens", `Bearer realm="mcpdecl", error="invalid_token", error_description="the token is not one of the declared tokens"`}},
+		{"a JWT", "Bearer " + unsigned("k1"), answer{401, "invalid token: the token is not one of the declared tokens", `Bearer realm="mcpdecl", error="invalid_token", error_description="the token is not one of the declared tokens"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := do(t, srv.URL, tt.auth); got != tt.want {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+	// The scopes handed out are copies: a handler cannot change the token's.
+	info, err := a.Verify(context.Background(), staticValue, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info.Scopes[0] = "admin"
+	if info, _ := a.Verify(context.Background(), staticValue, nil); info.Scopes[0] != "read" || time.Until(info.Expiration) < 50*365*24*time.Hour {
+		t.Errorf("second verification: %+v", info)
+	}
+}
+
+func TestVerifyErrors(t *testing.T) {
+	p := newIDP(t)
+	p.addKey("k1", "rsa", nil)
+	a := newAuth(t, p.config(), nil, 0)
+	for _, token := range []string{"short", staticValue + "!", p.sign("k1", jwa.RS256(), func(c claims) { c["iss"] = "x" })} {
+		info, err := a.Verify(context.Background(), token, nil)
+		if info != nil || !errors.Is(err, sdkauth.ErrInvalidToken) {
+			t.Errorf("Verify: %v, %v; want an error wrapping ErrInvalidToken", info, err)
+		}
+		if err != nil && strings.Contains(err.Error(), token) {
+			t.Errorf("the error shows the token: %v", err)
+		}
 	}
 }
 
 func TestKeyRotation(t *testing.T) {
 	p := newIDP(t)
-	p.addKey("k1", "rsa")
-	a, _ := New(p.config(), nil)
-	a.keys.minRefresh = 200 * time.Millisecond
+	p.addKey("k1", "rsa", nil)
+	const interval = 300 * time.Millisecond
+	a := newAuth(t, p.config(), nil, interval)
 	srv := serve(t, a)
-	if code, body, _ := do(t, srv.URL, "Bearer "+p.sign("k1", jwa.RS256(), nil)); code != 200 {
-		t.Fatalf("k1: %d %s", code, body)
+	if got := do(t, srv.URL, "Bearer "+p.sign("k1", jwa.RS256(), nil)); got.code != 200 {
+		t.Fatalf("k1: %+v", got)
 	}
-	time.Sleep(250 * time.Millisecond)
+	if n := p.fetches.Load(); n != 1 {
+		t.Errorf("%d fetches for the first token, want 1", n)
+	}
+	if got := do(t, srv.URL, "Bearer "+p.sign("k1", jwa.RS256(), nil)); got.code != 200 || p.fetches.Load() != 1 {
+		t.Errorf("a known key was fetched again, or refused: %+v, %d fetches", got, p.fetches.Load())
+	}
+	time.Sleep(interval)
+
 	// The IdP rotates to k2: the first token signed with it makes the JWKS
 	// be fetched again.
-	p.addKey("k2", "ec")
-	before := p.fetches.Load()
-	if code, body, _ := do(t, srv.URL, "Bearer "+p.sign("k2", jwa.ES256(), nil)); code != 200 {
-		t.Fatalf("rotated key refused: %d %s", code, body)
+	p.addKey("k2", "ec", nil)
+	if got := do(t, srv.URL, "Bearer "+p.sign("k2", jwa.ES256(), nil)); got.code != 200 {
+		t.Fatalf("rotated key refused: %+v", got)
 	}
-	if got := p.fetches.Load() - before; got != 1 {
-		t.Errorf("%d fetches for a rotated key, want 1", got)
+	if n := p.fetches.Load(); n != 2 {
+		t.Errorf("%d fetches after a rotation, want 2", n)
 	}
-	// Tokens naming keys that do not exist cannot make the server hammer the
-	// IdP: at most one fetch per interval.
-	time.Sleep(250 * time.Millisecond)
-	p.addKey("ghost", "rsa")
+	time.Sleep(interval)
+
+	// Tokens naming keys the IdP does not publish cannot make the server
+	// hammer it: a flood, sequential then concurrent, fetches once per
+	// interval.
+	p.addKey("ghost", "rsa", nil)
 	bogus := p.sign("ghost", jwa.RS256(), nil)
-	p.mu.Lock()
-	p.public = jwk.NewSet()
-	p.mu.Unlock()
-	before = p.fetches.Load()
-	for range 50 {
-		if code, _, _ := do(t, srv.URL, "Bearer "+bogus); code != 401 {
-			t.Fatalf("unknown kid: %d, want 401", code)
+	p.unpublish()
+	before := p.fetches.Load()
+	for range 20 {
+		if got := do(t, srv.URL, "Bearer "+bogus); got.code != 401 || !strings.Contains(got.challenge, "signing key is not one of") {
+			t.Fatalf("unknown kid: %+v", got)
 		}
 	}
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Go(func() {
+			if _, err := a.Verify(context.Background(), bogus, nil); err == nil {
+				t.Error("unknown kid let in")
+			}
+		})
+	}
+	wg.Wait()
 	if got := p.fetches.Load() - before; got != 1 {
-		t.Errorf("%d fetches for 50 tokens with an unknown kid, want 1", got)
+		t.Errorf("%d fetches for 50 tokens with an unknown kid within %s, want 1", got, interval)
+	}
+	time.Sleep(interval)
+	if _, err := a.Verify(context.Background(), bogus, nil); err == nil {
+		t.Error("unknown kid let in")
+	}
+	if got := p.fetches.Load() - before; got != 2 {
+		t.Errorf("%d fetches once the interval passed, want 2", got)
+	}
+	// The keys fetched last are those used: k1 is gone.
+	if _, err := a.Verify(context.Background(), p.sign("k1", jwa.RS256(), nil), nil); err == nil {
+		t.Error("a key the IdP no longer publishes still lets tokens in")
 	}
 }
 
-func TestMetadataAndCheck(t *testing.T) {
+func TestTokenWithoutKid(t *testing.T) {
 	p := newIDP(t)
-	p.addKey("k1", "rsa")
-	cfg := p.config()
-	cfg.OAuth.ScopesSupported = []string{"tickets:read"}
-	a, _ := New(cfg, nil)
-	if a.MetadataPath() != "/.well-known/oauth-protected-resource/mcp" {
-		t.Errorf("metadata path %q", a.MetadataPath())
-	}
-	rec := httptest.NewRecorder()
-	a.MetadataHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, a.MetadataPath(), nil))
-	var doc map[string]any
-	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
-		t.Fatal(err, rec.Body)
-	}
-	got, _ := json.Marshal(map[string]any{"resource": doc["resource"], "authorization_servers": doc["authorization_servers"], "scopes_supported": doc["scopes_supported"], "bearer_methods_supported": doc["bearer_methods_supported"]})
-	if want := `{"authorization_servers":["https://idp.test"],"bearer_methods_supported":["header"],"resource":"https://mcp.test/mcp","scopes_supported":["tickets:read"]}`; string(got) != want {
-		t.Errorf("metadata %s, want %s", got, want)
-	}
-	if err := a.Check(context.Background()); err != nil {
-		t.Errorf("check with the IdP up: %v", err)
-	}
-	p.srv.Close()
-	err := a.Check(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "cannot fetch the JWKS at "+p.srv.URL) {
-		t.Errorf("check with the IdP down: %v", err)
-	}
-
-	// Static tokens only: no metadata, and a plain challenge.
-	st, _ := New(&Config{Tokens: []Token{{Subject: "x", Value: "static-token-0123456789"}}}, nil)
-	if st.MetadataPath() != "" || st.MetadataHandler() != nil || st.Check(context.Background()) != nil {
-		t.Error("static tokens have metadata or a check")
-	}
-	srv := serve(t, st)
-	if code, _, challenge := do(t, srv.URL, ""); code != 401 || challenge != `Bearer realm="mcpdecl"` {
-		t.Errorf("static, no token: %d %q", code, challenge)
+	p.addKey("only", "ec", nil)
+	a := newAuth(t, p.config(), nil, 0)
+	if info, err := a.Verify(context.Background(), p.sign("-only", jwa.ES256(), nil), nil); err != nil || info.UserID != "alice" {
+		t.Errorf("a token without kid, against a set of one key: %v, %v", info, err)
 	}
 }
 
-func decode(t *testing.T, src string, env map[string]string) (*Config, string) {
-	t.Helper()
-	file, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	content, _ := file.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "auth"}}})
-	ctx := &engine.DecodeContext{EvalContext: &hcl.EvalContext{}, Redactor: &engine.Redactor{}, Settings: engine.DefaultSettings()}
-	cfg, diags := Decode(content.Blocks[0], ctx)
-	var msgs []string
-	for _, d := range diags {
-		msgs = append(msgs, fmt.Sprintf("%d:%d: %s: %s", d.Subject.Start.Line, d.Subject.Start.Column, d.Summary, d.Detail))
-	}
-	if ctx.Redactor.Redact("x static-token-0123456789") == "x (sensitive)" {
-		msgs = append(msgs, "redacted")
-	}
-	return cfg, strings.Join(msgs, "\n")
-}
-
-func TestDecode(t *testing.T) {
-	tests := []struct{ src, want, cfg string }{
-		{
-			src:  "auth {\n  token \"bot\" {\n    value = \"static-token-0123456789\"\n    scopes = [\"a\"]\n  }\n}",
-			want: "redacted", cfg: "{[{bot (sensitive) [a]}] <nil>}",
-		},
-		{
-			src: "auth {\n  oauth {\n    jwks_url = \"https://idp/jwks\"\n    issuer = \"https://idp\"\n    audience = \"https://mcp/mcp\"\n  }\n}",
-			cfg: "{[] 0x", // a pointer: checked below
-		},
-		{src: "auth {\n}", want: "1:1: Empty auth block"},
-		{src: "auth {\n  token \"bot\" {\n    value = \"short\"\n  }\n}", want: "3:13: Token too short: The token \"bot\" is shorter than 16 bytes"},
-		{src: "auth {\n  token \"bot\" {\n    value = \"\"\n  }\n}", want: "3:13: Empty token"},
-		{src: "auth {\n  token \"a\" {\n    value = \"static-token-0123456789\"\n  }\n  token \"b\" {\n    value = \"static-token-0123456789\"\n  }\n}", want: `5:3: Duplicate token value: The tokens "a" and "b" have the same value`},
-		{src: "auth {\n  token \"a\" {\n    value = \"static-token-0123456789\"\n  }\n  token \"a\" {\n    value = \"static-token-9876543210\"\n  }\n}", want: `5:9: Duplicate token`},
-		{src: "auth {\n  oauth {\n    jwks_url = \"http://idp.example.com/jwks\"\n    issuer = \"i\"\n    audience = \"a\"\n  }\n}", want: "3:16: Invalid jwks_url: \"http://idp.example.com/jwks\" uses plain http"},
-		{src: "auth {\n  oauth {\n    jwks_url = \"https://idp/jwks\"\n    issuer = \"i\"\n  }\n}", want: `The argument "audience" is required`},
-		{src: "auth {\n  oauth {\n    jwks_url = \"https://idp/jwks\"\n    issuer = \"i\"\n    audience = \"a\"\n    leeway = \"1h\"\n  }\n}", want: "6:14: Invalid leeway"},
-		{src: "auth {\n  token \"bot\" {\n    value = \"static-token-0123456789\"\n    scopes = \"a\"\n  }\n}", want: "4:14: Invalid scopes"},
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(p *idp) string // returns the JWKS URL
+		want  string              // "" for no error
+	}{
+		{"up", func(p *idp) string { return p.srv.URL }, ""},
+		{"down", func(p *idp) string { p.srv.Close(); return p.srv.URL }, "cannot fetch the JWKS at %s: dial tcp"},
+		{"500", func(p *idp) string { p.setStatus(500); return p.srv.URL }, "cannot fetch the JWKS at %s: the server answered 500 Internal Server Error"},
+		{"too large", func(p *idp) string {
+			big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				_, _ = w.Write(bytes.Repeat([]byte(" "), jwksMaxBytes+1))
+			}))
+			t.Cleanup(big.Close)
+			return big.URL
+		}, "cannot fetch the JWKS at %s: the answer is larger than 1048576 bytes"},
+		{"HTML", func(p *idp) string {
+			html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				_, _ = io.WriteString(w, "<html>login</html>")
+			}))
+			t.Cleanup(html.Close)
+			return html.URL
+		}, "cannot fetch the JWKS at %s: the answer is not a JSON Web Key Set"},
 	}
 	for _, tt := range tests {
-		cfg, got := decode(t, tt.src, nil)
-		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
-			t.Errorf("%s\ngot  %s\nwant %s", tt.src, got, tt.want)
-		}
-		if tt.cfg != "" && !strings.HasPrefix(fmt.Sprintf("%v", *cfg), tt.cfg) {
-			t.Errorf("%s\ndecoded %v, want %s", tt.src, *cfg, tt.cfg)
-		}
-		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x"} {
-			if cfg != nil && strings.Contains(fmt.Sprintf(verb, cfg.Tokens), "static-token") {
-				t.Errorf("a token shows with %s: %s", verb, fmt.Sprintf(verb, cfg.Tokens))
+		t.Run(tt.name, func(t *testing.T) {
+			p := newIDP(t)
+			p.addKey("k1", "rsa", nil)
+			cfg := p.config()
+			cfg.OAuth.JWKSURL = tt.setup(p)
+			a := newAuth(t, cfg, nil, time.Nanosecond)
+			err := a.Check(context.Background())
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("check: %v", err)
+				}
+				return
 			}
+			if want := fmt.Sprintf(tt.want, cfg.OAuth.JWKSURL); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Fatalf("check: %v\nwant %s…", err, want)
+			}
+			// A token cannot be checked, and the client is not told why in
+			// detail.
+			_, err = a.Verify(context.Background(), p.sign("k1", jwa.RS256(), nil), nil)
+			if err == nil || err.Error() != "invalid token: the authorization server's keys cannot be fetched" {
+				t.Errorf("verify: %v", err)
+			}
+		})
+	}
+}
+
+// Checks within the interval report the last fetch instead of fetching
+// again, so that probes cannot flood the IdP; the IdP coming back shows
+// after the interval.
+func TestCheckInterval(t *testing.T) {
+	p := newIDP(t)
+	p.addKey("k1", "rsa", nil)
+	p.setStatus(http.StatusServiceUnavailable)
+	const interval = 200 * time.Millisecond
+	a := newAuth(t, p.config(), nil, interval)
+	ctx := context.Background()
+	for range 5 {
+		if err := a.Check(ctx); err == nil {
+			t.Fatal("check passed with the IdP failing")
 		}
 	}
-	cfg, _ := decode(t, tests[1].src, nil)
-	if o := cfg.OAuth; o.Resource != "https://mcp/mcp" || len(o.AuthorizationServers) != 1 || o.AuthorizationServers[0] != "https://idp" || o.Leeway != DefaultLeeway {
-		t.Errorf("oauth defaults: %+v", o)
+	if n := p.fetches.Load(); n != 1 {
+		t.Errorf("%d fetches for 5 checks, want 1", n)
+	}
+	p.setStatus(0)
+	time.Sleep(interval)
+	if err := a.Check(ctx); err != nil {
+		t.Errorf("check once the IdP is back: %v", err)
+	}
+}
+
+func TestCloseStopsEverything(t *testing.T) {
+	p := newIDP(t)
+	p.addKey("k1", "rsa", nil)
+	ignore := goleak.IgnoreCurrent()
+	a, err := New(p.config(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := p.sign("k1", jwa.RS256(), nil)
+	if _, err := a.Verify(context.Background(), token, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Keys already fetched still serve; nothing is fetched any more.
+	if _, err := a.Verify(context.Background(), token, nil); err != nil {
+		t.Errorf("after Close: %v", err)
+	}
+	if err := a.Check(context.Background()); !errors.Is(err, errClosed) {
+		t.Errorf("check after Close: %v", err)
+	}
+	goleak.VerifyNone(t, ignore)
+}
+
+func TestNewDoesNotFetch(t *testing.T) {
+	p := newIDP(t)
+	a := newAuth(t, p.config(), nil, 0)
+	if n := p.fetches.Load(); n != 0 {
+		t.Errorf("New fetched the JWKS %d times", n)
+	}
+	if _, err := a.Verify(context.Background(), staticValue, nil); err != nil || p.fetches.Load() != 0 {
+		t.Errorf("a static token made the JWKS be fetched: %v, %d", err, p.fetches.Load())
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  *Config
+		want string
+	}{
+		{"nothing", &Config{}, "the auth block declares no token and no oauth block, so no request could be let in"},
+		{"short token", &Config{Tokens: []Token{{Subject: "x", Value: "short"}}}, `the token "x" is shorter than 16 bytes, short enough to be guessed`},
+		{"no issuer", &Config{OAuth: &OAuth{JWKSURL: "https://idp/jwks", Audience: "a", Resource: "https://mcp/mcp"}}, "the oauth block needs jwks_url, issuer and audience"},
+		{"bad resource", &Config{OAuth: &OAuth{JWKSURL: "https://idp/jwks", Issuer: "i", Audience: "a", Resource: "api://mcp"}}, `the resource "api://mcp" is not an absolute http or https URL; set resource to the URL clients reach this server at`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := New(tt.cfg, nil); err == nil || err.Error() != tt.want {
+				t.Errorf("New: %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestMetadata(t *testing.T) {
+	tests := []struct {
+		resource, scopes  string
+		path, url, header string
+		doc               string
+	}{
+		{
+			resource: "https://mcp.test/mcp", scopes: "tickets:read",
+			path: "/.well-known/oauth-protected-resource/mcp",
+			url:  "https://mcp.test/.well-known/oauth-protected-resource/mcp",
+			doc:  `{"resource":"https://mcp.test/mcp","authorization_servers":["https://idp.test"],"scopes_supported":["tickets:read"],"bearer_methods_supported":["header"]}`,
+		},
+		{
+			resource: "https://mcp.test/", path: "/.well-known/oauth-protected-resource",
+			url: "https://mcp.test/.well-known/oauth-protected-resource",
+			doc: `{"resource":"https://mcp.test/","authorization_servers":["https://idp.test"],"bearer_methods_supported":["header"]}`,
+		},
+		{
+			resource: "http://127.0.0.1:8080/a%20b/mcp/", path: "/.well-known/oauth-protected-resource/a b/mcp",
+			url: "http://127.0.0.1:8080/.well-known/oauth-protected-resource/a%20b/mcp",
+			doc: `{"resource":"http://127.0.0.1:8080/a%20b/mcp/","authorization_servers":["https://idp.test"],"bearer_methods_supported":["header"]}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.resource, func(t *testing.T) {
+			cfg := &Config{OAuth: &OAuth{JWKSURL: "https://idp.test/jwks", Issuer: issuer, Audience: audience, Resource: tt.resource, AuthorizationServers: []string{issuer}, Leeway: DefaultLeeway}}
+			if tt.scopes != "" {
+				cfg.OAuth.ScopesSupported = strings.Fields(tt.scopes)
+			}
+			a := newAuth(t, cfg, nil, 0)
+			if a.MetadataPath() != tt.path {
+				t.Errorf("path %q, want %q", a.MetadataPath(), tt.path)
+			}
+			rec := httptest.NewRecorder()
+			a.MetadataHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tt.url, nil))
+			if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/json" {
+				t.Errorf("answer %d %q", rec.Code, rec.Header().Get("Content-Type"))
+			}
+			if got := strings.TrimSpace(rec.Body.String()); got != tt.doc {
+				t.Errorf("document\n got %s\nwant %s", got, tt.doc)
+			}
+			rec = httptest.NewRecorder()
+			a.Wrap(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", nil))
+			if got := rec.Header().Get("WWW-Authenticate"); !strings.HasPrefix(got, `Bearer resource_metadata="`+tt.url+`"`) {
+				t.Errorf("challenge %s, want the metadata URL %s", got, tt.url)
+			}
+		})
+	}
+}
+
+func TestHeaderSafe(t *testing.T) {
+	if got := headerSafe("a \"b\" \\c\r\nd\x00é~"); got != "a b cd~" {
+		t.Errorf("headerSafe: %q", got)
 	}
 }

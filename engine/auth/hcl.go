@@ -1,8 +1,10 @@
 package auth
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"strings"
 	"time"
@@ -13,42 +15,79 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// Config is the auth block.
+// Config is the auth block, decoded.
 type Config struct {
+	// Tokens are the static bearer tokens, in the order declared.
 	Tokens []Token
-	OAuth  *OAuth // nil without an oauth block
+	// OAuth is the oauth block, nil when there is none.
+	OAuth *OAuth
 }
 
 // Token is a static bearer token.
 type Token struct {
-	Subject string // the block's label
-	Value   Secret
-	Scopes  []string
+	// Subject is the block's label: the client's identity in logs, audit
+	// lines and rate-limit keys.
+	Subject string
+	// Value is the token, trimmed of surrounding whitespace.
+	Value Secret
+	// Scopes are the scopes the token grants.
+	Scopes []string
 }
 
-// OAuth is the oauth block: how JWT access tokens are checked.
+// OAuth is the oauth block: how JWT access tokens are checked, and what the
+// protected-resource metadata document says.
 type OAuth struct {
-	JWKSURL, Issuer, Audience, Resource   string
-	AuthorizationServers, ScopesSupported []string
-	Leeway                                time.Duration
+	// JWKSURL is where the authorization server's public keys are.
+	JWKSURL string
+	// Issuer is what the iss claim must equal.
+	Issuer string
+	// Audience is what the aud claim must hold.
+	Audience string
+	// Resource is the server's canonical URI (RFC 9728); it defaults to
+	// Audience.
+	Resource string
+	// AuthorizationServers are the issuers a client may get tokens from;
+	// they default to Issuer.
+	AuthorizationServers []string
+	// ScopesSupported are the scopes advertised in the metadata document
+	// and in challenges.
+	ScopesSupported []string
+	// Leeway is the clock skew allowed on exp, nbf and iat.
+	Leeway time.Duration
 }
 
-// Secret is a value never printed: formatting it, with any verb, gives
-// [engine.Mask].
+// Secret is a value never printed: formatting it, with any verb, encoding
+// it as JSON or text, or logging it gives [engine.Mask].
 type Secret string
 
 // String returns [engine.Mask].
 func (Secret) String() string { return engine.Mask }
 
+// GoString returns [engine.Mask], quoted.
+func (Secret) GoString() string { return fmt.Sprintf("%q", engine.Mask) }
+
 // Format writes [engine.Mask], whatever the verb.
 func (Secret) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, engine.Mask) }
 
-// MinTokenBytes is the shortest static token accepted: shorter ones can be
-// guessed.
+// MarshalJSON returns [engine.Mask] as a JSON string.
+func (Secret) MarshalJSON() ([]byte, error) { return json.Marshal(engine.Mask) }
+
+// MarshalText returns [engine.Mask].
+func (Secret) MarshalText() ([]byte, error) { return []byte(engine.Mask), nil }
+
+// LogValue returns [engine.Mask].
+func (Secret) LogValue() slog.Value { return slog.StringValue(engine.Mask) }
+
+// MinTokenBytes is the length of the shortest static token accepted:
+// shorter ones can be guessed.
 const MinTokenBytes = 16
 
-// DefaultLeeway is the clock skew allowed on a JWT's times.
-const DefaultLeeway = 30 * time.Second
+// DefaultLeeway is the clock skew allowed on a JWT's times when leeway is
+// not set; MaxLeeway is the most that may be set.
+const (
+	DefaultLeeway = 30 * time.Second
+	MaxLeeway     = 5 * time.Minute
+)
 
 var (
 	authSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -70,42 +109,51 @@ var (
 	}}
 )
 
-// Decode reads the auth block.
+// Decode reads the auth block. Every token value is recorded with
+// ctx.Redactor, so that it is redacted wherever text leaves the server. It
+// returns a nil Config when there are errors.
 func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnostics) {
 	content, diags := block.Body.Content(authSchema)
 	cfg := &Config{}
-	seen := map[string]*hcl.Block{}
+	names := map[string]*hcl.Block{}
+	values := map[Secret]string{}
+	var oauthBlock *hcl.Block
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "token":
 			name := b.Labels[0]
-			if first, dup := seen[name]; dup {
+			t, valueRange, more := decodeToken(b, ctx)
+			diags = append(diags, more...)
+			if first, dup := names[name]; dup {
 				diags = append(diags, errorf(b.LabelRanges[0], "Duplicate token", "A token named %q is already declared at %s; give each client a name of its own.", name, first.DefRange))
 				continue
 			}
-			seen[name] = b
-			t, more := decodeToken(b, ctx)
-			diags = append(diags, more...)
-			for _, other := range cfg.Tokens {
-				if other.Value == t.Value && t.Value != "" {
-					diags = append(diags, errorf(b.DefRange, "Duplicate token value", "The tokens %q and %q have the same value: each client needs a token of its own, so that it can be told apart and revoked.", other.Subject, name))
-				}
+			names[name] = b
+			if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+				diags = append(diags, errorf(b.LabelRanges[0], "Invalid token name", "The name of a token identifies its client in logs, audit lines and rate limits; it must not be empty or hold control characters."))
+				continue
 			}
+			if other, dup := values[t.Value]; dup && t.Value != "" {
+				diags = append(diags, errorf(valueRange, "Duplicate token value", "The tokens %q and %q have the same value: give each client a token of its own, so that it can be told apart and revoked.", other, name))
+				continue
+			}
+			values[t.Value] = name
 			if !more.HasErrors() {
 				cfg.Tokens = append(cfg.Tokens, t)
 			}
 		case "oauth":
-			if cfg.OAuth != nil {
-				diags = append(diags, errorf(b.DefRange, "Duplicate oauth block", "An auth block takes at most one oauth block."))
+			if oauthBlock != nil {
+				diags = append(diags, errorf(b.DefRange, "Duplicate oauth block", "Tokens are already checked by the oauth block at %s; an auth block takes at most one.", oauthBlock.DefRange))
 				continue
 			}
+			oauthBlock = b
 			o, more := decodeOAuth(b, ctx)
 			diags = append(diags, more...)
 			cfg.OAuth = o
 		}
 	}
 	if len(content.Blocks) == 0 && !diags.HasErrors() {
-		diags = append(diags, errorf(block.DefRange, "Empty auth block", `An auth block needs token "name" { value = … } blocks, an oauth { … } block, or both.`))
+		diags = append(diags, errorf(block.DefRange, "Empty auth block", `An auth block lets in the requests that carry one of its tokens, and it has none: add token "name" { value = … } blocks, an oauth { … } block, or both.`))
 	}
 	if diags.HasErrors() {
 		return nil, diags
@@ -113,36 +161,41 @@ func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnosti
 	return cfg, diags
 }
 
-func decodeToken(b *hcl.Block, ctx *engine.DecodeContext) (Token, hcl.Diagnostics) {
+// decodeToken reads a token block; it returns the range of its value too.
+func decodeToken(b *hcl.Block, ctx *engine.DecodeContext) (Token, hcl.Range, hcl.Diagnostics) {
 	content, diags := b.Body.Content(tokenSchema)
 	t := Token{Subject: b.Labels[0]}
+	rng := b.DefRange
 	if a, ok := content.Attributes["value"]; ok {
+		rng = a.Expr.Range()
 		v, more := ctx.String(a.Expr)
 		diags = append(diags, more...)
+		ctx.Redactor.Add(v)
 		v = strings.TrimSpace(v)
 		ctx.Redactor.Add(v)
 		t.Value = Secret(v)
 		switch {
 		case more.HasErrors():
 		case v == "":
-			diags = append(diags, errorf(a.Expr.Range(), "Empty token", "The token %q has no value; when it comes from env(…) or file(…), check that the variable is set or the file is not empty.", t.Subject))
+			diags = append(diags, errorf(rng, "Empty token", "The token %q has no value; when it comes from env(…) or file(…), check that the variable is set or that the file is not empty.", t.Subject))
 		case len(v) < MinTokenBytes:
-			diags = append(diags, errorf(a.Expr.Range(), "Token too short", "The token %q is shorter than %d bytes, short enough to be guessed; use a random value, such as the output of: openssl rand -hex 32.", t.Subject, MinTokenBytes))
-		case strings.ContainsAny(v, " \t\r\n,\""):
-			diags = append(diags, errorf(a.Expr.Range(), "Invalid token", "The token %q holds a space, a comma or a quote, which an Authorization header cannot carry.", t.Subject))
+			diags = append(diags, errorf(rng, "Token too short", "The token %q is shorter than %d bytes, short enough to be guessed; use a random value, such as the output of: openssl rand -hex 32.", t.Subject, MinTokenBytes))
+		case strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r > '~' }):
+			diags = append(diags, errorf(rng, "Invalid token", "The token %q holds a space, a control character or a non-ASCII character, which an Authorization header cannot carry; use letters, digits and -._~+/= only.", t.Subject))
 		}
 	}
 	if a, ok := content.Attributes["scopes"]; ok {
 		var more hcl.Diagnostics
-		t.Scopes, more = stringList(ctx, a, "scopes")
+		t.Scopes, more = stringList(ctx, a)
 		diags = append(diags, more...)
 	}
-	return t, diags
+	return t, rng, diags
 }
 
 func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnostics) {
 	content, diags := b.Body.Content(oauthSchema)
 	o := &OAuth{Leeway: DefaultLeeway}
+	// str reads a string attribute that must not be empty.
 	str := func(name string, dst *string) *hcl.Attribute {
 		a, ok := content.Attributes[name]
 		if !ok {
@@ -150,46 +203,64 @@ func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnosti
 		}
 		s, more := ctx.String(a.Expr)
 		diags = append(diags, more...)
+		if more.HasErrors() {
+			return nil
+		}
+		if s == "" {
+			diags = append(diags, errorf(a.Expr.Range(), "Empty "+name, "The %s must not be empty.", name))
+			return nil
+		}
 		*dst = s
 		return a
 	}
-	if a := str("jwks_url", &o.JWKSURL); a != nil && o.JWKSURL != "" {
+	if a := str("jwks_url", &o.JWKSURL); a != nil {
 		if msg := checkURL(o.JWKSURL); msg != "" {
-			diags = append(diags, errorf(a.Expr.Range(), "Invalid jwks_url", "%s", msg))
+			diags = append(diags, errorf(a.Expr.Range(), "Invalid jwks_url", "The jwks_url is where the authorization server publishes its keys: %s", msg))
 		}
 	}
-	for _, name := range []string{"issuer", "audience"} {
-		dst := &o.Issuer
-		if name == "audience" {
-			dst = &o.Audience
-		}
-		if a := str(name, dst); a != nil && *dst == "" {
-			diags = append(diags, errorf(a.Expr.Range(), "Empty "+name, "%s must not be empty: tokens are checked against it.", name))
-		}
-	}
-	o.Resource = o.Audience
+	issuer := str("issuer", &o.Issuer)
+	audience := str("audience", &o.Audience)
+
 	if a := str("resource", &o.Resource); a != nil {
-		if msg := checkURL(o.Resource); msg != "" {
-			diags = append(diags, errorf(a.Expr.Range(), "Invalid resource", "resource is this server's URL, as clients reach it: %s", msg))
+		if msg := checkResource(o.Resource); msg != "" {
+			diags = append(diags, errorf(a.Expr.Range(), "Invalid resource", "The resource is this server's URL, as clients reach it: %s", msg))
+		}
+	} else if _, set := content.Attributes["resource"]; !set && audience != nil {
+		o.Resource = o.Audience
+		if msg := checkResource(o.Audience); msg != "" {
+			diags = append(diags, errorf(audience.Expr.Range(), "Invalid resource", "The resource, this server's URL, defaults to the audience, which is not usable as one: %s Set resource to the URL clients reach this server at, such as https://mcp.example.com/mcp.", msg))
 		}
 	}
-	o.AuthorizationServers = []string{o.Issuer}
-	for _, name := range []string{"authorization_servers", "scopes_supported"} {
-		if a, ok := content.Attributes[name]; ok {
-			list, more := stringList(ctx, a, name)
-			diags = append(diags, more...)
-			if name == "scopes_supported" {
-				o.ScopesSupported = list
-			} else {
-				o.AuthorizationServers = list
+
+	if a, ok := content.Attributes["authorization_servers"]; ok {
+		list, more := stringList(ctx, a)
+		diags = append(diags, more...)
+		for _, s := range list {
+			if msg := checkURL(s); msg != "" && !more.HasErrors() {
+				diags = append(diags, errorf(a.Expr.Range(), "Invalid authorization_servers", "Each authorization server is the issuer URL clients discover it by: %s", msg))
+				break
 			}
 		}
+		if len(list) == 0 && !more.HasErrors() {
+			diags = append(diags, errorf(a.Expr.Range(), "Invalid authorization_servers", "The list of authorization servers must not be empty: clients find where to get a token in it."))
+		}
+		o.AuthorizationServers = list
+	} else if issuer != nil {
+		o.AuthorizationServers = []string{o.Issuer}
+		if msg := checkURL(o.Issuer); msg != "" {
+			diags = append(diags, errorf(issuer.Expr.Range(), "Invalid authorization_servers", "The authorization servers default to the issuer, which is not usable as one: %s Set authorization_servers to the issuer URLs clients get tokens from.", msg))
+		}
+	}
+	if a, ok := content.Attributes["scopes_supported"]; ok {
+		var more hcl.Diagnostics
+		o.ScopesSupported, more = stringList(ctx, a)
+		diags = append(diags, more...)
 	}
 	if a, ok := content.Attributes["leeway"]; ok {
 		d, more := ctx.Duration(a.Expr)
 		diags = append(diags, more...)
-		if !more.HasErrors() && d > 5*time.Minute {
-			diags = append(diags, errorf(a.Expr.Range(), "Invalid leeway", "leeway is the clock skew allowed on a token's times; more than 5m would accept tokens long expired."))
+		if !more.HasErrors() && d > MaxLeeway {
+			diags = append(diags, errorf(a.Expr.Range(), "Invalid leeway", "The leeway is the clock skew allowed on a token's times; more than %s would let in tokens long expired.", MaxLeeway))
 		}
 		o.Leeway = d
 	}
@@ -200,36 +271,52 @@ func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnosti
 // Plain http is allowed for loopback hosts, for tests and local servers.
 func checkURL(s string) string {
 	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return fmt.Sprintf("%q is not an absolute URL, such as https://idp.example.com/.well-known/jwks.json.", s)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return fmt.Sprintf("%q is not an absolute URL, such as https://idp.example.com.", s)
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if h := u.Hostname(); h != "localhost" && h != "127.0.0.1" && h != "::1" {
-			return fmt.Sprintf("%q uses plain http: keys and tokens must travel over https (http is allowed for localhost only).", s)
+			return fmt.Sprintf("%q uses plain http, but keys and tokens must travel over https (http is allowed for localhost only).", s)
 		}
 	default:
-		return fmt.Sprintf("%q is not an http or https URL.", s)
+		return fmt.Sprintf("%q is not an https URL.", s)
+	}
+	return ""
+}
+
+// checkResource is checkURL, and no query or fragment (RFC 8707 §2, RFC
+// 9728 §1.2).
+func checkResource(s string) string {
+	if msg := checkURL(s); msg != "" {
+		return msg
+	}
+	if u, _ := url.Parse(s); u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "#") {
+		return fmt.Sprintf("%q has a query or a fragment, which a resource identifier cannot have.", s)
 	}
 	return ""
 }
 
 // stringList reads a list of non-empty strings without spaces.
-func stringList(ctx *engine.DecodeContext, a *hcl.Attribute, name string) ([]string, hcl.Diagnostics) {
+func stringList(ctx *engine.DecodeContext, a *hcl.Attribute) ([]string, hcl.Diagnostics) {
 	v, diags := ctx.Eval(a.Expr)
-	if diags.HasErrors() || !v.IsKnown() {
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	v, _ = v.UnmarkDeep()
+	if !v.IsWhollyKnown() {
 		return nil, diags
 	}
 	ty := v.Type()
-	bad := errorf(a.Expr.Range(), "Invalid "+name, `%s must be a list of strings, such as ["tickets:read"].`, name)
+	bad := errorf(a.Expr.Range(), "Invalid "+a.Name, `The %s must be a list of strings without spaces, such as ["tickets:read", "tickets:write"].`, a.Name)
 	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
 		return nil, append(diags, bad)
 	}
 	var out []string
 	for it := v.ElementIterator(); it.Next(); {
 		_, e := it.Element()
-		if e.IsNull() || !e.IsKnown() || e.Type() != cty.String || e.AsString() == "" || strings.ContainsAny(e.AsString(), " \t\r\n\"") {
+		if e.IsNull() || e.Type() != cty.String || e.AsString() == "" || strings.ContainsFunc(e.AsString(), func(r rune) bool { return r <= ' ' || r == '"' || r == '\\' }) {
 			return nil, append(diags, bad)
 		}
 		out = append(out, e.AsString())
