@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/hmac"
 	"crypto/rand"
@@ -94,6 +95,12 @@ func (p *idp) addKey(kid, kind string, edit func(jwk.Key)) {
 			p.t.Fatal(err)
 		}
 		priv, pub = k, &k.PublicKey
+	case "ed":
+		pk, k, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		priv, pub = k, pk
 	}
 	jpub, err := jwk.Import(pub)
 	if err != nil {
@@ -266,6 +273,8 @@ func TestVerifyThroughWrap(t *testing.T) {
 	p.addKey("k1", "rsa", nil)
 	p.addKey("e1", "ec", nil)
 	p.addKey("pinned", "rsa", func(k jwk.Key) { _ = k.Set(jwk.AlgorithmKey, jwa.RS256()) })
+	p.addKey("d1", "ed", nil)
+	p.addKey("enc", "rsa", func(k jwk.Key) { _ = k.Set(jwk.KeyUsageKey, "enc") })
 	var log bytes.Buffer
 	a := newAuth(t, p.config(), &log, 0)
 	srv := serve(t, a)
@@ -289,6 +298,7 @@ func TestVerifyThroughWrap(t *testing.T) {
 		{"RSA", "Bearer " + p.sign("k1", jwa.RS256(), nil), 200, "alice tickets:read,tickets:write", ""},
 		{"RSA-PSS", "Bearer " + p.sign("k1", jwa.PS384(), nil), 200, "alice tickets:read,tickets:write", ""},
 		{"EC", "Bearer " + p.sign("e1", jwa.ES256(), nil), 200, "alice tickets:read,tickets:write", ""},
+		{"EdDSA", "Bearer " + p.sign("d1", jwa.EdDSA(), nil), 200, "alice tickets:read,tickets:write", ""},
 		{"scp list", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["scope"], c["scp"] = nil, []string{"a", "b"} }), 200, "alice a,b", ""},
 		{"scp string", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["scope"], c["scp"] = nil, "a b" }), 200, "alice a,b", ""},
 		{"no scopes", "Bearer " + p.sign("k1", jwa.RS256(), func(c claims) { c["scope"] = nil }), 200, "alice", ""},
@@ -322,6 +332,7 @@ func TestVerifyThroughWrap(t *testing.T) {
 		{"signed by another key", "Bearer " + p.signAs("k1", "pinned", jwa.RS256(), nil), 401, "invalid token", refused("the token's signature is not valid")},
 		{"alg against the key's", "Bearer " + p.sign("pinned", jwa.PS256(), nil), 401, "invalid token", refused("the token's algorithm is not the one of its key")},
 		{"alg of another key type", "Bearer " + resign(t, p.sign("e1", jwa.ES256(), nil), "RS256"), 401, "invalid token", refused("the token's algorithm is not the one of its key")},
+		{"encryption key", "Bearer " + p.sign("enc", jwa.RS256(), nil), 401, "invalid token", refused("the token's key is not a signing key")},
 		{"tampered claims", "Bearer " + tamper(p.sign("k1", jwa.RS256(), nil)), 401, "invalid token", refused("the token's signature is not valid")},
 		{"alg none", "Bearer " + unsigned("k1"), 401, "invalid token", refused("the token's signing algorithm is not accepted: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA are")},
 		{"HS256 with the public key", "Bearer " + hs256(pubDER, "k1"), 401, "invalid token", refused("the token's signing algorithm is not accepted: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA are")},

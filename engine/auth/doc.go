@@ -1,48 +1,111 @@
 // Package auth decides who may call the server over HTTP: the top-level auth
-// block. Over stdio no token is asked for: the client started the server.
+// block. The server is an OAuth 2.1 resource server, as the MCP
+// authorization specification asks. Over stdio no token is asked for: the
+// client started the server.
 //
 //	auth {
 //	  # Static bearer tokens, any number. The label names the client in
 //	  # logs, audit lines and rate limits.
 //	  token "ci-bot" {
-//	    value  = env("CI_BOT_TOKEN")     # required, at least 16 bytes
-//	    scopes = ["tickets:read"]        # what the token grants
+//	    value  = env("CI_BOT_TOKEN")   # required; or file("ci-bot.token")
+//	    scopes = ["tickets:read"]      # optional: what the token grants
 //	  }
 //
-//	  # OAuth 2.1: JWT access tokens from an authorization server.
+//	  # OAuth 2.1: JWT access tokens from an authorization server. At most one.
 //	  oauth {
 //	    jwks_url = "https://idp.example.com/.well-known/jwks.json"  # required
 //	    issuer   = "https://idp.example.com"                        # required
 //	    audience = "https://mcp.example.com/mcp"                    # required
 //	    resource = "https://mcp.example.com/mcp"                    # default: audience
 //	    authorization_servers = ["https://idp.example.com"]         # default: [issuer]
-//	    scopes_supported      = ["tickets:read", "tickets:write"]   # advertised
-//	    leeway   = "30s"                                            # clock skew allowed
+//	    scopes_supported      = ["tickets:read", "tickets:write"]   # optional
+//	    leeway   = "30s"                                            # default: 30s
 //	  }
 //	}
 //
+// An auth block needs at least one token block or an oauth block; it may
+// have both.
+//
+// # Static tokens
+//
+// A token's value is trimmed of surrounding whitespace (so that a file
+// ending in a newline works) and must then be at least 16 bytes long —
+// shorter ones can be guessed; use the output of openssl rand -hex 32 — and
+// hold only visible ASCII characters, as an Authorization header must. Two
+// tokens may not share a name or a value. Values are secrets: they are
+// redacted from every text that leaves the server, and never printed in
+// messages or logs, whatever their source.
+//
+// A token sent is compared with every declared one in constant time (by
+// their SHA-256 digests, so that not even its length tells them apart).
+// Its client's identity is the block's label, and it grants the token's
+// scopes. It never expires: remove it from the file and reload to revoke it.
+//
+// # OAuth
+//
+// Any token that is not a static one must be a JWT access token:
+//
+//   - signed with RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384,
+//     ES512 or EdDSA by a key of the JWKS at jwks_url, named by the token's
+//     kid (a token without kid is checked against a set of one key). If the
+//     key states an alg, it must be the token's. Unsigned (alg none) and
+//     HMAC (HS256…) tokens are refused, so a public key can never serve as
+//     a shared secret;
+//   - whose iss equals issuer, and whose aud is or holds audience;
+//   - with an exp in the future, and nbf and iat, when present, not in it,
+//     give or take leeway (at most 5m);
+//   - with a sub, which is the client's identity.
+//
+// Its scopes are those of its scope claim (space-separated, or a list) or
+// else its scp claim (a list, or space-separated).
+//
+// jwks_url must be https (plain http is allowed for localhost). The JWKS is
+// fetched when serve starts (serve refuses to start if it cannot be), then
+// kept fresh in the background as its answers' Cache-Control says, between
+// every 15 minutes and every hour. A token whose kid the set lacks makes it
+// be fetched again at once — keys rotate — but such fetches, and those of
+// readiness checks, happen at most once every 10 seconds, whatever the
+// traffic, so that tokens with made-up kids cannot flood the authorization
+// server. A fetch gives up after 10 seconds, and refuses sets larger than
+// 1 MiB. If a refresh fails, the keys fetched before are kept.
+//
+// resource is the server's canonical URL, as clients reach it (RFC 8707):
+// an https (or loopback http) URL without query or fragment. The
+// protected-resource metadata document (RFC 9728) is served, without a
+// token, at /.well-known/oauth-protected-resource followed by the path of
+// resource — for https://mcp.example.com/mcp,
+// https://mcp.example.com/.well-known/oauth-protected-resource/mcp — and
+// says:
+//
+//	{
+//	  "resource": "https://mcp.example.com/mcp",
+//	  "authorization_servers": ["https://idp.example.com"],
+//	  "scopes_supported": ["tickets:read", "tickets:write"],
+//	  "bearer_methods_supported": ["header"]
+//	}
+//
+// # Answers
+//
 // Every request to the MCP endpoint needs an Authorization: Bearer header.
-// A static token is compared with each declared one in constant time. Any
-// other token must be a JWT signed with RS256, RS384, RS512, PS256, PS384,
-// PS512, ES256, ES384, ES512 or EdDSA by a key of the JWKS, whose iss equals
-// issuer, whose aud holds audience, with an exp in the future and nbf and
-// iat not in it (give or take leeway). Symmetric (HS*) and unsigned tokens
-// are refused. The JWKS is fetched when the server starts (serve checks it),
-// kept for 15 minutes, and fetched again at once when a token names a key
-// it lacks, at most once every 10 seconds whatever the traffic.
+// One without a valid token is answered 401 Unauthorized, with this
+// challenge when there is an oauth block:
 //
-// A request without a valid token is answered 401 with a WWW-Authenticate
-// challenge: Bearer with the URL of the protected-resource metadata (RFC
-// 9728) when there is an oauth block, else Bearer realm="mcpdecl", and
-// error="invalid_token" when a token was sent. With an oauth block, the
-// metadata document is served, without a token, at
-// /.well-known/oauth-protected-resource followed by the path of resource.
+//	WWW-Authenticate: Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="tickets:read tickets:write"
 //
-// A token's scopes come from its scope claim (space-separated) or scp claim
-// (a list), or from a static token's scopes. A tool's scopes attribute lists
-// those a token must all grant: the tool is left out of tools/list for the
-// other tokens, and calling it is refused.
+// (scope only when scopes_supported is set), and with static tokens only:
 //
-// Token values are recorded as secrets: they are redacted from every text
-// that leaves the server, and never written in messages.
+//	WWW-Authenticate: Bearer realm="mcpdecl"
+//
+// When a bearer token was sent and refused, the challenge adds
+// error="invalid_token" and an error_description that says why in a few
+// words, such as "the token has expired (exp)" (RFC 6750 §3); the answer's
+// body says the same. Neither ever holds the token. The reason is logged
+// too, with details (such as the kid, or why the JWKS could not be
+// fetched) that clients are not told.
+//
+// # Scopes
+//
+// A tool's scopes attribute lists those a token must all grant: the tool is
+// left out of tools/list for the other tokens, and calling it is refused. A
+// tool without scopes is open to every client with a valid token.
 package auth
