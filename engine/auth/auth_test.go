@@ -441,7 +441,7 @@ func TestVerifyErrors(t *testing.T) {
 func TestKeyRotation(t *testing.T) {
 	p := newIDP(t)
 	p.addKey("k1", "rsa", nil)
-	const interval = 300 * time.Millisecond
+	const interval = time.Second
 	a := newAuth(t, p.config(), nil, interval)
 	srv := serve(t, a)
 	if got := do(t, srv.URL, "Bearer "+p.sign("k1", jwa.RS256(), nil)); got.code != 200 {
@@ -570,7 +570,7 @@ func TestCheckInterval(t *testing.T) {
 	p := newIDP(t)
 	p.addKey("k1", "rsa", nil)
 	p.setStatus(http.StatusServiceUnavailable)
-	const interval = 200 * time.Millisecond
+	const interval = 500 * time.Millisecond
 	a := newAuth(t, p.config(), nil, interval)
 	ctx := context.Background()
 	for range 5 {
@@ -697,5 +697,43 @@ func TestMetadata(t *testing.T) {
 func TestHeaderSafe(t *testing.T) {
 	if got := headerSafe("a \"b\" \\c\r\nd\x00é~"); got != "a b cd~" {
 		t.Errorf("headerSafe: %q", got)
+	}
+}
+
+// The handler behind Wrap gets the writer Wrap got, with all it can do
+// (flush, hijack), not a wrapper.
+func TestWrapPassesTheWriter(t *testing.T) {
+	a := newAuth(t, &Config{Tokens: []Token{{Subject: "ci-bot", Value: staticValue}}}, nil, 0)
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+	req.Header.Set("Authorization", "Bearer "+staticValue)
+	var got http.ResponseWriter
+	a.Wrap(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { got = w })).ServeHTTP(rec, req)
+	if got != rec {
+		t.Errorf("the handler got %T, not the recorder", got)
+	}
+}
+
+func TestJWKSRedirects(t *testing.T) {
+	p := newIDP(t)
+	p.addKey("k1", "rsa", nil)
+	tests := []struct {
+		to   string
+		want string // "" for no error
+	}{
+		{p.srv.URL + "/jwks", ""},
+		{"http://idp.example.com/jwks", "cannot fetch the JWKS at %s: redirected to http://idp.example.com/jwks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.to, func(t *testing.T) {
+			redirect := httptest.NewServer(http.RedirectHandler(tt.to, http.StatusFound))
+			defer redirect.Close()
+			cfg := p.config()
+			cfg.OAuth.JWKSURL = redirect.URL
+			err := newAuth(t, cfg, nil, 0).Check(context.Background())
+			if want := fmt.Sprintf(tt.want, redirect.URL); tt.want == "" && err != nil || tt.want != "" && (err == nil || err.Error() != want) {
+				t.Errorf("check: %v\nwant %s", err, want)
+			}
+		})
 	}
 }
