@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -106,8 +107,35 @@ func args(check cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 }
 
-// loadGCPercent is the GOGC in force while the configuration loads.
-const loadGCPercent = 400
+// loadGCPercent is the GOGC in force while a large configuration loads,
+// one of at least largeConfig bytes.
+const (
+	loadGCPercent = 400
+	largeConfig   = 256 << 10
+)
+
+// configBytes is the size of the files at paths: files, or directories of
+// .hcl files. What cannot be read counts for nothing: the loader reports it.
+func configBytes(paths []string) int64 {
+	var n int64
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if !info.IsDir() {
+			n += info.Size()
+			continue
+		}
+		entries, _ := os.ReadDir(p)
+		for _, e := range entries {
+			if i, err := e.Info(); err == nil && !e.IsDir() && strings.HasSuffix(e.Name(), ".hcl") {
+				n += i.Size()
+			}
+		}
+	}
+	return n
+}
 
 // registry lists the adapters mcpdecl is built with.
 func registry() *engine.Registry {
@@ -128,7 +156,11 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 	// Loading allocates a lot of short-lived memory (HCL's tokens, schema
 	// documents): collecting garbage less often while it runs makes large
 	// configurations load about twice as fast, for a little more peak heap.
-	defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
+	// Small ones load in milliseconds either way, and would only keep the
+	// larger heap as resident memory.
+	if configBytes(paths) >= largeConfig {
+		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
+	}
 	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars}, paths...)
 	if len(diags) > 0 {
 		writeDiagnostics(a.stderr, files, diags)
