@@ -161,7 +161,11 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 	if configBytes(paths) >= largeConfig {
 		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
 	}
-	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars}, paths...)
+	logger, err := a.logger()
+	if err != nil {
+		return nil, err
+	}
+	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger}, paths...)
 	if len(diags) > 0 {
 		writeDiagnostics(a.stderr, files, diags)
 	}

@@ -20,7 +20,7 @@ func (l *loader) authBlock() {
 	if diags.HasErrors() {
 		return
 	}
-	a, err := auth.New(cfg, nil)
+	a, err := auth.New(cfg, l.opts.Logger)
 	if err != nil {
 		l.error(b.DefRange, "Invalid auth block", "%s.", err)
 		return

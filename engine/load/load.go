@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -29,6 +30,9 @@ type Options struct {
 	// LookupEnv reads the environment for env() and MCPDECL_VAR_<name>;
 	// nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Logger receives what the loaded configuration logs while it serves,
+	// such as refused tokens; nil discards it.
+	Logger *slog.Logger
 }
 
 // Files are the parsed configuration files by name, for printing
