@@ -1,17 +1,23 @@
 // Command bench measures mcpdecl against a hand-written server on the
 // official MCP Go SDK (bench/baseline), side by side on this machine, and
-// writes BENCHMARKS.md and bench/chart.svg:
+// writes BENCHMARKS.md and bench/chart.svg. Run it from the repository's
+// root:
 //
-//	go run ./bench            # a full run, some minutes
-//	go run ./bench -quick     # fewer calls and rounds
+//	go run ./bench                         # the full run, about ten minutes
+//	go run ./bench -quick                  # fewer calls, one round
+//	go run ./bench -cpuprofile /tmp/prof   # also profile every server under load
 //
-// It builds both servers, starts a local upstream (go-httpbin, plus a
-// handler returning bodies of a given size), writes mcpdecl's configuration
-// and a seeded SQLite database into a temporary directory, and drives each
-// server with the SDK's client over stdio and streamable HTTP at several
-// concurrencies. Runs alternate (mcpdecl, baseline, mcpdecl, …) and the
-// report gives the median of the rounds: calls per second, p50 and p99
-// latency, the peak resident memory of the server process (VmHWM), and the
-// time from starting the process to the answer of the first tools/list.
-// It also runs the Go benchmarks that measure the engine alone.
+// It builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its own
+// module) and the same baseline on the SDK as mcpdecl builds it
+// (third_party/go-sdk); starts a local upstream (go-httpbin, plus a handler
+// returning bodies of a given size); writes mcpdecl's configurations (10,
+// 100 and 1,000 tools) and a seeded SQLite database into a temporary
+// directory; and drives each server with the SDK's client over stdio and
+// streamable HTTP. Runs alternate between the servers, in an order that
+// rotates each round; the report gives medians, and ratios as the median
+// of per-round ratios: calls per second, p50 and p99 latency, the peak
+// resident memory of the server process (VmHWM), and the time from
+// starting the process to the answer of the first tools/list. It also
+// serves the example configurations, compares the SQLite tool with raw
+// database/sql in process, and runs the engine's Go benchmarks.
 package main

@@ -10,19 +10,23 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite"
 )
 
 func main() {
-	calls := flag.Int("calls", 3000, "calls per run")
-	rounds := flag.Int("rounds", 3, "runs of each server, alternated; the report gives the median")
-	concList := flag.String("concurrency", "1,8,32", "concurrencies of the HTTP tool runs")
-	quick := flag.Bool("quick", false, "a short run: 500 calls, 1 round, concurrency 8")
-	out := flag.String("out", "BENCHMARKS.md", "the report to write; the chart goes to bench/chart.svg")
+	calls := flag.Int("calls", 3000, "calls per run (the exec tool and large bodies make fewer, see the report)")
+	rounds := flag.Int("rounds", 3, "runs of each server, alternated; the report gives medians")
+	concList := flag.String("concurrency", "1,8,32", "concurrencies of the HTTP tool runs, comma-separated")
+	quick := flag.Bool("quick", false, "a short run: 600 calls, 1 round, concurrency 8")
+	out := flag.String("out", "BENCHMARKS.md", "the report to write; the chart goes next to it as bench/chart.svg")
+	cpuprofile := flag.String("cpuprofile", "", "also take CPU profiles of every server under load (HTTP tool, concurrency 8, stdio and HTTP) into this directory")
+	profileFor := flag.Duration("profile-for", 10*time.Second, "how long each profile samples")
+	noGoBench := flag.Bool("no-gobench", false, "skip the Go benchmarks of the engine")
 	flag.Parse()
 	if *quick {
-		*calls, *rounds, *concList = 500, 1, "8"
+		*calls, *rounds, *concList = 600, 1, "8"
 	}
 	var concs []int
 	for f := range strings.SplitSeq(*concList, ",") {
@@ -32,29 +36,47 @@ func main() {
 		}
 		concs = append(concs, n)
 	}
-	if err := benchmark(*calls, *rounds, concs, *out); err != nil {
+	if _, err := os.Stat("go.mod"); err != nil {
+		log.Fatal("run the harness from the root of the repository: go run ./bench")
+	}
+	opts := options{calls: *calls, rounds: *rounds, concs: concs, out: *out, profileDir: *cpuprofile, profileFor: *profileFor, gobench: !*noGoBench}
+	if err := benchmark(opts); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// setup is what both servers run against.
-type setup struct {
-	dir, upstream, db string
-	mcpdecl, baseline string // binaries
+type options struct {
+	calls, rounds int
+	concs         []int
+	out           string
+	profileDir    string
+	profileFor    time.Duration
+	gobench       bool
 }
 
-func benchmark(calls, rounds int, concs []int, out string) error {
+// setup is what the servers run against.
+type setup struct {
+	dir, upstream, db          string
+	mcpdecl, baseline, patched string // binaries
+}
+
+// The servers, in the order of the report.
+const (
+	mcpdeclName  = "mcpdecl"
+	baselineName = "baseline"
+	patchedName  = "baseline, patched SDK"
+)
+
+func benchmark(o options) error {
+	started := time.Now()
 	dir, err := os.MkdirTemp("", "mcpdecl-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	st := &setup{dir: dir, mcpdecl: filepath.Join(dir, "mcpdecl"), baseline: filepath.Join(dir, "baseline"), db: filepath.Join(dir, "shop.db")}
-	log.Printf("building mcpdecl and the baseline into %s", dir)
-	if err := gobuild(".", st.mcpdecl, "./cmd/mcpdecl"); err != nil {
-		return err
-	}
-	if err := gobuild("bench/baseline", st.baseline, "."); err != nil {
+	st := &setup{dir: dir, mcpdecl: filepath.Join(dir, "mcpdecl"), baseline: filepath.Join(dir, "baseline"), patched: filepath.Join(dir, "baseline-patched"), db: filepath.Join(dir, "shop.db")}
+	log.Printf("building mcpdecl and the baselines into %s", dir)
+	if err := buildAll(st); err != nil {
 		return err
 	}
 	upstream, stop, err := startUpstream()
@@ -67,89 +89,173 @@ func benchmark(calls, rounds int, concs []int, out string) error {
 		return err
 	}
 	for _, n := range []int{10, 100, 1000} {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("tools-%d.hcl", n)), []byte(config(st, n)), 0o600); err != nil {
+		if err := os.WriteFile(st.config(n), []byte(config(st, n)), 0o600); err != nil {
 			return err
 		}
 	}
 
-	r := &report{calls: calls, rounds: rounds}
-	mcp := func(tools int) server {
-		return server{name: "mcpdecl", args: func(http bool, addr string) []string {
-			a := []string{st.mcpdecl, "serve", "--log-level", "warn", filepath.Join(dir, fmt.Sprintf("tools-%d.hcl", tools))}
+	r := &report{opts: o, started: started}
+	servers := func(tools int) []server { return st.servers(tools) }
+	slideshow := call{tool: "slideshow"}
+	echo := call{tool: "echo", args: map[string]any{"text": "hello"}}
+	top := call{tool: "top"}
+
+	type job struct {
+		group, label, transport string
+		c                       call
+		calls, conc, tools      int
+	}
+	var jobs []job
+	for _, transport := range []string{"stdio", "http"} {
+		for _, conc := range o.concs {
+			jobs = append(jobs, job{"main", "HTTP tool", transport, slideshow, o.calls, conc, 10})
+		}
+		jobs = append(jobs, job{"main", "exec tool", transport, echo, max(o.calls/4, 50), 8, 10})
+		jobs = append(jobs, job{"main", "SQLite tool", transport, top, o.calls, 8, 10})
+	}
+	for _, tools := range []int{10, 100, 1000} {
+		jobs = append(jobs, job{"tools", fmt.Sprintf("%d tools", tools), "http", slideshow, o.calls, 8, tools})
+	}
+	for _, size := range []int{1 << 10, 100 << 10, 1 << 20} {
+		n := o.calls
+		switch size {
+		case 100 << 10:
+			n = max(o.calls/3, 50)
+		case 1 << 20:
+			n = max(o.calls/10, 50)
+		}
+		jobs = append(jobs, job{"bodies", human(size), "http", call{tool: "blob", args: map[string]any{"n": size}}, n, 8, 10})
+	}
+
+	for _, j := range jobs {
+		ss := servers(j.tools)
+		res := &result{group: j.group, label: j.label, transport: j.transport, conc: j.conc, tools: j.tools, calls: j.calls, samples: map[string][]sample{}}
+		for round := range o.rounds {
+			// Rotate the order each round, so that neither server always
+			// runs first after a change of workload.
+			for k := range ss {
+				s := ss[(k+round)%len(ss)]
+				log.Printf("%s %s, %s, concurrency %d: %s, round %d/%d", j.group, j.label, j.transport, j.conc, s.name, round+1, o.rounds)
+				smp, err := run(s, j.transport == "http", j.c, j.calls, j.conc, runOpts{})
+				if err != nil {
+					return fmt.Errorf("%s %s over %s: %w", j.group, j.label, j.transport, err)
+				}
+				res.samples[s.name] = append(res.samples[s.name], smp)
+			}
+		}
+		r.results = append(r.results, res)
+	}
+
+	log.Printf("the example configurations")
+	if r.examples, err = runExamples(st, o); err != nil {
+		return err
+	}
+
+	log.Printf("SQLite in process: the engine and raw database/sql")
+	if r.inproc, err = sqlInProcess(st, o); err != nil {
+		return err
+	}
+
+	if o.profileDir != "" {
+		if r.profiles, err = profileAll(st, o); err != nil {
+			return err
+		}
+	}
+
+	if o.gobench {
+		log.Printf("running the Go benchmarks")
+		r.gobench = goBenchmarks()
+	}
+	r.elapsed = time.Since(started)
+	chart := filepath.Join(filepath.Dir(o.out), "bench", "chart.svg")
+	return r.write(o.out, chart)
+}
+
+// config is the path of mcpdecl's configuration with n tools.
+func (st *setup) config(n int) string {
+	return filepath.Join(st.dir, fmt.Sprintf("tools-%d.hcl", n))
+}
+
+// servers are the three servers under test, with tools tools loaded.
+func (st *setup) servers(tools int) []server {
+	m := server{name: mcpdeclName, args: func(http bool, addr, pprof string) []string {
+		a := []string{st.mcpdecl, "serve", "--log-level", "warn"}
+		if http {
+			a = append(a, "--http", addr, "--log-level", "info")
+		}
+		if pprof != "" {
+			a = append(a, "--pprof", pprof)
+		}
+		return append(a, st.config(tools))
+	}}
+	base := func(name, bin string) server {
+		return server{name: name, args: func(http bool, addr, pprof string) []string {
+			a := []string{bin, "-upstream", st.upstream, "-db", st.db, "-tools", strconv.Itoa(tools)}
 			if http {
-				a = append(a, "--http", addr, "--log-level", "info")
+				a = append(a, "-http", addr)
+			}
+			if pprof != "" {
+				a = append(a, "-pprof", pprof)
 			}
 			return a
 		}}
 	}
-	base := server{name: "baseline", args: func(http bool, addr string) []string {
-		a := []string{st.baseline, "-upstream", st.upstream, "-db", st.db}
-		if http {
-			a = append(a, "-http", addr)
-		}
-		return a
-	}}
-	slideshow := call{tool: "slideshow"}
+	return []server{m, base(baselineName, st.baseline), base(patchedName, st.patched)}
+}
 
-	pair := func(label, transport string, c call, conc int, tools int) error {
-		var a, b []sample
-		for i := range rounds {
-			for _, s := range []server{mcp(tools), base} {
-				log.Printf("%s %s %s concurrency %d, round %d/%d", label, transport, s.name, conc, i+1, rounds)
-				smp, err := run(s, transport == "http", c, calls, conc)
-				if err != nil {
-					return err
-				}
-				if s.name == "mcpdecl" {
-					a = append(a, smp)
-				} else {
-					b = append(b, smp)
-				}
-			}
+// buildAll builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its
+// own module's go.mod), and the same baseline on the SDK as mcpdecl builds
+// it (third_party/go-sdk, through a go.mod that adds the root's replace).
+func buildAll(st *setup) error {
+	var err error
+	for range 10 { // others may be halfway through an edit: wait and retry
+		if err = gobuild(".", st.mcpdecl, "./cmd/mcpdecl"); err == nil {
+			break
 		}
-		r.rows = append(r.rows, row{label: label, transport: transport, conc: conc, tools: tools, mcpdecl: median(a), baseline: median(b)})
-		return nil
+		log.Printf("building mcpdecl failed; retrying in 30s")
+		time.Sleep(30 * time.Second)
 	}
-
-	for _, transport := range []string{"stdio", "http"} {
-		for _, conc := range concs {
-			if err := pair("HTTP tool (GET /json, 3 outputs)", transport, slideshow, conc, 10); err != nil {
-				return err
-			}
-		}
-	}
-	if err := pair("exec tool (echo)", "stdio", call{tool: "echo", args: map[string]any{"text": "hello"}}, 8, 10); err != nil {
-		return err
-	}
-	if err := pair("SQLite tool (top 5 rows)", "stdio", call{tool: "top"}, 8, 10); err != nil {
-		return err
-	}
-	for _, size := range []int{1 << 10, 100 << 10, 1 << 20} {
-		if err := pair(fmt.Sprintf("body of %s", human(size)), "http", call{tool: "blob", args: map[string]any{"n": size}}, 8, 10); err != nil {
-			return err
-		}
-	}
-	for _, tools := range []int{100, 1000} {
-		if err := pair(fmt.Sprintf("%d tools loaded", tools), "http", slideshow, 8, tools); err != nil {
-			return err
-		}
-	}
-
-	log.Printf("running the Go benchmarks")
-	r.gobench, err = goBenchmarks()
 	if err != nil {
 		return err
 	}
-	return r.write(out, filepath.Join("bench", "chart.svg"))
+	if err := gobuild("bench/baseline", st.baseline, "."); err != nil {
+		return err
+	}
+	mod, err := os.ReadFile("bench/baseline/go.mod")
+	if err != nil {
+		return err
+	}
+	sdk, err := filepath.Abs("third_party/go-sdk/src")
+	if err != nil {
+		return err
+	}
+	mod = append(mod, fmt.Sprintf("\nreplace github.com/modelcontextprotocol/go-sdk => %s\n", sdk)...)
+	var sum []byte
+	for _, f := range []string{"bench/baseline/go.sum", "go.sum"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		sum = append(sum, b...)
+	}
+	modfile := filepath.Join(st.dir, "patched.mod")
+	if err := os.WriteFile(modfile, mod, 0o600); err != nil {
+		return err
+	}
+	if err := os.WriteFile(strings.TrimSuffix(modfile, ".mod")+".sum", sum, 0o600); err != nil {
+		return err
+	}
+	return gobuild("bench/baseline", st.patched, ".", "-modfile", modfile)
 }
 
 // gobuild builds pkg in dir into bin.
-func gobuild(dir, bin, pkg string) error {
-	cmd := exec.Command("go", "build", "-o", bin, pkg)
+func gobuild(dir, bin, pkg string, flags ...string) error {
+	args := append([]string{"build"}, flags...)
+	cmd := exec.Command("go", append(args, "-o", bin, pkg)...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("building %s: %w", pkg, err)
+		return fmt.Errorf("building %s in %s: %w", pkg, dir, err)
 	}
 	return nil
 }
@@ -172,6 +278,10 @@ func seed(path string) error {
 	}
 	return nil
 }
+
+// topQuery is the statement of the SQLite tool, in every server and in the
+// in-process comparison.
+const topQuery = "SELECT name, price FROM items ORDER BY price DESC LIMIT 5"
 
 // config is mcpdecl's configuration: the four tools the baseline has, and
 // filler tools up to n.
@@ -237,13 +347,17 @@ tool "top" {
   description = "The five dearest items."
   sql {
     database = database.shop
-    query    = "SELECT name, price FROM items ORDER BY price DESC LIMIT 5"
+    query    = %q
   }
   output "rows" {
+    type = list(object({
+      name  = string
+      price = number
+    }))
     value = expr("rows")
   }
 }
-`, st.upstream, st.db)
+`, st.upstream, st.db, topQuery)
 	for i := 4; i < n; i++ {
 		fmt.Fprintf(&b, `
 tool "filler_%d" {

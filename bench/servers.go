@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,21 +20,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// server is how to start one of the two servers.
+// server is how to start one of the servers under test.
 type server struct {
 	name string
-	// args are the command and its arguments; http adds the flag for an
-	// HTTP listener on addr.
-	args func(http bool, addr string) []string
+	// args are the command and its arguments; http adds the flags for an
+	// HTTP listener on addr, pprof (when not empty) those for a profiler
+	// listener.
+	args func(http bool, addr, pprof string) []string
 }
 
 // sample is what one run measured.
 type sample struct {
+	calls       int
 	callsPerSec float64
 	p50, p99    time.Duration
 	rssKB       int64
 	firstList   time.Duration
-	errors      int
 }
 
 // call is one tool call of a workload.
@@ -42,11 +44,28 @@ type call struct {
 	args map[string]any
 }
 
+// runOpts are the optional parts of a run.
+type runOpts struct {
+	// profile, when set, is where to write a CPU profile of the server,
+	// taken through its profiler listener over the whole call loop, which
+	// then lasts profileFor instead of a number of calls.
+	profile    string
+	profileFor time.Duration
+}
+
 // run starts s, lists its tools, makes n calls of c at concurrency conc,
-// and stops it.
-func run(s server, overHTTP bool, c call, n, conc int) (sample, error) {
+// reads the server's peak RSS, and stops it.
+func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error) {
 	var out sample
-	argv := s.args(overHTTP, "127.0.0.1:0")
+	pprofAddr := ""
+	if o.profile != "" {
+		addr, err := freeAddr()
+		if err != nil {
+			return out, err
+		}
+		pprofAddr = addr
+	}
+	argv := s.args(overHTTP, "127.0.0.1:0", pprofAddr)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "GOMAXPROCS=2")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -74,46 +93,111 @@ func run(s server, overHTTP bool, c call, n, conc int) (sample, error) {
 		cmd.Stderr = io.Discard
 		cs, err = client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
-			return out, err
+			return out, fmt.Errorf("%s: %w", s.name, err)
 		}
 	}
 	defer cs.Close()
 	if _, err := cs.ListTools(ctx, nil); err != nil {
-		return out, err
+		return out, fmt.Errorf("%s: tools/list: %w", s.name, err)
 	}
 	out.firstList = time.Since(start)
 
-	lat := make([]time.Duration, n)
+	var deadline time.Time
+	var profErr chan error
+	if o.profile != "" {
+		// The profiler answers once it has sampled for profileFor; calls
+		// go on until a little after that.
+		deadline = time.Now().Add(o.profileFor + 500*time.Millisecond)
+		n = 1 << 30
+		profErr = make(chan error, 1)
+		go func() { profErr <- fetchProfile(pprofAddr, o.profileFor, o.profile) }()
+	}
+
+	lat := make([]time.Duration, 0, min(n, 1<<16))
+	var mu sync.Mutex
 	var next, errs atomic.Int64
+	var firstErr atomic.Value
 	var wg sync.WaitGroup
 	begin := time.Now()
 	for range conc {
 		wg.Go(func() {
+			mine := make([]time.Duration, 0, 1024)
+			defer func() { mu.Lock(); lat = append(lat, mine...); mu.Unlock() }()
 			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
+				if i := next.Add(1) - 1; i >= int64(n) || (!deadline.IsZero() && time.Now().After(deadline)) {
 					return
 				}
 				t0 := time.Now()
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
-				lat[i] = time.Since(t0)
+				mine = append(mine, time.Since(t0))
 				if err != nil || res.IsError {
-					errs.Add(1)
+					if errs.Add(1) == 1 {
+						if err == nil {
+							err = fmt.Errorf("tool error: %v", res.Content)
+						}
+						firstErr.Store(err)
+					}
 				}
 			}
 		})
 	}
 	wg.Wait()
 	elapsed := time.Since(begin)
-	out.callsPerSec = float64(n) / elapsed.Seconds()
+	out.calls = len(lat)
+	out.callsPerSec = float64(len(lat)) / elapsed.Seconds()
 	slices.Sort(lat)
-	out.p50, out.p99 = lat[n/2], lat[min(n-1, n*99/100)]
-	out.errors = int(errs.Load())
+	out.p50, out.p99 = lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)]
 	out.rssKB = peakRSS(cmd.Process.Pid)
-	if out.errors > 0 {
-		return out, fmt.Errorf("%s: %d of %d calls of %s failed", s.name, out.errors, n, c.tool)
+	if profErr != nil {
+		if err := <-profErr; err != nil {
+			return out, fmt.Errorf("%s: profile: %w", s.name, err)
+		}
+	}
+	if e := errs.Load(); e > 0 {
+		return out, fmt.Errorf("%s: %d of %d calls of %s failed, the first: %v", s.name, e, len(lat), c.tool, firstErr.Load())
 	}
 	return out, nil
+}
+
+// freeAddr is a loopback address with a port that was free a moment ago.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// fetchProfile takes a CPU profile of d from the net/http/pprof listener at
+// addr, waiting for the listener to come up, and writes it to path.
+func fetchProfile(addr string, d time.Duration, path string) error {
+	url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, int(d.Seconds()))
+	var resp *http.Response
+	var err error
+	for range 50 {
+		if resp, err = http.Get(url); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		return fmt.Errorf("%s: %s", resp.Status, b)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // awaitURL reads the server's log until it names its endpoint.
@@ -153,6 +237,16 @@ func peakRSS(pid int) int64 {
 	return 0
 }
 
+// medianOf is the median of v (the upper one of an even count).
+func medianOf(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	v = slices.Clone(v)
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
 // median is the median sample of runs, field by field.
 func median(runs []sample) sample {
 	pick := func(f func(sample) float64) float64 {
@@ -160,10 +254,10 @@ func median(runs []sample) sample {
 		for i, r := range runs {
 			v[i] = f(r)
 		}
-		slices.Sort(v)
-		return v[len(v)/2]
+		return medianOf(v)
 	}
 	return sample{
+		calls:       int(pick(func(s sample) float64 { return float64(s.calls) })),
 		callsPerSec: pick(func(s sample) float64 { return s.callsPerSec }),
 		p50:         time.Duration(pick(func(s sample) float64 { return float64(s.p50) })),
 		p99:         time.Duration(pick(func(s sample) float64 { return float64(s.p99) })),

@@ -14,6 +14,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/exec"
 	"strings"
@@ -27,7 +28,14 @@ func main() {
 	addr := flag.String("http", "", "serve streamable HTTP on ADDR at /mcp instead of stdio")
 	upstream := flag.String("upstream", "", "base URL of the upstream")
 	dbPath := flag.String("db", "", "SQLite database of the top tool")
+	filler := flag.Int("tools", 4, "tools to register in all: the four real ones, then filler tools that are only listed")
+	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on ADDR (for the harness's -cpuprofile)")
 	flag.Parse()
+	if *pprofAddr != "" {
+		// The blank import of net/http/pprof registers its handlers on
+		// http.DefaultServeMux, which nothing else here uses.
+		go func() { log.Println(http.ListenAndServe(*pprofAddr, nil)) }()
+	}
 
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	db, err := sql.Open("sqlite", *dbPath)
@@ -87,6 +95,13 @@ func main() {
 			return nil, out, rows.Err()
 		})
 
+	for i := 4; i < *filler; i++ {
+		mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("filler_%d", i), Description: "A tool that is only listed."},
+			func(_ context.Context, _ *mcp.CallToolRequest, in fillerIn) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Q}}}, nil, nil
+			})
+	}
+
 	if *addr == "" {
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			log.Fatal(err)
@@ -102,6 +117,10 @@ func main() {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	log.Fatal(http.Serve(ln, mux))
+}
+
+type fillerIn struct {
+	Q string `json:"q" jsonschema:"any text"`
 }
 
 type slideshowOut struct {
