@@ -10,10 +10,12 @@ targets=(
   "./engine/load FuzzLoad"       # configuration text
   "./engine/load FuzzCall"       # arguments and upstream bodies through a whole call
   "./engine/schema FuzzValidate" # arguments against every type and constraint
+  "./engine FuzzCall"            # arbitrary action results through outputs and content
   "./engine FuzzSanitize"        # text from programs and upstreams
 )
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"
   echo "fuzzing $name in $pkg for $fuzztime"
-  go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg"
+  # A short minimization, so that the time goes to fuzzing.
+  go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime 3s "$pkg"
 done

@@ -209,7 +209,11 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[string]any) {
 	args, msg := t.arguments(raw)
 	if msg != "" {
-		return errorResult(msg), nil
+		// The arguments are refused, but their sensitive values are still
+		// redacted from the message, should it hold one (a property name).
+		var sent map[string]any
+		_ = json.Unmarshal(raw, &sent)
+		return errorResult(msg), sent
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()

@@ -116,7 +116,8 @@ func FuzzCall(f *testing.F) {
 		`{"data": "\u001b[31mred\u001b[0m sk-fuzz-secret-123"}`,
 		`{"data": null, "pw": "hunter2-pass"}`,
 		`{"data": [[[[[[]]]]]]}`,
-		`{"pw": 3}`, `[]`, `{"data": "` + strings.Repeat("x", 3000) + `"}`,
+		`{"pw": 3}`, `[]`,
+		`{"abcdefgh": null, "pw": "abcdefgh"}`, // a sensitive value named as an unknown property `{"data": "` + strings.Repeat("x", 3000) + `"}`,
 	} {
 		f.Add([]byte(seed))
 	}
