@@ -27,27 +27,33 @@ type inproc struct {
 	ratio float64
 }
 
-// sqlInProcess compares, without MCP, one call of the SQLite tool through
-// the engine (engine/load, then engine.Tool.Call: argument validation, the
-// statement, typed rows, mappings, output validation, the result and its
-// text) with the same statement through database/sql by hand: rows scanned
-// into maps (what a generic tool must do) and into a struct (what the
-// baseline does). Runs alternate; the report gives medians.
-func sqlInProcess(st *setup, o options) ([]inproc, error) {
+// way is one way of running the SQLite tool's statement.
+type way struct {
+	name string
+	f    func() error
+}
+
+// sqlWays are the ways of running the SQLite tool's statement in process,
+// and a function that releases what they hold: raw database/sql with rows
+// scanned into maps (what a generic tool must do) and into a struct (what
+// the baseline does), and the engine (engine/load, then engine.Tool.Call:
+// argument validation, the statement, typed rows, mappings, output
+// validation, the result and its text).
+func sqlWays(st *setup) ([]way, func(), error) {
 	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())}, st.config(10))
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("loading %s: %s", st.config(10), diags.Error())
+		return nil, nil, fmt.Errorf("loading %s: %s", st.config(10), diags.Error())
 	}
-	defer cfg.Close()
 	tool, ok := cfg.Tool("top")
 	if !ok {
-		return nil, fmt.Errorf("no tool top")
+		cfg.Close()
+		return nil, nil, fmt.Errorf("no tool top")
 	}
 	db, err := sql.Open("sqlite", st.db)
 	if err != nil {
-		return nil, err
+		cfg.Close()
+		return nil, nil, err
 	}
-	defer db.Close()
 	db.SetMaxIdleConns(4)
 	ctx := context.Background()
 
@@ -114,14 +120,21 @@ func sqlInProcess(st *setup, o options) ([]inproc, error) {
 		}
 		return nil
 	})
-	ways := []struct {
-		name string
-		f    func() error
-	}{
+	return []way{
 		{"raw `database/sql`, rows into maps", rawMaps},
 		{"raw `database/sql`, rows into a struct", rawTyped},
 		{"mcpdecl engine: `Tool.Call` of the SQLite tool", engineCall},
+	}, func() { _ = cfg.Close(); _ = db.Close() }, nil
+}
+
+// sqlInProcess times the ways of sqlWays, alternating them each round; the
+// report gives medians.
+func sqlInProcess(st *setup, o options) ([]inproc, error) {
+	ways, done, err := sqlWays(st)
+	if err != nil {
+		return nil, err
 	}
+	defer done()
 	n := max(o.calls, 1000)
 	rounds := max(o.rounds, 3)
 	ns := make([][]float64, len(ways))

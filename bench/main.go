@@ -58,6 +58,7 @@ type options struct {
 type setup struct {
 	dir, upstream, db          string
 	mcpdecl, baseline, patched string // binaries
+	stripped                   string // mcpdecl built with -ldflags='-s -w'
 }
 
 // The servers, in the order of the report.
@@ -74,7 +75,7 @@ func benchmark(o options) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	st := &setup{dir: dir, mcpdecl: filepath.Join(dir, "mcpdecl"), baseline: filepath.Join(dir, "baseline"), patched: filepath.Join(dir, "baseline-patched"), db: filepath.Join(dir, "shop.db")}
+	st := &setup{dir: dir, mcpdecl: filepath.Join(dir, "mcpdecl"), baseline: filepath.Join(dir, "baseline"), patched: filepath.Join(dir, "baseline-patched"), stripped: filepath.Join(dir, "mcpdecl-stripped"), db: filepath.Join(dir, "shop.db")}
 	log.Printf("building mcpdecl and the baselines into %s", dir)
 	if err := buildAll(st); err != nil {
 		return err
@@ -216,6 +217,9 @@ func buildAll(st *setup) error {
 		time.Sleep(30 * time.Second)
 	}
 	if err != nil {
+		return err
+	}
+	if err := gobuild(".", st.stripped, "./cmd/mcpdecl", "-ldflags=-s -w"); err != nil {
 		return err
 	}
 	if err := gobuild("bench/baseline", st.baseline, "."); err != nil {

@@ -67,6 +67,11 @@ func (r *report) bench(pkg, name string) (gobench, bool) {
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 func mb(kb int64) string        { return fmt.Sprintf("%.1f MB", float64(kb)/1024) }
 
+// split is the peak RSS of s, with its anonymous and file-backed parts.
+func split(s sample) string {
+	return fmt.Sprintf("%.1f MB (%.1f + %.1f)", float64(s.rssKB)/1024, float64(s.anonKB)/1024, float64(s.fileKB)/1024)
+}
+
 func verdict(ok bool) string {
 	if ok {
 		return "met"
@@ -151,13 +156,14 @@ func (r *report) write(path, chart string) error {
 	}
 
 	b.WriteString("\n## Memory and start\n\nPeak RSS is the server process's `VmHWM` after the run; the first `tools/list` is timed from starting the process (over HTTP: until it has logged its address, then connected and listed).\n\n")
-	b.WriteString("| workload | transport | concurrency | RSS mcpdecl | RSS baseline | RSS patched | first tools/list mcpdecl | baseline | patched |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("Peak RSS counts the pages of the executable that were touched (`RssFile`, shared and clean) as well as the heap and stacks (`RssAnon`); both are given as read at the end of the run.\n\n")
+	b.WriteString("| workload | transport | concurrency | RSS mcpdecl (anon + file) | RSS baseline (anon + file) | RSS patched | first tools/list mcpdecl | baseline | patched |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, x := range r.results {
 		if x.group != "main" {
 			continue
 		}
 		m, bl, p := x.med(mcpdeclName), x.med(baselineName), x.med(patchedName)
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", x.label, x.transport, x.conc, mb(m.rssKB), mb(bl.rssKB), mb(p.rssKB), ms(m.firstList), ms(bl.firstList), ms(p.firstList))
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", x.label, x.transport, x.conc, split(m), split(bl), mb(p.rssKB), ms(m.firstList), ms(bl.firstList), ms(p.firstList))
 	}
 
 	b.WriteString("\n## Growth\n\n### With the number of tools\n\nThe HTTP tool over HTTP at concurrency 8, with filler tools (one string argument, a text mapping) loaded up to the count; the baselines register as many with `mcp.AddTool`.\n\n")
@@ -180,9 +186,10 @@ func (r *report) write(path, chart string) error {
 	}
 
 	b.WriteString("\n## The example configurations\n\n`mcpdecl serve` on each example over stdio, as a desktop client starts it; calls at concurrency 8 against the local go-httpbin (httpbin), a fresh copy of the shop database (shop), or the machine's own programs (system).\n\n")
-	b.WriteString("| configuration | tool called | calls | first tools/list | peak RSS | calls/s | p50 |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("The rows marked *stripped* serve the same configuration with mcpdecl built with `go build -ldflags='-s -w'`, to see whether a stripped executable leaves fewer of its pages resident.\n\n")
+	b.WriteString("| configuration | build | tool called | calls | first tools/list | peak RSS (anon + file at the end) | calls/s | p50 |\n|---|---|---|---|---|---|---|---|\n")
 	for _, e := range r.examples {
-		fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s | %.0f | %s |\n", e.file, e.tool, e.calls, ms(e.s.firstList), mb(e.s.rssKB), e.s.callsPerSec, ms(e.s.p50))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %d | %s | %s | %.0f | %s |\n", e.file, e.build, e.tool, e.calls, ms(e.s.firstList), split(e.s), e.s.callsPerSec, ms(e.s.p50))
 	}
 
 	b.WriteString("\n## SQLite in process\n\nThe SQLite tool's statement run in the harness's process without MCP, one call after the other, alternating the three ways each round. The engine's figure includes argument validation, the statement, typed rows, the output mapping and its validation, and the result with its JSON text.\n\n")
@@ -261,7 +268,7 @@ func (r *report) targets(b *strings.Builder) {
 		}
 	}
 	for _, e := range r.examples {
-		fmt.Fprintf(b, "| RSS ≤ 25 MB, `%s` over stdio after %d calls at concurrency 8 | %s | %s |\n", e.file, e.calls, mb(e.s.rssKB), verdict(e.s.rssKB <= 25*1024))
+		fmt.Fprintf(b, "| RSS ≤ 25 MB, `%s` (%s build) over stdio after %d calls at concurrency 8 | %s | %s |\n", e.file, e.build, e.calls, split(e.s), verdict(e.s.rssKB <= 25*1024))
 	}
 	for _, x := range r.results {
 		if x.group == "main" && x.label == "HTTP tool" && x.transport == "http" {
@@ -270,7 +277,7 @@ func (r *report) targets(b *strings.Builder) {
 		}
 	}
 	for _, e := range r.examples {
-		fmt.Fprintf(b, "| first `tools/list` ≤ 60 ms from process start, `%s` over stdio | %s | %s |\n", e.file, ms(e.s.firstList), verdict(e.s.firstList <= 60*time.Millisecond))
+		fmt.Fprintf(b, "| first `tools/list` ≤ 60 ms from process start, `%s` (%s build) over stdio | %s | %s |\n", e.file, e.build, ms(e.s.firstList), verdict(e.s.firstList <= 60*time.Millisecond))
 	}
 	for _, name := range []string{"BenchmarkLoad1000/files=1", "BenchmarkLoad1000/files=10"} {
 		if l, ok := r.bench("./cmd/mcpdecl/", name); ok {

@@ -34,7 +34,9 @@ type sample struct {
 	calls       int
 	callsPerSec float64
 	p50, p99    time.Duration
-	rssKB       int64
+	rssKB       int64 // peak (VmHWM)
+	anonKB      int64 // at the end: anonymous (heap, stacks)
+	fileKB      int64 // at the end: pages of the executable and other files
 	firstList   time.Duration
 }
 
@@ -147,7 +149,7 @@ func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error
 	out.callsPerSec = float64(len(lat)) / elapsed.Seconds()
 	slices.Sort(lat)
 	out.p50, out.p99 = lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)]
-	out.rssKB = peakRSS(cmd.Process.Pid)
+	out.rssKB, out.anonKB, out.fileKB = memory(cmd.Process.Pid)
 	if profErr != nil {
 		if err := <-profErr; err != nil {
 			return out, fmt.Errorf("%s: profile: %w", s.name, err)
@@ -222,19 +224,29 @@ func awaitURL(r io.Reader) (string, error) {
 	}
 }
 
-// peakRSS is the peak resident set of a process, in KiB (VmHWM).
-func peakRSS(pid int) int64 {
+// memory is the peak resident set of a process (VmHWM), and its resident
+// anonymous and file-backed memory now (RssAnon, RssFile), in KiB.
+func memory(pid int) (peak, anon, file int64) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0
+		return 0, 0, 0
 	}
 	for line := range strings.SplitSeq(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return n
+		name, rest, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		switch name {
+		case "VmHWM":
+			peak = n
+		case "RssAnon":
+			anon = n
+		case "RssFile":
+			file = n
 		}
 	}
-	return 0
+	return peak, anon, file
 }
 
 // medianOf is the median of v (the upper one of an even count).
@@ -262,6 +274,8 @@ func median(runs []sample) sample {
 		p50:         time.Duration(pick(func(s sample) float64 { return float64(s.p50) })),
 		p99:         time.Duration(pick(func(s sample) float64 { return float64(s.p99) })),
 		rssKB:       int64(pick(func(s sample) float64 { return float64(s.rssKB) })),
+		anonKB:      int64(pick(func(s sample) float64 { return float64(s.anonKB) })),
+		fileKB:      int64(pick(func(s sample) float64 { return float64(s.fileKB) })),
 		firstList:   time.Duration(pick(func(s sample) float64 { return float64(s.firstList) })),
 	}
 }
