@@ -136,7 +136,7 @@ func sqlInProcess(st *setup, o options) ([]inproc, error) {
 	}
 	defer done()
 	n := max(o.calls, 1000)
-	rounds := max(o.rounds, 3)
+	rounds := max(o.rounds, 5)
 	ns := make([][]float64, len(ways))
 	allocs := make([][]float64, len(ways))
 	ratios := make([][]float64, len(ways))

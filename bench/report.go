@@ -128,6 +128,7 @@ func (r *report) write(path, chart string) error {
 	b.WriteString("- **baseline, patched SDK**: the same baseline source built against the SDK as mcpdecl builds it (`third_party/go-sdk`, release plus its decoding patch). The ratio to it is mcpdecl's own cost, with the SDK patch taken out of the comparison.\n\n")
 
 	r.targets(&b)
+	r.failures(&b)
 
 	b.WriteString("\n## Throughput\n\n![calls per second, mcpdecl and the baselines](bench/chart.svg)\n\n")
 	b.WriteString("| workload | transport | concurrency | calls | mcpdecl calls/s | baseline calls/s | ratio | target | | baseline, patched SDK | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -298,6 +299,24 @@ func (r *report) targets(b *strings.Builder) {
 		if g.failed != "" {
 			fmt.Fprintf(b, "| `%s` in `%s` | failed: %s | **not measured** |\n", g.name, g.pkg, strings.ReplaceAll(g.failed, "|", "\\|"))
 		}
+	}
+}
+
+// failures lists the runs in which some calls failed (at most 1% of them,
+// or the harness stops).
+func (r *report) failures(b *strings.Builder) {
+	var lines []string
+	for _, x := range r.results {
+		for _, name := range []string{mcpdeclName, baselineName, patchedName} {
+			for i, s := range x.samples[name] {
+				if s.errors > 0 {
+					lines = append(lines, fmt.Sprintf("- %s %s over %s at concurrency %d, %s, round %d: %d of %d calls failed", x.group, x.label, x.transport, x.conc, name, i+1, s.errors, s.calls))
+				}
+			}
+		}
+	}
+	if len(lines) > 0 {
+		b.WriteString("\nCalls that failed (the harness logs the first error of each run):\n\n" + strings.Join(lines, "\n") + "\n")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -38,6 +39,7 @@ type sample struct {
 	anonKB      int64 // at the end: anonymous (heap, stacks)
 	fileKB      int64 // at the end: pages of the executable and other files
 	firstList   time.Duration
+	errors      int // failed calls
 }
 
 // call is one tool call of a workload.
@@ -135,7 +137,7 @@ func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error
 				if err != nil || res.IsError {
 					if errs.Add(1) == 1 {
 						if err == nil {
-							err = fmt.Errorf("tool error: %v", res.Content)
+							err = fmt.Errorf("tool error: %s", contentText(res))
 						}
 						firstErr.Store(err)
 					}
@@ -155,10 +157,28 @@ func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error
 			return out, fmt.Errorf("%s: profile: %w", s.name, err)
 		}
 	}
-	if e := errs.Load(); e > 0 {
-		return out, fmt.Errorf("%s: %d of %d calls of %s failed, the first: %v", s.name, e, len(lat), c.tool, firstErr.Load())
+	out.errors = int(errs.Load())
+	if out.errors > 0 {
+		// A rare failure (the upstream on a busy machine) is counted and
+		// reported; more than 1% of the calls make the run meaningless.
+		err := fmt.Errorf("%s: %d of %d calls of %s failed, the first: %v", s.name, out.errors, len(lat), c.tool, firstErr.Load())
+		if out.errors*100 > len(lat) {
+			return out, err
+		}
+		log.Print(err)
 	}
 	return out, nil
+}
+
+// contentText is the text of a result's content, for error messages.
+func contentText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // freeAddr is a loopback address with a port that was free a moment ago.
@@ -277,5 +297,6 @@ func median(runs []sample) sample {
 		anonKB:      int64(pick(func(s sample) float64 { return float64(s.anonKB) })),
 		fileKB:      int64(pick(func(s sample) float64 { return float64(s.fileKB) })),
 		firstList:   time.Duration(pick(func(s sample) float64 { return float64(s.firstList) })),
+		errors:      int(pick(func(s sample) float64 { return float64(s.errors) })),
 	}
 }
