@@ -60,7 +60,7 @@ tool "tool_%04d" {
 			}
 		}
 		b.Run(fmt.Sprintf("files=%d", files), func(b *testing.B) {
-			a := &app{stdout: io.Discard, stderr: io.Discard}
+			a := &app{stdout: io.Discard, stderr: io.Discard, logLevel: "info", logFormat: "text"}
 			b.ReportAllocs()
 			for b.Loop() {
 				cfg, err := a.load([]string{dir})
