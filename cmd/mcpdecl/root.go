@@ -111,7 +111,7 @@ func args(check cobra.PositionalArgs) cobra.PositionalArgs {
 // one of at least largeConfig bytes.
 const (
 	loadGCPercent = 400
-	largeConfig   = 256 << 10
+	largeConfig   = 64 << 10
 )
 
 // configBytes is the size of the files at paths: files, or directories of
