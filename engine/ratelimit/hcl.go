@@ -12,135 +12,26 @@ import (
 type Config struct {
 	// Default is the limit of the tools without one of their own.
 	Default Limit
-	// Store is "memory" or "redis".
+	// Store is where the buckets live: "memory" or "redis".
 	Store string
 	// RedisURL is where Redis is, with store = "redis". It may hold a
-	// password: it is recorded as a secret, and never printed.
+	// password: Decode records it as a secret, and it is never printed.
 	RedisURL string
 	// Prefix starts every Redis key.
 	Prefix string
 }
 
-// String describes c without its Redis URL.
-func (c *Config) String() string {
+// String describes c without its Redis URL, such as "rate_limit{60 calls
+// per 1m, 10 at once, store redis}".
+func (c Config) String() string {
 	return fmt.Sprintf("rate_limit{%s, store %s}", c.Default, c.Store)
 }
 
-var (
-	limitAttrs = []hcl.AttributeSchema{
-		{Name: "requests", Required: true},
-		{Name: "per", Required: true},
-		{Name: "burst"},
-	}
-	serverSchema = &hcl.BodySchema{Attributes: append(append([]hcl.AttributeSchema{}, limitAttrs...),
-		hcl.AttributeSchema{Name: "store"},
-		hcl.AttributeSchema{Name: "redis_url"},
-		hcl.AttributeSchema{Name: "prefix"},
-	)}
-	// toolSchema is the schema of a tool's block, which names the store
-	// attributes only to say where they belong.
-	toolSchema = serverSchema
-)
+// GoString is String, so that %#v does not print the Redis URL either.
+func (c Config) GoString() string { return c.String() }
 
-// Decode reads the top-level rate_limit block.
-func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnostics) {
-	content, diags := block.Body.Content(serverSchema)
-	cfg := &Config{Store: "memory", Prefix: "mcpdecl"}
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	cfg.Default, diags = decodeLimit(content, ctx, diags)
-	str := func(name string, dst *string) *hcl.Attribute {
-		a, ok := content.Attributes[name]
-		if !ok {
-			return nil
-		}
-		s, more := ctx.String(a.Expr)
-		diags = append(diags, more...)
-		*dst = s
-		return a
-	}
-	storeAttr := str("store", &cfg.Store)
-	urlAttr := str("redis_url", &cfg.RedisURL)
-	prefixAttr := str("prefix", &cfg.Prefix)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	ctx.Redactor.Add(cfg.RedisURL)
-	switch cfg.Store {
-	case "memory":
-		if urlAttr != nil && cfg.RedisURL != "" {
-			diags = append(diags, errorf(urlAttr.NameRange, "Unexpected redis_url", `redis_url is where a Redis store is; add store = "redis", or remove redis_url.`))
-		}
-	case "redis":
-		if urlAttr == nil || cfg.RedisURL == "" {
-			rng := block.DefRange
-			if urlAttr != nil {
-				rng = urlAttr.Expr.Range()
-			}
-			diags = append(diags, errorf(rng, "Missing redis_url", `A Redis store needs redis_url = "redis://host:6379", such as env("REDIS_URL").`))
-		} else if _, err := NewRedis(cfg.RedisURL, cfg.Prefix); err != nil {
-			diags = append(diags, errorf(urlAttr.Expr.Range(), "Invalid redis_url", "The redis_url is not a Redis URL: use redis://[:password@]host:port[/db], or rediss:// for TLS."))
-		}
-	default:
-		diags = append(diags, errorf(storeAttr.Expr.Range(), "Invalid store", `store is where the buckets live: "memory" (this process) or "redis" (shared by every replica), not %q.`, cfg.Store))
-	}
-	if prefixAttr != nil && cfg.Prefix == "" {
-		diags = append(diags, errorf(prefixAttr.Expr.Range(), "Invalid prefix", "prefix starts every Redis key of the limits; it must not be empty."))
-	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return cfg, diags
-}
-
-// DecodeLimit reads the rate_limit block of a tool.
-func DecodeLimit(block *hcl.Block, ctx *engine.DecodeContext) (Limit, hcl.Diagnostics) {
-	content, diags := block.Body.Content(toolSchema)
-	if diags.HasErrors() {
-		return Limit{}, diags
-	}
-	for _, name := range []string{"store", "redis_url", "prefix"} {
-		if a, ok := content.Attributes[name]; ok {
-			diags = append(diags, errorf(a.NameRange, "Unexpected "+name, "Where the buckets live is set once for the server: move %s to the top-level rate_limit block.", name))
-		}
-	}
-	return decodeLimit(content, ctx, diags)
-}
-
-// decodeLimit reads requests, per and burst.
-func decodeLimit(content *hcl.BodyContent, ctx *engine.DecodeContext, diags hcl.Diagnostics) (Limit, hcl.Diagnostics) {
-	var l Limit
-	if a, ok := content.Attributes["requests"]; ok {
-		n, more := ctx.Int(a.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && (n < 1 || n > 1e9) {
-			diags = append(diags, errorf(a.Expr.Range(), "Invalid requests", "requests is how many calls are allowed per `per`: a whole number from 1."))
-		}
-		l.Requests = int(n)
-	}
-	if a, ok := content.Attributes["per"]; ok {
-		// Duration refuses durations that are not positive.
-		d, more := ctx.Duration(a.Expr)
-		diags = append(diags, more...)
-		l.Per = d
-	}
-	l.Burst = l.Requests
-	if a, ok := content.Attributes["burst"]; ok {
-		n, more := ctx.Int(a.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && (n < 1 || n > 1e9) {
-			diags = append(diags, errorf(a.Expr.Range(), "Invalid burst", "burst is how many calls are allowed at once: a whole number from 1."))
-		}
-		l.Burst = int(n)
-	}
-	if diags.HasErrors() {
-		return Limit{}, diags
-	}
-	return l, diags
-}
-
-// Open returns the store c describes.
+// Open returns the store c describes: in memory, or a client of Redis that
+// connects on its first call.
 func (c *Config) Open() (Store, error) {
 	if c.Store == "redis" {
 		return NewRedis(c.RedisURL, c.Prefix)
@@ -148,6 +39,150 @@ func (c *Config) Open() (Store, error) {
 	return NewMemory(), nil
 }
 
+// maxCount bounds requests and burst.
+const maxCount = 1_000_000_000
+
+// schema is the schema of both rate_limit blocks. A tool's block names the
+// store attributes only to say where they belong.
+var schema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "requests", Required: true},
+	{Name: "per", Required: true},
+	{Name: "burst"},
+	{Name: "store"},
+	{Name: "redis_url"},
+	{Name: "prefix"},
+}}
+
+// Decode reads the top-level rate_limit block. It records the Redis URL and
+// its password with ctx.Redactor, and checks that the URL can be parsed, but
+// does not connect.
+func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnostics) {
+	content, diags := block.Body.Content(schema)
+	if content == nil {
+		return nil, diags
+	}
+	cfg := &Config{Store: "memory", Prefix: "mcpdecl"}
+	cfg.Default, diags = decodeLimit(content, ctx, diags)
+	// str reads a string attribute into dst; failed is set when the
+	// attribute is there but has errors, already reported.
+	failed := map[string]bool{}
+	str := func(name string, dst *string) *hcl.Attribute {
+		a, ok := content.Attributes[name]
+		if !ok {
+			return nil
+		}
+		s, more := ctx.String(a.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			failed[name] = true
+			return a
+		}
+		*dst = s
+		return a
+	}
+	storeAttr := str("store", &cfg.Store)
+	urlAttr := str("redis_url", &cfg.RedisURL)
+	prefixAttr := str("prefix", &cfg.Prefix)
+	for _, secret := range redisSecrets(cfg.RedisURL) {
+		ctx.Redactor.Add(secret)
+	}
+	if failed["store"] || failed["redis_url"] {
+		return nil, diags
+	}
+	switch cfg.Store {
+	case "memory":
+		if cfg.RedisURL != "" {
+			// An empty one is allowed, so that one file can pick its
+			// store from the environment.
+			diags = append(diags, errorf(urlAttr.NameRange, "Unexpected redis_url",
+				`redis_url only matters with store = "redis": add store = "redis" to share the limits through Redis, or remove redis_url.`))
+		}
+	case "redis":
+		switch {
+		case urlAttr == nil:
+			diags = append(diags, errorf(storeAttr.Expr.Range(), "Missing redis_url",
+				`With store = "redis" the buckets live in Redis: add redis_url = "redis://host:6379", or redis_url = env("REDIS_URL").`))
+		case cfg.RedisURL == "":
+			diags = append(diags, errorf(urlAttr.Expr.Range(), "Empty redis_url",
+				`With store = "redis" the buckets live in Redis, but redis_url is empty; if it reads an environment variable, set that variable.`))
+		default:
+			if opts, reason := parseRedisURL(cfg.RedisURL); opts == nil {
+				diags = append(diags, errorf(urlAttr.Expr.Range(), "Invalid redis_url",
+					"This is not a Redis URL (%s); %s.", ctx.Redactor.Redact(reason), urlForms))
+			}
+		}
+	default:
+		diags = append(diags, errorf(storeAttr.Expr.Range(), "Invalid store",
+			`store is where the buckets live: "memory" (this process) or "redis" (shared by every replica), not %q.`, cfg.Store))
+	}
+	if prefixAttr != nil && cfg.Prefix == "" {
+		diags = append(diags, errorf(prefixAttr.Expr.Range(), "Empty prefix",
+			`prefix starts the key of every bucket in Redis, so that several servers can share one Redis; it must not be empty (the default is "mcpdecl").`))
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return cfg, diags
+}
+
+// DecodeLimit reads the rate_limit block of a tool. Its limit replaces the
+// default of the top-level block for that tool.
+func DecodeLimit(block *hcl.Block, ctx *engine.DecodeContext) (Limit, hcl.Diagnostics) {
+	content, diags := block.Body.Content(schema)
+	if content == nil {
+		return Limit{}, diags
+	}
+	for _, name := range []string{"store", "redis_url", "prefix"} {
+		if a, ok := content.Attributes[name]; ok {
+			diags = append(diags, errorf(a.NameRange, "Unexpected "+name,
+				"Where the buckets live is set once for the server: move %s to the top-level rate_limit block.", name))
+		}
+	}
+	l, diags := decodeLimit(content, ctx, diags)
+	if diags.HasErrors() {
+		return Limit{}, diags
+	}
+	return l, diags
+}
+
+// decodeLimit reads requests, per and burst, appending to diags.
+func decodeLimit(content *hcl.BodyContent, ctx *engine.DecodeContext, diags hcl.Diagnostics) (Limit, hcl.Diagnostics) {
+	count := func(name, what string) int {
+		a, ok := content.Attributes[name]
+		if !ok {
+			return 0
+		}
+		n, more := ctx.Int(a.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return 0
+		}
+		if n < 1 || n > maxCount {
+			diags = append(diags, errorf(a.Expr.Range(), "Invalid "+name,
+				"%s is how many calls are allowed %s: a whole number from 1 to %d, not %d.", name, what, maxCount, n))
+			return 0
+		}
+		return int(n)
+	}
+	var l Limit
+	l.Requests = count("requests", "per period (per)")
+	if a, ok := content.Attributes["per"]; ok {
+		// Duration refuses durations that are not positive.
+		d, more := ctx.Duration(a.Expr)
+		diags = append(diags, more...)
+		l.Per = d
+	}
+	l.Burst = l.Requests
+	if _, ok := content.Attributes["burst"]; ok {
+		l.Burst = count("burst", "at once, by a full bucket")
+	}
+	if diags.HasErrors() {
+		return Limit{}, diags
+	}
+	return l, diags
+}
+
+// errorf returns an error diagnostic about rng.
 func errorf(rng hcl.Range, summary, detail string, args ...any) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: rng.Ptr()}
 }
