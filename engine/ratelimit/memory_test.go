@@ -65,7 +65,7 @@ func TestMemoryBurst(t *testing.T) {
 // requests/per, and no more than burst are saved up.
 func TestMemoryRefill(t *testing.T) {
 	s := NewMemory()
-	l := Limit{Requests: 2, Per: 100 * time.Millisecond, Burst: 2} // one call per 50ms
+	l := Limit{Requests: 2, Per: 200 * time.Millisecond, Burst: 2} // one call per 100ms
 	for range 2 {
 		allow(t, s, "k", l)
 	}
@@ -77,7 +77,7 @@ func TestMemoryRefill(t *testing.T) {
 	if d := allow(t, s, "k", l); !d.Allowed {
 		t.Fatalf("refused after waiting what it was told: %+v", d)
 	}
-	time.Sleep(150 * time.Millisecond) // three intervals: the bucket is full
+	time.Sleep(300 * time.Millisecond) // three intervals: the bucket is full
 	for i := range 2 {
 		if d := allow(t, s, "k", l); !d.Allowed {
 			t.Fatalf("after a pause, call %d refused: %+v", i+1, d)

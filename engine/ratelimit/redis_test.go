@@ -89,14 +89,14 @@ func TestRedisBurst(t *testing.T) {
 func TestRedisRefill(t *testing.T) {
 	r := newTestRedis(t)
 	s := r.store(t)
-	l := Limit{Requests: 2, Per: 100 * time.Millisecond, Burst: 2} // one call per 50ms
+	l := Limit{Requests: 2, Per: 200 * time.Millisecond, Burst: 2} // one call per 100ms
 	for range 2 {
 		allow(t, s, "k", l)
 	}
 	key := r.prefix + ":rl:k"
 	ttl, err := r.client.PTTL(context.Background(), key).Result()
-	if err != nil || ttl <= 0 || ttl > 100*time.Millisecond {
-		t.Errorf("the bucket's key expires in %s (%v), want when it is full again, within 100ms", ttl, err)
+	if err != nil || ttl <= 0 || ttl > 200*time.Millisecond {
+		t.Errorf("the bucket's key expires in %s (%v), want when it is full again, within 200ms", ttl, err)
 	}
 	d := allow(t, s, "k", l)
 	if d.Allowed {
@@ -106,7 +106,7 @@ func TestRedisRefill(t *testing.T) {
 	if d := allow(t, s, "k", l); !d.Allowed {
 		t.Fatalf("refused after waiting what it was told: %+v", d)
 	}
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // three intervals: the bucket is full
 	if n, err := r.client.Exists(context.Background(), key).Result(); err != nil || n != 0 {
 		t.Errorf("the key of a full bucket is still there (%d, %v)", n, err)
 	}
