@@ -271,3 +271,30 @@ func TestNewRedisInvalidURL(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRedisAllow measures one decision in Redis: a round trip to it
+// and one run of the script.
+func BenchmarkRedisAllow(b *testing.B) {
+	addr := os.Getenv("MCPDECL_TEST_REDIS_ADDR")
+	if addr == "" {
+		addr = "127.0.0.1:6379"
+	}
+	s, err := NewRedis("redis://"+addr, fmt.Sprintf("mcpdecl-bench-%x", rand.Uint64()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.(*redisStore).Check(context.Background()); err != nil {
+		b.Skip(err)
+	}
+	l := Limit{Requests: 1 << 30, Per: time.Second, Burst: 1 << 30}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := s.Allow(context.Background(), "search\x00alice", l); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
