@@ -626,7 +626,7 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl
 		s, more := ctx.String(ct.Expr)
 		diags = append(diags, more...)
 		if !more.HasErrors() {
-			if s == "" || strings.ContainsAny(s, "\r\n\x00") {
+			if s == "" || !validHeaderValue(s) {
 				diags = append(diags, errorf(ct.Expr.Range(), "Invalid content_type", "content_type must be a media type such as application/xml, on one line."))
 			}
 			a.contentType = s

@@ -204,8 +204,8 @@ func addStaticHeader(h http.Header, name, value string, nameRange, valueRange hc
 	if d := checkHeaderName(name, nameRange); d != nil {
 		return hcl.Diagnostics{d}
 	}
-	if strings.ContainsAny(value, "\r\n\x00") {
-		return hcl.Diagnostics{errorf(valueRange, "Invalid header value", "The value of header %q holds a line break or a NUL byte, which a header value cannot hold.", name)}
+	if !validHeaderValue(value) {
+		return hcl.Diagnostics{errorf(valueRange, "Invalid header value", "The value of header %q holds a line break, a NUL byte or another control character, which a header value cannot hold.", name)}
 	}
 	h[http.CanonicalHeaderKey(name)] = []string{value}
 	return nil
@@ -317,8 +317,8 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 			if d := checkHeaderName(name, header.Expr.Range()); d != nil {
 				return append(diags, d)
 			}
-			if strings.ContainsAny(value, "\r\n\x00") {
-				return append(diags, errorf(c.Attributes["value"].Expr.Range(), "Invalid api_key value", "The key holds a line break or a NUL byte, which a header value cannot hold."))
+			if !validHeaderValue(value) {
+				return append(diags, errorf(c.Attributes["value"].Expr.Range(), "Invalid api_key value", "The key holds a line break, a NUL byte or another control character, which a header value cannot hold."))
 			}
 			a.header[http.CanonicalHeaderKey(name)] = []string{value}
 		} else {
@@ -344,8 +344,8 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 
 // setCredential sets the Authorization header and records its secrets.
 func (a *API) setCredential(ctx *engine.DecodeContext, rng hcl.Range, what, header string, secrets ...string) hcl.Diagnostics {
-	if strings.ContainsAny(header, "\r\n\x00") {
-		return hcl.Diagnostics{errorf(rng, "Invalid "+what, "The %s holds a line break or a NUL byte, which a header value cannot hold.", what)}
+	if !validHeaderValue(header) {
+		return hcl.Diagnostics{errorf(rng, "Invalid "+what, "The %s holds a line break, a NUL byte or another control character, which a header value cannot hold.", what)}
 	}
 	a.header["Authorization"] = []string{header}
 	if ctx.Redactor != nil {

@@ -143,8 +143,8 @@ func headerValues(name string, v any) ([]string, error) {
 		if !ok {
 			return "", fmt.Errorf("header %q must be a string, a number, a boolean, a list of them or null; got %s", name, describe(e))
 		}
-		if strings.ContainsAny(s, "\r\n\x00") {
-			return "", fmt.Errorf("header %q holds a line break or a NUL byte, which a header value cannot hold; the request was not sent", name)
+		if !validHeaderValue(s) {
+			return "", fmt.Errorf("header %q holds a line break, a NUL byte or another control character, which a header value cannot hold; the request was not sent", name)
 		}
 		return s, nil
 	}
@@ -180,6 +180,19 @@ func validHeaderName(s string) bool {
 			continue
 		}
 		if !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderValue reports whether s can be sent as a header value: it
+// holds no control character but tab, so neither a line break (which would
+// start another header) nor a NUL byte. net/http refuses the same values,
+// but only once the request is being sent, and retries would repeat that.
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < ' ' && c != '\t') || c == 0x7f {
 			return false
 		}
 	}
