@@ -391,6 +391,9 @@ func (a *action) decodeDynamicURL(ctx *engine.DecodeContext, target *hcl.Attribu
 	}
 	v, more := ctx.Value(target.Expr)
 	diags = append(diags, more...)
+	if rt := mapping.ResultType(v); !more.HasErrors() && rt != nil && rt.Kind() != reflect.String && rt.Kind() != reflect.Interface {
+		diags = append(diags, errorf(target.Expr.Range(), "Invalid url", "url must yield a string, the whole URL, but this program yields %s.", rt))
+	}
 	if diags.HasErrors() {
 		return diags
 	}

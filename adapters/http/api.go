@@ -28,6 +28,10 @@ type API struct {
 	timeout  time.Duration
 	maxBytes int64
 	client   *resty.Client
+
+	// keyParam and key are the query parameter and value of an api_key
+	// sent in the query string, kept from redirects to other hosts.
+	keyParam, key string
 }
 
 // Name is the label of the http_api block.
@@ -127,7 +131,7 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	api.client = newClient(&reach{scheme: api.scheme, host: api.host, allowed: allowed}, tlsConfig, retry)
+	api.client = newClient(&reach{scheme: api.scheme, host: api.host, allowed: allowed, keyParam: api.keyParam, key: api.key}, tlsConfig, retry)
 	return api, diags
 }
 
@@ -331,6 +335,7 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 				return append(diags, errorf(query.Expr.Range(), "Invalid api_key query", "The name of the query parameter cannot be empty."))
 			}
 			a.query = joinQuery(a.query, url.QueryEscape(name)+"="+url.QueryEscape(value))
+			a.keyParam, a.key = name, value
 			if ctx.Redactor != nil {
 				ctx.Redactor.Add(url.QueryEscape(value))
 			}

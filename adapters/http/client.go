@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-resty/resty/v2"
@@ -136,6 +137,10 @@ func decodeTLS(ctx *engine.DecodeContext, block *hcl.Block) (*tls.Config, hcl.Di
 type reach struct {
 	scheme, host string
 	allowed      hostList
+
+	// keyParam and key are the query parameter of an api_key and its
+	// value, which a redirect to another host must not carry.
+	keyParam, key string
 }
 
 // first reports whether a request may be sent to u.
@@ -147,19 +152,62 @@ func (r *reach) first(u *url.URL) bool {
 }
 
 // redirect decides whether a redirect from one URL to another is followed:
-// on the same origin, or to an allowed host, never from https to http.
+// on the same origin, from http to https on the same host, or to an allowed
+// host; never from https to http, to another scheme, or to a URL holding
+// credentials.
 func (r *reach) redirect(from, to *url.URL) error {
 	switch {
+	case to.Scheme != "http" && to.Scheme != "https":
+		return &redirectError{to: to, why: otherScheme}
 	case from.Scheme == "https" && to.Scheme != "https":
-		return &redirectError{from: from.Host, to: redactURL(to) + " (from https to plain http, which is never followed)"}
+		return &redirectError{to: to, why: downgrade}
+	case to.User != nil:
+		return &redirectError{to: to, why: credentials}
 	case to.Scheme == from.Scheme && to.Host == from.Host:
+		return nil
+	case from.Scheme == "http" && to.Scheme == "https" && to.Hostname() == from.Hostname() &&
+		from.Port() == "" && (to.Port() == "" || to.Port() == "443"):
 		return nil
 	case r.host != "" && to.Scheme == r.scheme && to.Host == r.host:
 		return nil
 	case r.allowed.allows(to):
 		return nil
 	}
-	return &redirectError{from: from.Host, to: redactURL(to)}
+	return &redirectError{to: to, why: otherHost}
+}
+
+// stripKey removes the api_key query parameter from u, a redirect to
+// another host: an upstream that keeps the query string when it redirects
+// would hand the key over. A redirect that still holds the key anywhere
+// else in its URL is not followed.
+func (r *reach) stripKey(u *url.URL) error {
+	if r.key == "" {
+		return nil
+	}
+	if u.RawQuery != "" {
+		parts := strings.Split(u.RawQuery, "&")
+		kept := parts[:0]
+		for _, p := range parts {
+			name, value, _ := strings.Cut(p, "=")
+			name, errName := url.QueryUnescape(name)
+			value, errValue := url.QueryUnescape(value)
+			if (errName == nil && name == r.keyParam) || (errValue == nil && value == r.key) {
+				continue
+			}
+			kept = append(kept, p)
+		}
+		u.RawQuery = strings.Join(kept, "&")
+		u.ForceQuery = false
+	}
+	if len(r.key) >= 4 {
+		s := u.String()
+		for _, k := range []string{r.key, url.QueryEscape(r.key), url.PathEscape(r.key)} {
+			if strings.Contains(s, k) {
+				return &redirectError{to: u, why: keyInURL}
+			}
+		}
+	}
+	return nil
 }
 
 // redactURL is u without its query string and credentials, for messages.
@@ -168,15 +216,16 @@ func redactURL(u *url.URL) string {
 }
 
 // safeOnRedirect are the headers kept when a redirect leaves the host of a
-// request: every other one may carry a credential.
+// request: every other one may carry a credential. Referer is dropped too,
+// as it would repeat the previous URL, query string included.
 var safeOnRedirect = []string{"User-Agent", "Accept", "Accept-Language", "Content-Type"}
 
 // newClient returns a client for requests within r. It never stores
 // cookies, follows redirects only within r (never from https to http, and
-// with no header but safeOnRedirect when leaving the request's host),
-// refuses to send a request anywhere else, logs nothing, and retries as p
-// says (never when p is nil). Bodies are not read by resty: see
-// [action.Run].
+// with no header but safeOnRedirect and no api_key when leaving the
+// request's host), refuses to send a request anywhere else, logs nothing,
+// and retries as p says (never when p is nil). Bodies are not read by
+// resty: see [action.Run].
 func newClient(r *reach, tlsConfig *tls.Config, p *retryPolicy) *resty.Client {
 	c := resty.New()
 	c.SetCookieJar(nil)
@@ -197,6 +246,9 @@ func newClient(r *reach, tlsConfig *tls.Config, p *retryPolicy) *resty.Client {
 				if !slices.Contains(safeOnRedirect, k) {
 					delete(req.Header, k)
 				}
+			}
+			if err := r.stripKey(req.URL); err != nil {
+				return err
 			}
 		}
 		if len(via) >= 10 {
@@ -261,11 +313,12 @@ func (p *retryPolicy) retry(resp *resty.Response, err error) bool {
 // response, may be sent again.
 func retryableError(method string, err error) bool {
 	var origin *originError
+	var redirect *redirectError
 	var unknownAuthority x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	var verify *tls.CertificateVerificationError
-	if errors.As(err, &origin) || errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
+	if errors.As(err, &origin) || errors.As(err, &redirect) || errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
 		errors.As(err, &invalid) || errors.As(err, &verify) {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -157,6 +158,7 @@ func TestRetryableError(t *testing.T) {
 		{"POST", read, false},
 		{"PATCH", errors.New("EOF"), false},
 		{"GET", &originError{}, false},
+		{"GET", &url.Error{Op: "Get", URL: "http://x/", Err: &redirectError{to: &url.URL{Scheme: "http", Host: "y"}, why: otherHost}}, false},
 	}
 	for _, tt := range tests {
 		if got := retryableError(tt.method, tt.err); got != tt.want {
@@ -241,5 +243,26 @@ func TestCancel(t *testing.T) {
 	case <-done:
 	case <-deadline:
 		t.Fatal("the server never saw the request cancelled")
+	}
+}
+
+// TestRetryRefusedRedirect checks that a redirect the action may not follow
+// is not retried: it would be refused every time.
+func TestRetryRefusedRedirect(t *testing.T) {
+	other := newRecorder(t, nil)
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/x", http.StatusFound)
+	})
+	act := newFixture(t).action(api(rec.URL, `  retry {
+    attempts = 3
+    min_wait = "1ms"
+    max_wait = "1ms"
+  }`) + "http {\n  api = http_api.x\n  path = \"/\"\n}")
+	_, err := act.Run(context.Background(), nil)
+	if err == nil || !strings.Contains(err.Error(), "on another host") {
+		t.Errorf("err = %v", err)
+	}
+	if rec.count() != 1 || other.count() != 0 {
+		t.Errorf("the upstream received %d requests and the other host %d; want 1 and 0", rec.count(), other.count())
 	}
 }

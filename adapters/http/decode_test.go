@@ -307,3 +307,106 @@ func TestBrokenAPI(t *testing.T) {
 		t.Errorf("action %v, diagnostics:\n%s", a, diagsText(diags))
 	}
 }
+
+// TestAllowedHostsErrors checks, word for word, the diagnostics of url =
+// expr(…) and allowed_hosts.
+func TestAllowedHostsErrors(t *testing.T) {
+	const base = "http_api \"x\" {\n  base_url = \"http://127.0.0.1:1/v1\"\n"
+	const dyn = "http {\n  url = expr(\"args.v\")\n"
+	tests := []struct{ name, src, want string }{{
+		name: "program url without allowed_hosts",
+		src:  dyn + "}",
+		want: `2:9-2:23: Missing allowed_hosts: A url computed per call could reach any host, the server's own network included: add allowed_hosts = ["api.example.com"] with the hosts it may reach.`,
+	}, {
+		name: "program url yielding a number",
+		src:  "http {\n  url = expr(\"len(args)\")\n  allowed_hosts = [\"x.com\"]\n}",
+		want: `2:9-2:26: Invalid url: url must yield a string, the whole URL, but this program yields int.`,
+	}, {
+		name: "program url with path_params",
+		src:  dyn + "  allowed_hosts = [\"x.com\"]\n  path_params = { a = 1 }\n}",
+		want: `4:3-4:14: Unexpected path_params: A url computed by a program has no placeholders: build the whole URL in the program, escaping values with urlencode().`,
+	}, {
+		name: "a URL, not a host",
+		src:  dyn + "  allowed_hosts = [\"x.com\", \"https://y.com\"]\n}",
+		want: `3:29-3:44: Invalid allowed_hosts: "https://y.com" is not a host: write a name such as api.example.com, *.example.com or 127.0.0.1:8080, without a scheme or path.`,
+	}, {
+		name: "a path",
+		src:  dyn + "  allowed_hosts = [\"x.com/v1\"]\n}",
+		want: `3:20-3:30: Invalid allowed_hosts: "x.com/v1" is not a host: write a name such as api.example.com, *.example.com or 127.0.0.1:8080, without a scheme or path.`,
+	}, {
+		name: "empty",
+		src:  dyn + "  allowed_hosts = []\n}",
+		want: `3:19-3:21: Invalid allowed_hosts: allowed_hosts is empty: name at least one host, such as ["api.example.com"].`,
+	}, {
+		name: "not a list",
+		src:  dyn + "  allowed_hosts = \"x.com\"\n}",
+		want: `3:19-3:26: Invalid allowed_hosts: allowed_hosts must be a list of hosts, such as ["api.example.com", "*.example.org"].`,
+	}, {
+		name: "not a string",
+		src:  dyn + "  allowed_hosts = [\"x.com\", 8080]\n}",
+		want: `3:29-3:33: Invalid allowed_hosts: allowed_hosts must be a list of hosts, such as ["api.example.com", "*.example.org"].`,
+	}, {
+		name: "wildcard inside",
+		src:  dyn + "  allowed_hosts = [\"a.*.com\"]\n}",
+		want: `3:20-3:29: Invalid allowed_hosts: "a.*.com" is not a host: a wildcard may only open it, as in *.example.com.`,
+	}, {
+		name: "wildcard alone",
+		src:  dyn + "  allowed_hosts = [\"*\"]\n}",
+		want: `3:20-3:23: Invalid allowed_hosts: "*" is not a host: a wildcard may only open it, as in *.example.com.`,
+	}, {
+		name: "wildcard IP",
+		src:  dyn + "  allowed_hosts = [\"*.10.0.0.1\"]\n}",
+		want: `3:20-3:32: Invalid allowed_hosts: "*.10.0.0.1" is not a host: an IP address cannot have subdomains; list it without *..`,
+	}, {
+		name: "port zero",
+		src:  dyn + "  allowed_hosts = [\"x.com:0\"]\n}",
+		want: `3:20-3:29: Invalid allowed_hosts: "x.com:0" has an invalid port: write one from 1 to 65535, or none for the scheme's default.`,
+	}, {
+		name: "port not a number",
+		src:  dyn + "  allowed_hosts = [\"x.com:https\"]\n}",
+		want: `3:20-3:33: Invalid allowed_hosts: "x.com:https" has an invalid port: write one from 1 to 65535, or none for the scheme's default.`,
+	}, {
+		name: "empty port",
+		src:  dyn + "  allowed_hosts = [\"x.com:\"]\n}",
+		want: `3:20-3:28: Invalid allowed_hosts: "x.com:" has an invalid port: write one from 1 to 65535, or none for the scheme's default.`,
+	}, {
+		name: "unclosed bracket",
+		src:  dyn + "  allowed_hosts = [\"[::1\"]\n}",
+		want: `3:20-3:26: Invalid allowed_hosts: "[::1" is not a host: an IPv6 address is written in brackets, such as [::1]:8080.`,
+	}, {
+		name: "not a name",
+		src:  dyn + "  allowed_hosts = [\"bü_cher.example\"]\n}",
+		want: `3:20-3:37: Invalid allowed_hosts: "bü_cher.example" is not a valid host name.`,
+	}, {
+		name: "on an action with api",
+		src:  base + "}\nhttp {\n  api  = http_api.x\n  path = \"/\"\n  allowed_hosts = [\"x.com\"]\n}",
+		want: `7:3-7:16: Unexpected allowed_hosts: The hosts an api's requests may be redirected to are the api's: move allowed_hosts to its http_api block.`,
+	}, {
+		name: "on an http_api",
+		src:  base + "  allowed_hosts = [\"cdn.example.com\", \"ftp://x\"]\n}",
+		want: `3:39-3:48: Invalid allowed_hosts: "ftp://x" is not a host: write a name such as api.example.com, *.example.com or 127.0.0.1:8080, without a scheme or path.`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, diags := newFixture(t).decode(tt.src)
+			if got := strings.TrimSuffix(diagsText(diags), "\n"); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			if a != nil {
+				t.Error("an action was decoded")
+			}
+		})
+	}
+
+	// What is valid: a program url with its hosts, a fixed url with
+	// hosts for its redirects, an http_api with hosts.
+	for _, src := range []string{
+		dyn + "  allowed_hosts = [\"api.example.com\", \"*.example.org\", \"127.0.0.1:8080\", \"[::1]:9000\", \"bücher.example\"]\n}",
+		"http {\n  url = \"https://api.example.com/x/{id}\"\n  path_params = { id = expr(\"args.id\") }\n  allowed_hosts = [\"cdn.example.com\"]\n}",
+		base + "  allowed_hosts = [\"cdn.example.com\"]\n}\nhttp {\n  api  = http_api.x\n  path = \"/\"\n}",
+	} {
+		if _, diags := newFixture(t).decode(src); diags.HasErrors() {
+			t.Errorf("%s\n%s", src, diagsText(diags))
+		}
+	}
+}

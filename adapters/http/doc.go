@@ -48,23 +48,35 @@
 // only certificates it signed are trusted.
 //
 // Redirects are followed (at most 10) while they stay on the scheme, host
-// and port of the request. A redirect to another host fails the call, with
-// an error naming the target and saying to add its host to allowed_hosts;
-// to a host of allowed_hosts it is followed, carrying no header but
-// User-Agent, Accept, Accept-Language and Content-Type, so that credentials
-// never travel to another host. A redirect from https to plain http always
-// fails. Cookies are never stored.
+// and port of the request, or go from http to https on the same host (both
+// on their default ports). A redirect to another host fails the call, with
+// an error naming the target and the entry to add to allowed_hosts; to a
+// host of allowed_hosts it is followed, and carries none of the api's
+// credentials: no header but User-Agent, Accept, Accept-Language and
+// Content-Type (so neither Authorization, nor an api_key header, nor
+// Referer), and no api_key query parameter, which is removed from the
+// target's query string. A redirect to another host whose URL still holds
+// the api_key elsewhere, in its path for instance, fails. A redirect from
+// https to plain http, to a scheme other than http and https, or to a URL
+// holding credentials (user:password@) always fails. Cookies are never
+// stored.
 //
 // An allowed_hosts entry is a host name ("api.example.com"), a wildcard for
 // its subdomains ("*.example.com", which does not match example.com
-// itself) or an IP literal, each with an optional port; without a port it
-// allows the scheme's default port only. Names are compared without regard
-// to case; an IP address is allowed only when listed as such.
+// itself) or an IP literal ("10.0.0.1", "[::1]"), each with an optional
+// port from 1 to 65535; without a port it allows the scheme's default port
+// only (80 for http, 443 for https). Names are compared without regard to
+// case or a final dot, after converting international names to punycode as
+// the client does before it dials, so "bücher.example" and
+// "xn--bcher-kva.example" are one host. An IP address is allowed only when
+// an entry names that address; a wildcard never matches one, and neither
+// does a name that resolves to it ("localhost" is not "127.0.0.1").
 //
 // # The http action block
 //
 //	http {
-//	  api         = http_api.weather           # or url = "https://host/x/{id}" without api
+//	  api         = http_api.weather           # or url = "https://host/x/{id}" without api,
+//	                                            # or url = expr("…") with allowed_hosts = [...]
 //	  method      = "GET"                       # default GET
 //	  path        = "/weather/{city}"           # relative to the api's base_url
 //	  path_params = { city = expr("args.city") }
@@ -77,32 +89,46 @@
 //
 // With api, path is required and url is not allowed; without it, url is
 // required: an absolute http or https URL whose path may hold placeholders,
-// or a program, url = expr("…"), yielding the whole URL of each request.
-// Such a url could reach any host, the server's own network included, so it
-// requires allowed_hosts = [...] on the action: before anything is sent, the
-// URL must be http or https, hold no credentials, and name a host of the
-// list; otherwise the call fails with an error naming the host. A program
-// url takes no path_params (escape values in the program with
-// urlencode()); query parameters are added after its own.
-// Such an action has a client of its own, without retries, with the server's
-// timeout and response limit unless it sets its own.
-// Either may carry a fixed query string after "?", which is sent before the
-// parameters of query. Every {name} placeholder needs a path_params entry and
-// every entry must be used. A placeholder's value is one path segment: it is
-// escaped with [url.PathEscape], "." and ".." are sent as %2E and %2E%2E, and
-// an empty value is refused. No argument can change the scheme, host or port
-// of a request: the final URL is checked against the upstream's before it is
-// sent.
+// or a program yielding the whole URL (see below). With a fixed url,
+// allowed_hosts is optional and names the hosts its redirects may go to;
+// with api, it belongs on the http_api. An action without api has a client
+// of its own, shared by all its calls whichever host they reach, without
+// retries, with the server's timeout and response limit unless it sets its
+// own.
+//
+// A path or fixed url may carry a fixed query string after "?", which is
+// sent before the parameters of query. Every {name} placeholder needs a
+// path_params entry and every entry must be used. A placeholder's value is
+// one path segment: it is escaped with [url.PathEscape], "." and ".." are
+// sent as %2E and %2E%2E, and an empty value is refused. No argument can
+// change the scheme, host or port of a request: the final URL is checked
+// against the upstream's before it is sent.
+//
+// A program, url = expr("…"), yields the whole URL of each request. Such a
+// url could reach any host, the server's own network included, so it
+// requires allowed_hosts = [...] on the action, and a load error says so
+// when it is missing. Before anything is sent, the URL must parse as an
+// absolute http or https URL, hold no credentials, and name a host of the
+// list, or the call fails with an error naming the host and the entry to
+// add to allowed_hosts; every hop of a redirect is checked the same way.
+// Its fragment is dropped, and what its query string cannot carry as
+// written (a space, a stray "%") is escaped. A program url takes no
+// path_params: escape values in the program with pathescape() and
+// urlencode(). The parameters of query are added after its own.
 //
 // Values of path_params, query, headers, form, body and raw_body may be
 // expr("…") programs, run on every call; query, headers and form may also be
-// one program yielding a whole map. In query and form a null value leaves the
-// parameter out, a list repeats it, and numbers and booleans are written
-// plainly (3, 2.5, true). In headers a null value leaves the header out and a
-// list sends it once per element; a value holding a line break fails the
-// call. Headers are applied in this order, a later one replacing an earlier
-// one of the same name: User-Agent: mcpdecl, the api's headers, its auth,
-// the Content-Type of the body, the action's headers.
+// one program yielding a whole map. In query and form a null value leaves
+// the parameter out, a list repeats it, and numbers and booleans are written
+// plainly (3, 2.5, true). In headers a null value leaves the header out and
+// a list sends it once per element. A value holding a control character (CR,
+// LF, NUL or another, tab excepted), which could start a header of its own,
+// fails the call before anything is sent; so does a name that is not a valid
+// header name, or Host, Content-Length or Transfer-Encoding, when headers is
+// one program yielding a map. Names and values of query and form are always
+// escaped. Headers are applied in this order, a later one replacing an
+// earlier one of the same name: User-Agent: mcpdecl, the api's headers, its
+// auth, the Content-Type of the body, the action's headers.
 //
 // body is sent as JSON (Content-Type application/json), form as
 // application/x-www-form-urlencoded, and raw_body, which must yield a string,

@@ -164,8 +164,18 @@ type recorder struct {
 }
 
 func newRecorder(t testing.TB, handler http.HandlerFunc) *recorder {
+	return startRecorder(t, handler, httptest.NewServer)
+}
+
+// newTLSRecorder is a recorder that speaks https, with httptest's
+// certificate.
+func newTLSRecorder(t testing.TB, handler http.HandlerFunc) *recorder {
+	return startRecorder(t, handler, httptest.NewTLSServer)
+}
+
+func startRecorder(t testing.TB, handler http.HandlerFunc, start func(http.Handler) *httptest.Server) *recorder {
 	rec := &recorder{}
-	rec.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	rec.Server = start(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b := make([]byte, 0, 512)
 		buf := make([]byte, 512)
 		for {

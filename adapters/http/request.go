@@ -127,14 +127,14 @@ func (a *action) computedURL(env map[string]any) (string, int, error) {
 	}
 	u, err := url.Parse(s)
 	switch {
-	case err != nil || !u.IsAbs() || u.Host == "":
+	case err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "":
 		return "", 0, errors.New("url yielded something that is not an absolute http or https URL; the request was not sent")
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", 0, fmt.Errorf("url yielded a %s: URL; only http and https are sent", u.Scheme)
+		return "", 0, fmt.Errorf("url yielded a %s: URL; only http and https are sent, and the request was not", u.Scheme)
 	case u.User != nil:
 		return "", 0, errors.New("url yielded a URL with credentials (user:password@), which are never sent; the request was not sent")
 	case !a.allowed.allows(u):
-		return "", 0, fmt.Errorf("url yielded a URL on %s, which is not in allowed_hosts; the request was not sent", u.Host)
+		return "", 0, fmt.Errorf("url yielded a URL on %s, which is not in allowed_hosts; the request was not sent (to allow it, add %q to allowed_hosts)", u.Host, entryFor(u))
 	}
 	u.Fragment, u.RawFragment = "", ""
 	var b strings.Builder
@@ -142,8 +142,10 @@ func (a *action) computedURL(env map[string]any) (string, int, error) {
 	mark := b.Len()
 	w := pairWriter{b: &b, first: '?'}
 	if u.RawQuery != "" {
+		// A space or a stray "%" would break the request line: escape
+		// them, keeping what is already escaped.
 		b.WriteByte('?')
-		b.WriteString(u.RawQuery)
+		b.WriteString(escapeLiteral(u.RawQuery, true))
 		w.wrote = true
 	}
 	if a.query.fixed != "" {

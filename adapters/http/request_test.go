@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -438,63 +439,214 @@ func TestOriginGuard(t *testing.T) {
 	}
 }
 
+// TestRedirects has one upstream redirect to a second host: refused unless
+// allowed, and followed without any of the api's credentials when allowed.
 func TestRedirects(t *testing.T) {
 	other := newRecorder(t, nil)
 	otherHost := strings.TrimPrefix(other.URL, "http://")
+	// back sends the request back where its query says.
+	back := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
 	var rec *recorder
 	rec = newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/here":
 			http.Redirect(w, r, "/there", http.StatusFound)
 		case "/away":
-			http.Redirect(w, r, other.URL+"/stolen?q=1", http.StatusFound)
+			// Keeps the query string, as a move to a new host often does.
+			http.Redirect(w, r, other.URL+"/stolen?"+r.URL.RawQuery, http.StatusFound)
+		case "/keyed":
+			// Puts the key where it cannot be stripped.
+			http.Redirect(w, r, other.URL+"/k/"+r.URL.Query().Get("key"), http.StatusFound)
+		case "/back":
+			// Away, then back to the upstream.
+			http.Redirect(w, r, back.URL+"/return?to="+url.QueryEscape(rec.URL+"/there"), http.StatusFound)
 		default:
 			_, _ = w.Write([]byte("arrived"))
 		}
 	})
-	action := func(extra string) engine.Action {
+	const headers = `  headers = { "X-Tenant" = "acme", "Accept" = "application/json" }`
+	action := func(auth string, extra ...string) engine.Action {
 		f := newFixture(t)
-		return f.action(api(rec.URL, `  auth {
-    api_key {
-      header = "X-Key"
-      value  = "key-123456"
-    }
-  }
-  headers = { "X-Tenant" = "acme", "Accept" = "application/json" }`, extra) + `
+		return f.action(api(rec.URL, append([]string{"  auth {\n    " + auth + "\n  }", headers}, extra...)...) + `
 http {
   api         = http_api.x
   path        = "/{p}"
   path_params = { p = expr("args.p") }
+  query       = { page = 2 }
 }`)
 	}
+	const apiKeyHeader = "api_key {\n      header = \"X-Key\"\n      value  = \"key-123456\"\n    }"
+	const apiKeyQuery = "api_key {\n      query = \"key\"\n      value = \"key-654321\"\n    }"
 
-	act := action("")
-	resp, err := act.Run(context.Background(), map[string]any{"p": "here"})
-	if err != nil || resp.Vars["body"] != "arrived" {
-		t.Errorf("same host: %v, %v", resp, err)
-	}
-	// Another host: refused, with what to do, and nothing sent there.
-	_, err = act.Run(context.Background(), map[string]any{"p": "away"})
-	want := "the upstream redirected the request to " + other.URL + "/stolen, which this action may not reach; to follow it, add its host to allowed_hosts"
-	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "q=1") {
-		t.Errorf("err = %v, want %q", err, want)
-	}
-	if other.count() != 0 {
-		t.Errorf("%d requests reached the other host", other.count())
+	t.Run("same host", func(t *testing.T) {
+		resp, err := action(apiKeyHeader).Run(context.Background(), map[string]any{"p": "here"})
+		if err != nil || resp.Vars["body"] != "arrived" {
+			t.Fatalf("%v, %v", resp, err)
+		}
+		if got := rec.last(t); got.URL.Path != "/there" || got.Header.Get("X-Key") != "key-123456" {
+			t.Errorf("the upstream saw %s with X-Key %q", got.URL.Path, got.Header.Get("X-Key"))
+		}
+	})
+
+	t.Run("other host refused", func(t *testing.T) {
+		before := other.count()
+		_, err := action(apiKeyQuery).Run(context.Background(), map[string]any{"p": "away"})
+		want := "GET " + rec.URL + "/away failed: the upstream redirected it to " + other.URL +
+			`/stolen, on another host; to follow the redirect, add "` + otherHost + `" to allowed_hosts`
+		if err == nil || err.Error() != want {
+			t.Errorf("err  = %v\nwant %s", err, want)
+		}
+		if other.count() != before {
+			t.Errorf("the other host received a request")
+		}
+	})
+
+	allowed := fmt.Sprintf("  allowed_hosts = [%q]", otherHost)
+	for _, tt := range []struct{ name, auth string }{
+		{"bearer", `bearer = "tok-123456"`},
+		{"basic", "basic {\n      username = \"ann\"\n      password = \"pw-123456\"\n    }"},
+		{"api_key header", apiKeyHeader},
+		{"api_key query", apiKeyQuery},
+	} {
+		t.Run("allowed host without "+tt.name, func(t *testing.T) {
+			before := other.count()
+			resp, err := action(tt.auth, allowed).Run(context.Background(), map[string]any{"p": "away"})
+			if err != nil || resp.Vars["status"] != 200 || other.count() != before+1 {
+				t.Fatalf("%v, %v, %d requests there", resp, err, other.count()-before)
+			}
+			got := other.last(t)
+			if got.URL.Path != "/stolen" || got.URL.RawQuery != "page=2" {
+				t.Errorf("the other host saw %s?%s, want /stolen?page=2", got.URL.Path, got.URL.RawQuery)
+			}
+			for _, h := range []string{"Authorization", "X-Key", "X-Tenant", "Referer", "Cookie"} {
+				if v := got.Header.Get(h); v != "" {
+					t.Errorf("%s followed the redirect: %q", h, v)
+				}
+			}
+			if got.Header.Get("Accept") != "application/json" || got.Header.Get("User-Agent") != "mcpdecl" {
+				t.Errorf("safe headers dropped: %v", got.Header)
+			}
+		})
 	}
 
-	// Allowed: followed, without the credentials of the api.
-	act = action(fmt.Sprintf("  allowed_hosts = [%q]", otherHost))
-	resp, err = act.Run(context.Background(), map[string]any{"p": "away"})
-	if err != nil || resp.Vars["status"] != 200 || other.count() != 1 {
-		t.Fatalf("allowed host: %v, %v, %d requests there", resp, err, other.count())
+	t.Run("key in the redirect's path", func(t *testing.T) {
+		before := other.count()
+		_, err := action(apiKeyQuery, allowed).Run(context.Background(), map[string]any{"p": "keyed"})
+		want := "GET " + rec.URL + "/keyed failed: the upstream redirected it to " + other.URL +
+			", on another host, with the api's key in the URL; the redirect was not followed"
+		if err == nil || err.Error() != want {
+			t.Errorf("err  = %v\nwant %s", err, want)
+		}
+		if other.count() != before {
+			t.Errorf("the other host received a request")
+		}
+	})
+
+	t.Run("away and back", func(t *testing.T) {
+		allowBack := fmt.Sprintf("  allowed_hosts = [%q]", strings.TrimPrefix(back.URL, "http://"))
+		resp, err := action(apiKeyHeader, allowBack).Run(context.Background(), map[string]any{"p": "back"})
+		if err != nil || resp.Vars["body"] != "arrived" {
+			t.Fatalf("%v, %v", resp, err)
+		}
+		if got := back.last(t); got.Header.Get("X-Key") != "" {
+			t.Errorf("the key followed the redirect to another host")
+		}
+		if got := rec.last(t); got.URL.Path != "/there" {
+			t.Errorf("the upstream saw %s last, want /there", got.URL.Path)
+		}
+	})
+}
+
+// TestRedirectsWithoutAPI checks allowed_hosts on an action with a fixed
+// url, and on one whose url is a program: every hop is checked.
+func TestRedirectsWithoutAPI(t *testing.T) {
+	other := newRecorder(t, nil)
+	otherHost := strings.TrimPrefix(other.URL, "http://")
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/moved", http.StatusFound)
+	})
+	host := strings.TrimPrefix(rec.URL, "http://")
+
+	for _, tt := range []struct{ name, block, err string }{
+		{"fixed url, not allowed", fmt.Sprintf(`url = %q`, rec.URL+"/x"),
+			"GET " + rec.URL + "/x failed: the upstream redirected it to " + other.URL + `/moved, on another host; to follow the redirect, add "` + otherHost + `" to allowed_hosts`},
+		{"fixed url, allowed", fmt.Sprintf("url = %q\n  allowed_hosts = [%q]", rec.URL+"/x", otherHost), ""},
+		{"program url, not allowed", fmt.Sprintf("url = expr(\"args.u\")\n  allowed_hosts = [%q]", host),
+			"GET " + rec.URL + "/x failed: the upstream redirected it to " + other.URL + `/moved, on another host; to follow the redirect, add "` + otherHost + `" to allowed_hosts`},
+		{"program url, allowed", fmt.Sprintf("url = expr(\"args.u\")\n  allowed_hosts = [%q, %q]", host, otherHost), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before := other.count()
+			act := newFixture(t).action("http {\n  headers = { \"X-Secret\" = \"s\" }\n  " + tt.block + "\n}")
+			resp, err := act.Run(context.Background(), map[string]any{"u": rec.URL + "/x"})
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Errorf("err  = %v\nwant %s", err, tt.err)
+				}
+				if other.count() != before {
+					t.Error("the other host received a request")
+				}
+				return
+			}
+			if err != nil || resp.Vars["status"] != 200 || other.count() != before+1 {
+				t.Fatalf("%v, %v, %d requests there", resp, err, other.count()-before)
+			}
+			if got := other.last(t); got.URL.Path != "/moved" || got.Header.Get("X-Secret") != "" {
+				t.Errorf("the other host saw %s with X-Secret %q", got.URL.Path, got.Header.Get("X-Secret"))
+			}
+		})
 	}
-	got := other.last(t).Header
-	if got.Get("X-Key") != "" || got.Get("X-Tenant") != "" || got.Get("Authorization") != "" {
-		t.Errorf("credentials followed the redirect: %v", got)
+}
+
+// TestRedirectPolicy covers what two local test servers cannot show:
+// default ports, the upgrade from http to https, and stripping the key.
+func TestRedirectPolicy(t *testing.T) {
+	allowed := hostList{}
+	for _, s := range []string{"cdn.example.com", "*.example.org"} {
+		e, err := parseHost(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed = append(allowed, e)
 	}
-	if got.Get("Accept") != "application/json" || got.Get("User-Agent") != "mcpdecl" {
-		t.Errorf("safe headers dropped: %v", got)
+	r := &reach{scheme: "http", host: "api.example.com", allowed: allowed, keyParam: "key", key: "k-secret"}
+	tests := []struct {
+		from, to string
+		want     string // "" when followed, else the error
+		after    string // the URL followed, once the key is stripped
+	}{
+		{"http://api.example.com/a", "http://api.example.com/b", "", ""},
+		{"http://api.example.com/a", "https://api.example.com/b", "", ""},
+		{"http://api.example.com/a", "https://api.example.com:8443/b", "the upstream redirected it to https://api.example.com:8443/b, on another host; to follow the redirect, add \"api.example.com:8443\" to allowed_hosts", ""},
+		{"http://api.example.com/a", "http://api.example.com:8080/b", "the upstream redirected it to http://api.example.com:8080/b, on another host; to follow the redirect, add \"api.example.com:8080\" to allowed_hosts", ""},
+		{"https://cdn.example.com/a", "http://api.example.com/b", "the upstream redirected it from https to plain http (http://api.example.com/b), which is never followed", ""},
+		{"http://api.example.com/a", "https://CDN.example.com/b?key=k-secret&x=1", "", "https://CDN.example.com/b?x=1"},
+		{"http://api.example.com/a", "https://a.example.org/b?other=k-secret&x=1", "", "https://a.example.org/b?x=1"},
+		{"http://api.example.com/a", "https://a.example.org/b?key=1&key=2", "", "https://a.example.org/b"},
+		{"http://api.example.com/a", "https://a.example.org/k-secret", "the upstream redirected it to https://a.example.org, on another host, with the api's key in the URL; the redirect was not followed", ""},
+		{"http://api.example.com/a", "https://example.org/b", "the upstream redirected it to https://example.org/b, on another host; to follow the redirect, add \"example.org\" to allowed_hosts", ""},
+		{"http://api.example.com/a", "ftp://cdn.example.com/b", "the upstream redirected it to a ftp: URL, which is never followed; only http and https are", ""},
+		{"http://api.example.com/a", "http://u:p@api.example.com/b", "the upstream redirected it to a URL on api.example.com with credentials (user:password@), which is never followed", ""},
+	}
+	for _, tt := range tests {
+		from, _ := url.Parse(tt.from)
+		to, _ := url.Parse(tt.to)
+		err := r.redirect(from, to)
+		if err == nil && to.Host != from.Host {
+			err = r.stripKey(to)
+		}
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%s → %s:\ngot  %s\nwant %s", tt.from, tt.to, got, tt.want)
+		}
+		if tt.after != "" && to.String() != tt.after {
+			t.Errorf("%s → %s: followed %s, want %s", tt.from, tt.to, to, tt.after)
+		}
 	}
 }
 
