@@ -220,6 +220,9 @@ func redactURL(u *url.URL) string {
 // as it would repeat the previous URL, query string included.
 var safeOnRedirect = []string{"User-Agent", "Accept", "Accept-Language", "Content-Type"}
 
+// maxIdlePerHost is how many idle connections a client keeps to each host.
+const maxIdlePerHost = 64
+
 // newClient returns a client for requests within r. It never stores
 // cookies, follows redirects only within r (never from https to http, and
 // with no header but safeOnRedirect and no api_key when leaving the
@@ -235,6 +238,14 @@ func newClient(r *reach, tlsConfig *tls.Config, p *retryPolicy) *resty.Client {
 	c.SetDoNotParseResponse(true)
 	if tlsConfig != nil {
 		c.SetTLSClientConfig(tlsConfig)
+	}
+	if t, ok := c.GetClient().Transport.(*http.Transport); ok {
+		// resty keeps GOMAXPROCS+1 idle connections per host: with more
+		// calls under way than that, connections are closed after each
+		// request and dialled again, which cost 13% of the CPU of a call
+		// in the benchmarks.
+		t.MaxIdleConnsPerHost = maxIdlePerHost
+		t.MaxIdleConns = max(t.MaxIdleConns, maxIdlePerHost)
 	}
 	c.SetRedirectPolicy(resty.RedirectPolicyFunc(func(req *http.Request, via []*http.Request) error {
 		from := via[len(via)-1].URL

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -264,5 +266,38 @@ func TestRetryRefusedRedirect(t *testing.T) {
 	}
 	if rec.count() != 1 || other.count() != 0 {
 		t.Errorf("the upstream received %d requests and the other host %d; want 1 and 0", rec.count(), other.count())
+	}
+}
+
+func TestConnectionsAreReused(t *testing.T) {
+	var dials atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"ok": true}`))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			dials.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	act := newFixture(t).action(api(srv.URL) + "http {\n  api = http_api.x\n  path = \"/\"\n}")
+	const workers = 16
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for range 60 {
+				if _, err := act.Run(context.Background(), nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// Every worker may need a connection of its own; more than that means
+	// connections were closed and dialled again.
+	if n := dials.Load(); n > workers+4 {
+		t.Errorf("%d connections dialled for %d concurrent callers", n, workers)
 	}
 }
