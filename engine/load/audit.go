@@ -18,14 +18,10 @@ type auditBlock struct {
 // audit decodes the audit block, if any: where to write one line per call,
 // and whether the lines carry argument values.
 func (l *loader) audit() *engine.Audit {
-	blocks := l.blocks["audit"]
-	for _, b := range blocks[min(1, len(blocks)):] {
-		l.error(b.DefRange, "Duplicate audit block", "The audit log is already configured at %s; merge the two blocks.", blocks[0].DefRange)
-	}
-	if len(blocks) == 0 {
+	b := l.single("audit", "The audit log is already configured")
+	if b == nil {
 		return nil
 	}
-	b := blocks[0]
 	var ab auditBlock
 	ctx := l.decodeContext(b.DefRange.Filename)
 	diags := gohcl.DecodeBody(b.Body, ctx.EvalContext, &ab)

@@ -7,14 +7,10 @@ import (
 // authBlock decodes the auth block, if any, into the authenticator that the
 // HTTP front finds among the configuration's resources.
 func (l *loader) authBlock() {
-	blocks := l.blocks["auth"]
-	for _, b := range blocks[min(1, len(blocks)):] {
-		l.error(b.DefRange, "Duplicate auth block", "Who may call the server is already declared at %s; merge the two blocks.", blocks[0].DefRange)
-	}
-	if len(blocks) == 0 {
+	b := l.single("auth", "Who may call the server is already declared")
+	if b == nil {
 		return
 	}
-	b := blocks[0]
 	cfg, diags := auth.Decode(b, l.decodeContext(b.DefRange.Filename))
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {

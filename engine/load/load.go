@@ -236,6 +236,20 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 	}
 }
 
+// single returns the one top-level block of a kind that may appear once,
+// nil when there is none, and reports every other one: already is the
+// start of the sentence that says where the first one is.
+func (l *loader) single(kind, already string) *hcl.Block {
+	blocks := l.blocks[kind]
+	for _, b := range blocks[min(1, len(blocks)):] {
+		l.error(b.DefRange, "Duplicate "+kind+" block", "%s at %s; merge the two blocks.", already, blocks[0].DefRange)
+	}
+	if len(blocks) == 0 {
+		return nil
+	}
+	return blocks[0]
+}
+
 // checkUnique reports blocks of one type that share a name.
 func (l *loader) checkUnique(blocks []*hcl.Block, what string) []*hcl.Block {
 	seen := map[string]*hcl.Block{}

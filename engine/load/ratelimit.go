@@ -22,14 +22,10 @@ type rateLimits struct {
 // its store.
 func (l *loader) rateLimitBlock() {
 	l.limits = &rateLimits{}
-	blocks := l.blocks["rate_limit"]
-	for _, b := range blocks[min(1, len(blocks)):] {
-		l.error(b.DefRange, "Duplicate rate_limit block", "The server's rate limit is already declared at %s; merge the two blocks.", blocks[0].DefRange)
-	}
-	if len(blocks) == 0 {
+	b := l.single("rate_limit", "The server's rate limit is already declared")
+	if b == nil {
 		return
 	}
-	b := blocks[0]
 	cfg, diags := ratelimit.Decode(b, l.decodeContext(b.DefRange.Filename))
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {

@@ -29,14 +29,10 @@ const (
 // and settings.
 func (l *loader) server() engine.ServerInfo {
 	info := engine.ServerInfo{Name: DefaultServerName, Version: DefaultServerVersion}
-	blocks := l.blocks["server"]
-	for _, b := range blocks[min(1, len(blocks)):] {
-		l.error(b.DefRange, "Duplicate server block", "The server is already described at %s; merge the two blocks.", blocks[0].DefRange)
-	}
-	if len(blocks) == 0 {
+	b := l.single("server", "The server is already described")
+	if b == nil {
 		return info
 	}
-	b := blocks[0]
 	content, diags := b.Body.Content(serverSchema)
 	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
