@@ -475,13 +475,7 @@ func describe(v any) string {
 // secrets and the call's sensitive argument values redacted.
 func (t *Tool) finish(res *Result, args map[string]any) *Result {
 	secrets := t.sensitiveValues(args)
-	redact := func(s string) string {
-		s = t.redactor.Redact(s)
-		for _, v := range secrets {
-			s = strings.ReplaceAll(s, v, Mask)
-		}
-		return s
-	}
+	redact := t.redactFunc(secrets)
 	for i := range res.Content {
 		c := &res.Content[i]
 		if c.Text != "" {
@@ -495,6 +489,43 @@ func (t *Tool) finish(res *Result, args map[string]any) *Result {
 		res.Structured = redactStrings(res.Structured, redact).(map[string]any)
 	}
 	return capResult(res, t.spec.MaxResultBytes, approxJSONSize(res.Structured))
+}
+
+// redactFunc returns what redacts a text: the configuration's secrets and
+// secrets, the sensitive values of one call.
+func (t *Tool) redactFunc(secrets []string) func(string) string {
+	return func(s string) string {
+		s = t.redactor.Redact(s)
+		for _, v := range secrets {
+			s = strings.ReplaceAll(s, v, Mask)
+		}
+		return s
+	}
+}
+
+// AuditArguments are the arguments a client sent, raw JSON, as an audit
+// log may show them: each sensitive one as [Mask], the configuration's
+// secrets and the call's sensitive values redacted from the others, and a
+// short phrase when they are not a JSON object.
+func (t *Tool) AuditArguments(raw json.RawMessage) any {
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return map[string]any{}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var args map[string]any
+	if err := dec.Decode(&args); err != nil {
+		return "(not a JSON object)"
+	}
+	redact := t.redactFunc(t.sensitiveValues(args))
+	for name, v := range args {
+		if t.IsSensitive(name) {
+			args[name] = Mask
+			continue
+		}
+		args[name] = redactStrings(v, redact)
+	}
+	return args
 }
 
 // sensitiveValues returns the strings in the values of the call's sensitive

@@ -1,14 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -60,7 +58,7 @@ func (a *auditor) close() error {
 // record writes the line of one call. raw are the arguments as sent; only
 // with audit { arguments = true } are they written, each sensitive one as
 // [engine.Mask], after redaction of every known secret.
-func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessage, res *engine.Result, d time.Duration, redactor *engine.Redactor) {
+func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessage, res *engine.Result, d time.Duration) {
 	attrs := make([]slog.Attr, 0, 8)
 	attrs = append(attrs,
 		slog.String("tool", t.Name()),
@@ -73,7 +71,7 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 		attrs = append(attrs, slog.String("error", engine.Excerpt(res.Text())))
 	}
 	if a.arguments {
-		attrs = append(attrs, slog.Any("arguments", auditArguments(t, raw, redactor)))
+		attrs = append(attrs, slog.Any("arguments", t.AuditArguments(raw)))
 	}
 	a.log.LogAttrs(context.Background(), slog.LevelInfo, "tool call", attrs...)
 }
@@ -97,57 +95,4 @@ func resultSize(res *engine.Result) int {
 		}
 	}
 	return n
-}
-
-// auditArguments are the arguments of a call for the audit log: sensitive
-// ones masked, their values and every known secret redacted from the
-// others, anything that is not a JSON object described rather than copied.
-func auditArguments(t *engine.Tool, raw json.RawMessage, redactor *engine.Redactor) any {
-	if len(raw) == 0 || string(raw) == "null" {
-		return map[string]any{}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var args map[string]any
-	if err := dec.Decode(&args); err != nil {
-		return "(not a JSON object)"
-	}
-	var secrets []string
-	for name, v := range args {
-		if s, ok := v.(string); ok && t.IsSensitive(name) && len(s) >= 4 {
-			secrets = append(secrets, s)
-		}
-	}
-	redact := func(s string) string {
-		s = redactor.Redact(s)
-		for _, v := range secrets {
-			s = strings.ReplaceAll(s, v, engine.Mask)
-		}
-		return s
-	}
-	for name, v := range args {
-		if t.IsSensitive(name) {
-			args[name] = engine.Mask
-			continue
-		}
-		args[name] = redactAll(v, redact)
-	}
-	return args
-}
-
-// redactAll applies redact to every string in v.
-func redactAll(v any, redact func(string) string) any {
-	switch v := v.(type) {
-	case string:
-		return redact(v)
-	case []any:
-		for i, e := range v {
-			v[i] = redactAll(e, redact)
-		}
-	case map[string]any:
-		for k, e := range v {
-			v[k] = redactAll(e, redact)
-		}
-	}
-	return v
 }

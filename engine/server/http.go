@@ -2,8 +2,8 @@ package server
 
 import (
 	"context"
+	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -157,8 +157,8 @@ func callerFromToken(info *sdkauth.TokenInfo) engine.Caller {
 // hostOf is the host of a host:port address: a client's port changes with
 // each connection, and must not split its rate limit.
 func hostOf(addr string) string {
-	if i := strings.LastIndexByte(addr, ':'); i > 0 && !strings.HasSuffix(addr, "]") {
-		return strings.Trim(addr[:i], "[]")
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
 	}
 	return addr
 }

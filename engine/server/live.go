@@ -196,7 +196,7 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
 		}
 		if g.audit != nil {
-			g.audit.record(t, caller, args, res, d, g.cfg.Redactor)
+			g.audit.record(t, caller, args, res, d)
 		}
 		return Result(res), nil
 	}
