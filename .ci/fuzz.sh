@@ -10,6 +10,7 @@ targets=(
   "./engine/load FuzzLoad"       # configuration text
   "./engine/load FuzzCall"       # arguments and upstream bodies through a whole call
   "./engine/schema FuzzValidate" # arguments against every type and constraint
+  "./engine/schema FuzzQuick"    # the quick path never accepts what the full validator refuses
   "./engine FuzzCall"            # arbitrary action results through outputs and content
   "./engine FuzzSanitize"        # text from programs and upstreams
 )

@@ -29,6 +29,9 @@ type Validator struct {
 	// an unknown property.
 	known   map[string][]string
 	printer *message.Printer
+	// quick accepts most valid values without the full validator's
+	// allocations; nil when the schema uses keywords it does not know.
+	quick *quick
 }
 
 // Compile compiles a JSON Schema document, such as one built by
@@ -62,7 +65,7 @@ func Compile(doc map[string]any) (*Validator, error) {
 	if err != nil {
 		return nil, compileError(err)
 	}
-	v := &Validator{schema: sch, known: map[string][]string{}, printer: message.NewPrinter(language.English)}
+	v := &Validator{schema: sch, known: map[string][]string{}, printer: message.NewPrinter(language.English), quick: compileQuick(nv, true)}
 	v.index(sch, map[*jsonschema.Schema]bool{})
 	return v, nil
 }
@@ -181,6 +184,9 @@ type Violation struct {
 // with or without UseNumber; other Go values, such as []string or
 // time.Time, are checked as encoding/json would write them.
 func (v *Validator) Validate(value any) []Violation {
+	if v.quick != nil && v.quick.accepts(value) {
+		return nil
+	}
 	nv, _, err := native(value)
 	if err != nil {
 		var ve *valueError
