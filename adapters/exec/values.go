@@ -1,12 +1,11 @@
 package execaction
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
@@ -86,13 +85,11 @@ func stdinBytes(v any) ([]byte, error) {
 	case string:
 		return []byte(t), nil
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonenc.Append(nil, v)
+	if err != nil {
 		return nil, fmt.Errorf("stdin yielded %s, which cannot be written as JSON: %v", describe(v), err)
 	}
-	return b.Bytes(), nil
+	return append(b, '\n'), nil
 }
 
 // describe names the kind of a value, for messages.

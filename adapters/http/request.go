@@ -2,7 +2,6 @@ package httpaction
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
@@ -280,7 +280,7 @@ func (a *action) payload(env map[string]any) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(v)
+		b, err := jsonenc.Append(nil, v)
 		if err != nil {
 			return nil, fmt.Errorf("the body cannot be written as JSON: %v", err)
 		}

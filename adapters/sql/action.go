@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
@@ -513,7 +514,7 @@ func bindValue(d dialect, v any) any {
 		if d == dialectPostgres {
 			return x
 		}
-		b, err := json.Marshal(x)
+		b, err := jsonenc.Append(nil, x)
 		if err != nil {
 			return fmt.Sprint(x)
 		}

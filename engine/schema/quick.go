@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
 // A quick is a schema compiled a second time for the common case: a value
@@ -319,7 +321,7 @@ func (q *quick) accepts(v any) bool {
 // within, as bounds are float64s too: so those are checked strictly, and
 // one equal to a bound is left to the full validator.
 func (q *quick) acceptsNumber(s string) bool {
-	whole, ok := numberSyntax(s)
+	whole, ok := jsonenc.NumberSyntax(s)
 	switch {
 	case !ok || q.enum != nil:
 		return false
@@ -357,45 +359,6 @@ func (q *quick) inEnum(v any) bool {
 	return false
 }
 
-// numberSyntax reports whether s is a number as JSON writes them, and
-// whether it is written without a fraction or an exponent.
-func numberSyntax(s string) (whole, ok bool) {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - start
-	}
-	switch n := digits(); {
-	case n == 0, n > 1 && s[i-n] == '0':
-		return false, false
-	}
-	whole = true
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false, false
-		}
-		whole = false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false, false
-		}
-		whole = false
-	}
-	return whole, i == len(s)
-}
-
 // distinct reports whether the strings, booleans, nulls and numbers of
 // list are all different; false for a list holding anything else.
 func distinct(list []any) bool {
@@ -418,7 +381,7 @@ func distinct(list []any) bool {
 		case string:
 			k.kind, k.s = 's', x
 		case json.Number:
-			whole, ok := numberSyntax(string(x))
+			whole, ok := jsonenc.NumberSyntax(string(x))
 			if !ok || !whole || len(x) > 15 {
 				return false
 			}
