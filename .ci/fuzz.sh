@@ -13,6 +13,7 @@ targets=(
   "./engine/schema FuzzQuick"    # the quick path never accepts what the full validator refuses
   "./engine FuzzCall"            # arbitrary action results through outputs and content
   "./engine FuzzSanitize"        # text from programs and upstreams
+  "./engine/jsonenc FuzzAppend"  # results written as encoding/json writes them
 )
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"
