@@ -3,17 +3,19 @@ package schema
 import (
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
-// A quick is a schema compiled a second time for the common case: a value
-// that is valid. It understands the keywords InputSchema and OutputSchema
+// A quick is a schema compiled for the common case: a value that is valid. It understands the keywords InputSchema and OutputSchema
 // write (type, properties, required, additionalProperties, items, enum,
 // uniqueItems and the bounds) and nothing else; a schema that uses any
-// other keyword (format, pattern, $ref, allOf, …) has none.
+// other keyword ($ref, allOf, …), or one of them in a shape the full
+// validator would refuse, has none. So a document that has a quick always
+// compiles in full too, which Compile leaves until a value needs it.
 //
 // accepts reports true only when the value is certainly valid. When it
 // reports false the value may still be valid (a json.Number compared with
@@ -160,7 +162,20 @@ func compileQuick(doc any, root bool) *quick {
 				return nil
 			}
 			q.unique = b
-		case k == "pattern" || k == "format":
+		case k == "pattern":
+			// The full validator compiles patterns with Go's regexp too.
+			p, ok := v.(string)
+			if !ok {
+				return nil
+			}
+			if _, err := regexp.Compile(p); err != nil {
+				return nil
+			}
+			q.stringsNeedFull = true
+		case k == "format":
+			if _, ok := v.(string); !ok {
+				return nil
+			}
 			q.stringsNeedFull = true
 		case k == "minLength" || k == "maxLength" || k == "minItems" || k == "maxItems":
 			n, ok := wholeCount(v)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -23,15 +24,23 @@ const (
 // Validator checks JSON values against a compiled schema. It is safe for
 // concurrent use.
 type Validator struct {
+	// quick accepts most valid values without the full validator's
+	// allocations; nil when the schema uses keywords it does not know.
+	quick *quick
+	// full is compiled when it is first needed if quick covers the
+	// document, and at once otherwise.
+	full    func() (*fullValidator, error)
+	printer *message.Printer
+}
+
+// fullValidator is a document compiled by santhosh-tekuri/jsonschema, which
+// decides every value and explains every violation.
+type fullValidator struct {
 	schema *jsonschema.Schema
 	// known maps the location of each schema that lists properties and
 	// allows no others to the names of those properties, for explaining
 	// an unknown property.
-	known   map[string][]string
-	printer *message.Printer
-	// quick accepts most valid values without the full validator's
-	// allocations; nil when the schema uses keywords it does not know.
-	quick *quick
+	known map[string][]string
 }
 
 // Compile compiles a JSON Schema document, such as one built by
@@ -54,20 +63,40 @@ func Compile(doc map[string]any) (*Validator, error) {
 		}
 		return nil, err
 	}
+	own := clone(nv)
+	v := &Validator{quick: compileQuick(own, true), printer: message.NewPrinter(language.English)}
+	if v.quick != nil {
+		// A document the quick form covers uses only keywords of known
+		// shapes, which always compile: compiling it in full (about 0.2 ms,
+		// most of a tool's load time) waits until a value needs it.
+		v.full = sync.OnceValues(func() (*fullValidator, error) { return compileFull(own) })
+		return v, nil
+	}
+	full, err := compileFull(own)
+	if err != nil {
+		return nil, err
+	}
+	v.full = func() (*fullValidator, error) { return full, nil }
+	return v, nil
+}
+
+// compileFull compiles doc, a document of JSON's Go values that it takes
+// for its own, with santhosh-tekuri/jsonschema.
+func compileFull(doc any) (*fullValidator, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	c.UseLoader(selfContained{})
-	if err := c.AddResource(location, clone(nv)); err != nil {
+	if err := c.AddResource(location, doc); err != nil {
 		return nil, compileError(err)
 	}
 	sch, err := c.Compile(location)
 	if err != nil {
 		return nil, compileError(err)
 	}
-	v := &Validator{schema: sch, known: map[string][]string{}, printer: message.NewPrinter(language.English), quick: compileQuick(nv, true)}
-	v.index(sch, map[*jsonschema.Schema]bool{})
-	return v, nil
+	f := &fullValidator{schema: sch, known: map[string][]string{}}
+	f.index(sch, map[*jsonschema.Schema]bool{})
+	return f, nil
 }
 
 // selfContained is the URL loader of a compiler: it refuses to load
@@ -87,7 +116,7 @@ func compileError(err error) error {
 		if errors.As(sve.Err, &verr) {
 			v := &Validator{printer: message.NewPrinter(language.English)}
 			var vs []Violation
-			v.collect(verr, nil, &vs)
+			v.collect(nil, verr, nil, &vs)
 			vs = tidy(vs)
 			parts := make([]string, len(vs))
 			for i, x := range vs {
@@ -127,7 +156,7 @@ func relative(url string) string {
 
 // index records the properties of every schema in sch that allows only
 // its own properties.
-func (v *Validator) index(sch *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
+func (v *fullValidator) index(sch *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
 	if sch == nil || seen[sch] {
 		return
 	}
@@ -195,7 +224,11 @@ func (v *Validator) Validate(value any) []Violation {
 		}
 		return []Violation{{Message: err.Error()}}
 	}
-	err = v.schema.Validate(nv)
+	full, err := v.full()
+	if err != nil {
+		return []Violation{{Message: "the schema does not compile: " + err.Error()}}
+	}
+	err = full.schema.Validate(nv)
 	if err == nil {
 		return nil
 	}
@@ -204,13 +237,13 @@ func (v *Validator) Validate(value any) []Violation {
 		return []Violation{{Message: err.Error()}}
 	}
 	var vs []Violation
-	v.collect(verr, nv, &vs)
+	v.collect(full.known, verr, nv, &vs)
 	return tidy(vs)
 }
 
 // collect appends the violations under e: those of its causes, or e's own
 // when it has none that say more.
-func (v *Validator) collect(e *jsonschema.ValidationError, value any, vs *[]Violation) {
+func (v *Validator) collect(known map[string][]string, e *jsonschema.ValidationError, value any, vs *[]Violation) {
 	at := pointer(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
@@ -229,15 +262,14 @@ func (v *Validator) collect(e *jsonschema.ValidationError, value any, vs *[]Viol
 		}
 		return
 	case *kind.AdditionalProperties:
-		known := v.known[e.SchemaURL]
 		for _, name := range k.Properties {
-			*vs = append(*vs, Violation{Pointer: at + "/" + escape(name), Message: unknownProperty(name, known)})
+			*vs = append(*vs, Violation{Pointer: at + "/" + escape(name), Message: unknownProperty(name, known[e.SchemaURL])})
 		}
 		return
 	case *kind.PropertyNames:
 		var inner []Violation
 		for _, c := range e.Causes {
-			v.collect(c, k.Property, &inner)
+			v.collect(known, c, k.Property, &inner)
 		}
 		msgs := make([]string, 0, len(inner))
 		for _, x := range tidy(inner) {
@@ -255,7 +287,7 @@ func (v *Validator) collect(e *jsonschema.ValidationError, value any, vs *[]Viol
 	default:
 		if len(e.Causes) > 0 {
 			for _, c := range e.Causes {
-				v.collect(c, value, vs)
+				v.collect(known, c, value, vs)
 			}
 			return
 		}
