@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -62,11 +63,17 @@ var typeBits = map[string]uint8{
 	"integer": tInteger, "array": tArray, "object": tObject,
 }
 
-// annotations are keywords that never make a value invalid.
-var annotations = map[string]bool{
-	"title": true, "description": true, "default": true, "examples": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true,
+// annotations are keywords that never make a value invalid, each with the
+// shape the meta-schema wants of it.
+var annotations = map[string]func(any) bool{
+	"title": isString, "description": isString, "$comment": isString,
+	"deprecated": isBool, "readOnly": isBool, "writeOnly": isBool,
+	"default":  func(any) bool { return true },
+	"examples": func(v any) bool { _, ok := v.([]any); return ok },
 }
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+func isBool(v any) bool   { _, ok := v.(bool); return ok }
 
 // compileQuick returns the quick form of doc, a schema document made of
 // JSON's Go values, or nil when doc uses a keyword it does not understand.
@@ -82,7 +89,10 @@ func compileQuick(doc any, root bool) *quick {
 		minimum: math.Inf(-1), maximum: math.Inf(1), exclusiveMin: math.Inf(-1), exclusiveMax: math.Inf(1)}
 	for k, v := range m {
 		switch {
-		case annotations[k]:
+		case annotations[k] != nil:
+			if !annotations[k](v) {
+				return nil
+			}
 		case k == "$schema":
 			if !root || v != "https://json-schema.org/draft/2020-12/schema" {
 				return nil
@@ -95,9 +105,10 @@ func compileQuick(doc any, root bool) *quick {
 				}
 				q.types = typeBits[t]
 			case []any:
+				// The meta-schema wants at least one type, each once.
 				for _, e := range t {
 					s, _ := e.(string)
-					if typeBits[s] == 0 {
+					if typeBits[s] == 0 || q.types&typeBits[s] == typeBits[s] {
 						return nil
 					}
 					q.types |= typeBits[s]
@@ -126,7 +137,7 @@ func compileQuick(doc any, root bool) *quick {
 			}
 			for _, e := range list {
 				s, ok := e.(string)
-				if !ok {
+				if !ok || slices.Contains(q.required, s) { // each once, says the meta-schema
 					return nil
 				}
 				q.required = append(q.required, s)

@@ -181,14 +181,44 @@ func TestQuickUnknownKeywords(t *testing.T) {
 	}
 }
 
+// TestQuickInvalidDocuments checks that documents the full compiler
+// refuses get no quick form, so that Compile still refuses them at once.
+func TestQuickInvalidDocuments(t *testing.T) {
+	for _, doc := range []map[string]any{
+		{"type": "object", "required": []any{"a", "a"}},
+		{"type": []any{"string", "string"}},
+		{"type": []any{}},
+		{"type": "text"},
+		{"type": "string", "minLength": -1},
+		{"type": "string", "maxLength": 1.5},
+		{"type": "string", "pattern": "("},
+		{"type": "string", "format": 7},
+		{"type": "string", "pattern": 1},
+		{"type": "string", "description": 5},
+		{"type": "string", "examples": "x"},
+		{"type": "string", "deprecated": "yes"},
+		{"type": "object", "properties": map[string]any{"a": "string"}},
+	} {
+		if q := compileQuick(doc, true); q != nil {
+			t.Errorf("%v has a quick form", doc)
+		}
+		if _, err := Compile(doc); err == nil {
+			t.Errorf("Compile(%v) = no error", doc)
+		}
+	}
+}
+
 // FuzzQuick checks that the quick path never accepts a value the full
-// validator refuses, for values decoded with and without json.Number.
+// validator refuses, for values decoded with and without json.Number, and
+// that every document with a quick form compiles in full.
 func FuzzQuick(f *testing.F) {
 	for _, seed := range []string{
 		`{"s": "abcd", "n": 10, "i": 3, "l": [1, 2], "m": {"k": "v"}, "o": {"x": 1.5}}`,
 		`{"rows": [{"name": "a", "price": 1}], "count": 2, "tags": ["x"]}`,
 		`{"t": null, "ex": 0.5, "u": [1, "1"], "n": 5}`,
 		`{"s": "ab", "i": -3.0, "n": 1e1}`,
+		`{"type": ["string", "null"], "minLength": 1, "required": ["a"], "properties": {"a": {"enum": ["x", null]}}}`,
+		`{"type": "array", "items": {"type": "integer", "maximum": 3}, "uniqueItems": true, "description": "d"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -201,6 +231,13 @@ func FuzzQuick(f *testing.F) {
 			value, ok := decodeWith(string(raw), useNumber)
 			if !ok {
 				return
+			}
+			// The value as a document: one with a quick form compiles in
+			// full, as Compile takes for granted.
+			if doc, ok := value.(map[string]any); ok && compileQuick(doc, true) != nil {
+				if _, err := compileFull(clone(doc)); err != nil {
+					t.Fatalf("%s has a quick form but does not compile: %v", raw, err)
+				}
 			}
 			for name, v := range vs {
 				if v.quick.accepts(value) && !v.fullAccepts(t, value) {
