@@ -9,7 +9,7 @@ import (
 // example is one of the example configurations, served as a user would.
 type example struct {
 	file, tool string
-	build      string // "plain" or "stripped"
+	build      string // "plain" or "static"
 	calls      int
 	s          sample
 }
@@ -28,7 +28,7 @@ func runExamples(st *setup, o options) ([]example, error) {
 		{"examples/shop.hcl", "top_products", map[string]any{"limit": 3}, []string{"shop_db=" + filepath.Join(st.dir, "example-shop.db")}, max(o.calls/3, 50)},
 		{"examples/system.hcl", "system_info", nil, nil, max(o.calls/10, 30)},
 	}
-	builds := []struct{ build, path string }{{"plain", st.mcpdecl}, {"stripped", st.stripped}}
+	builds := []struct{ build, path string }{{"plain", st.mcpdecl}, {"static", st.static}}
 	var out []example
 	for _, e := range list {
 		path, err := filepath.Abs(e.file)

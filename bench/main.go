@@ -58,7 +58,7 @@ type options struct {
 type setup struct {
 	dir, upstream, db          string
 	mcpdecl, baseline, patched string // binaries
-	stripped                   string // mcpdecl built with -ldflags='-s -w'
+	static                     string // mcpdecl built with CGO_ENABLED=0
 }
 
 // The servers, in the order of the report.
@@ -75,7 +75,7 @@ func benchmark(o options) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	st := &setup{dir: dir, mcpdecl: filepath.Join(dir, "mcpdecl"), baseline: filepath.Join(dir, "baseline"), patched: filepath.Join(dir, "baseline-patched"), stripped: filepath.Join(dir, "mcpdecl-stripped"), db: filepath.Join(dir, "shop.db")}
+	st := &setup{dir: dir, mcpdecl: filepath.Join(dir, "mcpdecl"), baseline: filepath.Join(dir, "baseline"), patched: filepath.Join(dir, "baseline-patched"), static: filepath.Join(dir, "mcpdecl-static"), db: filepath.Join(dir, "shop.db")}
 	log.Printf("building mcpdecl and the baselines into %s", dir)
 	if err := buildAll(st); err != nil {
 		return err
@@ -219,7 +219,7 @@ func buildAll(st *setup) error {
 	if err != nil {
 		return err
 	}
-	if err := gobuild(".", st.stripped, "./cmd/mcpdecl", "-ldflags=-s -w"); err != nil {
+	if err := gobuildEnv(".", st.static, "./cmd/mcpdecl", []string{"CGO_ENABLED=0"}); err != nil {
 		return err
 	}
 	if err := gobuild("bench/baseline", st.baseline, "."); err != nil {
@@ -254,9 +254,15 @@ func buildAll(st *setup) error {
 
 // gobuild builds pkg in dir into bin.
 func gobuild(dir, bin, pkg string, flags ...string) error {
+	return gobuildEnv(dir, bin, pkg, nil, flags...)
+}
+
+// gobuildEnv builds pkg in dir into bin with env added to the environment.
+func gobuildEnv(dir, bin, pkg string, env []string, flags ...string) error {
 	args := append([]string{"build"}, flags...)
 	cmd := exec.Command("go", append(args, "-o", bin, pkg)...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("building %s in %s: %w", pkg, dir, err)
