@@ -22,7 +22,7 @@
 //
 // redis_url is required with store = "redis", and reads
 // redis://[[user]:password@]host:port[/db], rediss:// for TLS, or
-// unix:///path/to/socket. It is a secret: it is never printed, in errors,
+// unix:///path/to/socket[?db=N]. It is a secret: it is never printed, in errors,
 // logs or listings, and errors name Redis by its address alone. With
 // store = "memory", redis_url may be empty, so that one file can choose its
 // store from the environment:

@@ -51,7 +51,7 @@ func block(lines ...string) string {
 }
 
 func TestDecode(t *testing.T) {
-	const forms = "write redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket"
+	const forms = "write redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket[?db=N]"
 	tests := []struct {
 		name  string
 		src   string
@@ -246,7 +246,7 @@ func TestConfigOpen(t *testing.T) {
 		{cfg: ratelimit.Config{Store: "memory"}},
 		{cfg: ratelimit.Config{Store: "redis", RedisURL: "redis://:" + password + "@127.0.0.1:1/0", Prefix: "p"}},
 		{cfg: ratelimit.Config{Store: "redis", RedisURL: "redis://:" + password + "@h:port", Prefix: "p"},
-			want: "invalid Redis URL (invalid port \":port\" after host): write redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket"},
+			want: "invalid Redis URL (invalid port \":port\" after host): write redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket[?db=N]"},
 	}
 	for _, tt := range tests {
 		s, err := tt.cfg.Open()

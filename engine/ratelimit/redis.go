@@ -2,13 +2,18 @@ package ratelimit
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gomodule/redigo/redis"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -33,7 +38,7 @@ const maxMicros = 1 << 50
 // itself, which redis.replicate_commands asks for (later versions always
 // do). Numbers are written with %.0f so that no version of Redis formats
 // them with fewer digits than they have.
-var gcraScript = redis.NewScript(`
+var gcraScript = redis.NewScript(1, `
 if redis.replicate_commands then redis.replicate_commands() end
 local interval = tonumber(ARGV[1])
 local tau = tonumber(ARGV[2])
@@ -52,10 +57,19 @@ return {1, 0, math.floor((now - allow_at) / interval)}
 
 // redisStore keeps buckets in Redis, shared by every replica.
 type redisStore struct {
-	client *redis.Client
+	pool   *redis.Pool
 	addr   string // host:port, or a socket's path: never the password
 	prefix string
 }
+
+// redisIdle is how many idle connections to Redis a store keeps, and
+// redisIdleTimeout how long; one idle for longer than redisPingAfter is
+// pinged before it is used again.
+const (
+	redisIdle        = 16
+	redisIdleTimeout = 4 * time.Minute
+	redisPingAfter   = time.Minute
+)
 
 var (
 	_ Store          = (*redisStore)(nil)
@@ -73,49 +87,144 @@ var (
 // Errors name Redis by its address, never by its URL, which may hold a
 // password.
 func NewRedis(rawURL, prefix string) (Store, error) {
-	opts, reason := parseRedisURL(rawURL)
-	if opts == nil {
+	target, reason := parseRedisURL(rawURL)
+	if target == nil {
 		return nil, fmt.Errorf("invalid Redis URL (%s): %s", reason, urlForms)
 	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = redisTimeout, redisTimeout, redisTimeout
-	opts.PoolTimeout = redisTimeout
-	opts.ContextTimeoutEnabled = true
-	// One dial, and one more try of a command on a fresh connection: the
-	// second covers a pooled connection that Redis closed while idle.
-	opts.DialerRetries = 1
-	opts.MaxRetries = 1
-	opts.DisableIdentity = true
-	return &redisStore{client: redis.NewClient(opts), addr: opts.Addr, prefix: prefix}, nil
+	pool := &redis.Pool{
+		DialContext: target.dial,
+		MaxIdle:     redisIdle,
+		IdleTimeout: redisIdleTimeout,
+		TestOnBorrowContext: func(ctx context.Context, c redis.Conn, lastUsed time.Time) error {
+			if time.Since(lastUsed) < redisPingAfter {
+				return nil
+			}
+			_, err := redis.DoContext(c, ctx, "PING")
+			return err
+		},
+	}
+	return &redisStore{pool: pool, addr: target.addr, prefix: prefix}, nil
+}
+
+// redisTarget is where a Redis URL points, and how to log in.
+type redisTarget struct {
+	network, addr  string // "tcp" and host:port, or "unix" and a path
+	user, password string
+	db             int
+	tls            bool
+	serverName     string
+}
+
+// dial opens a connection to Redis, logs in and selects the database,
+// each step bounded by redisTimeout.
+func (t *redisTarget) dial(ctx context.Context) (redis.Conn, error) {
+	opts := []redis.DialOption{
+		redis.DialConnectTimeout(redisTimeout),
+		redis.DialReadTimeout(redisTimeout),
+		redis.DialWriteTimeout(redisTimeout),
+		redis.DialDatabase(t.db),
+	}
+	if t.password != "" {
+		opts = append(opts, redis.DialUsername(t.user), redis.DialPassword(t.password))
+	}
+	if t.tls {
+		opts = append(opts, redis.DialUseTLS(true),
+			redis.DialTLSConfig(&tls.Config{ServerName: t.serverName, MinVersion: tls.VersionTLS12}))
+	}
+	ctx, cancel := context.WithTimeout(ctx, redisTimeout)
+	defer cancel()
+	return redis.DialContext(ctx, t.network, t.addr, opts...)
 }
 
 // urlForms says how to write a Redis URL.
-const urlForms = "write redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket"
+const urlForms = "write redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket[?db=N]"
 
 // parseRedisURL reads a Redis URL. When it cannot, it returns nil and why,
 // in words that do not repeat the URL or its password.
-func parseRedisURL(rawURL string) (*redis.Options, string) {
-	opts, err := redis.ParseURL(rawURL)
-	if err == nil {
-		return opts, ""
-	}
-	reason := strings.TrimPrefix(err.Error(), "redis: ")
-	// url.Parse quotes the whole URL, password included: keep only its
-	// reasons that quote the host, which follows the password.
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		switch reason = uerr.Err.Error(); {
-		case strings.HasPrefix(reason, "invalid port"), strings.HasPrefix(reason, "invalid character"):
-		case strings.HasPrefix(reason, "invalid URL escape"):
-			reason = "a % is not followed by two hexadecimal digits; write a % in a password as %25"
-		default:
-			reason = "it is not a URL"
-		}
+func parseRedisURL(rawURL string) (*redisTarget, string) {
+	t, reason := readRedisURL(rawURL)
+	if t != nil {
+		return t, ""
 	}
 	// Should a reason still quote the user or the password, hide them.
 	if user := userinfo(rawURL); user != "" {
 		reason = strings.ReplaceAll(reason, user, "…")
 	}
 	return nil, reason
+}
+
+// readRedisURL reads redis://[[user]:password@]host[:port][/db],
+// rediss://… for TLS, or unix://[[user]:password@]/path?db=N.
+func readRedisURL(rawURL string) (*redisTarget, string) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		// url.Parse quotes the whole URL, password included: keep only
+		// its reasons that quote the host, which follows the password.
+		var uerr *url.Error
+		if !errors.As(err, &uerr) {
+			return nil, "it is not a URL"
+		}
+		switch reason := uerr.Err.Error(); {
+		case strings.HasPrefix(reason, "invalid port"), strings.HasPrefix(reason, "invalid character"):
+			return nil, reason
+		case strings.HasPrefix(reason, "invalid URL escape"):
+			return nil, "a % is not followed by two hexadecimal digits; write a % in a password as %25"
+		}
+		return nil, "it is not a URL"
+	}
+	t := &redisTarget{}
+	if u.User != nil {
+		t.user = u.User.Username()
+		t.password, _ = u.User.Password()
+		if t.password == "" {
+			// redis://secret@host, as redis-cli reads it: a password.
+			t.user, t.password = "", t.user
+		}
+	}
+	query := u.Query()
+	switch u.Scheme {
+	case "redis", "rediss":
+		if u.Opaque != "" {
+			return nil, "it is not a URL"
+		}
+		host, port := u.Hostname(), u.Port()
+		if host == "" {
+			host = "localhost"
+		}
+		if port == "" {
+			port = "6379"
+		}
+		t.network, t.addr = "tcp", net.JoinHostPort(host, port)
+		t.tls, t.serverName = u.Scheme == "rediss", host
+		if db := strings.TrimPrefix(u.Path, "/"); db != "" {
+			n, err := strconv.Atoi(db)
+			if err != nil || n < 0 {
+				return nil, fmt.Sprintf("invalid database number: %q", db)
+			}
+			t.db = n
+		}
+	case "unix":
+		if u.Path == "" {
+			return nil, "a unix:// URL needs the socket's path"
+		}
+		t.network, t.addr = "unix", u.Path
+		if db := query.Get("db"); db != "" {
+			n, err := strconv.Atoi(db)
+			if err != nil || n < 0 {
+				return nil, fmt.Sprintf("invalid database number: %q", db)
+			}
+			t.db = n
+		}
+		query.Del("db")
+	case "":
+		return nil, "it is not a URL"
+	default:
+		return nil, "invalid URL scheme: " + u.Scheme
+	}
+	for name := range query {
+		return nil, "unexpected option: " + name
+	}
+	return t, ""
 }
 
 // userinfo returns what is between "://" and the last "@" of the
@@ -169,7 +278,16 @@ func (r *redisStore) Allow(ctx context.Context, key string, l Limit) (Decision, 
 	if b := l.burst(); b <= tau/interval {
 		tau = b * interval
 	}
-	res, err := gcraScript.Run(ctx, r.client, []string{r.prefix + ":rl:" + key}, interval, tau).Int64Slice()
+	var res []int64
+	var err error
+	// A second try on a fresh connection covers a pooled one that Redis
+	// closed while it was idle: the script never ran on it.
+	for try := 0; try < 2; try++ {
+		res, err = r.runScript(ctx, r.prefix+":rl:"+key, interval, tau)
+		if err == nil || !closedWhileIdle(err) || ctx.Err() != nil {
+			break
+		}
+	}
 	if err != nil {
 		return Decision{}, r.fail(ctx, "run the rate-limit script", err)
 	}
@@ -179,11 +297,32 @@ func (r *redisStore) Allow(ctx context.Context, key string, l Limit) (Decision, 
 	return Decision{Allowed: res[0] == 1, RetryAfter: time.Duration(res[1]) * time.Microsecond, Remaining: int(res[2])}, nil
 }
 
+// runScript runs the GCRA script once on a connection of the pool.
+func (r *redisStore) runScript(ctx context.Context, key string, interval, tau int64) ([]int64, error) {
+	conn, err := r.pool.GetContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	return redis.Int64s(gcraScript.DoContext(ctx, conn, key, interval, tau))
+}
+
+// closedWhileIdle reports an error of a connection that the other side
+// had closed: nothing was done on it.
+func closedWhileIdle(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
 // Check reports whether Redis answers a PING within a second.
 func (r *redisStore) Check(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, redisTimeout)
 	defer cancel()
-	if err := r.client.Ping(ctx).Err(); err != nil {
+	conn, err := r.pool.GetContext(ctx)
+	if err == nil {
+		_, err = redis.DoContext(conn, ctx, "PING")
+		conn.Close()
+	}
+	if err != nil {
 		return r.fail(ctx, "ping it", err)
 	}
 	return nil
@@ -204,4 +343,4 @@ func (r *redisStore) fail(ctx context.Context, what string, err error) error {
 }
 
 // Close closes the connections to Redis.
-func (r *redisStore) Close() error { return r.client.Close() }
+func (r *redisStore) Close() error { return r.pool.Close() }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gomodule/redigo/redis"
 )
 
 // redisAddr is the Redis of the tests: they fail in CI when it does not
@@ -39,7 +39,7 @@ func redisAddr(t *testing.T) string {
 // test ends.
 type testRedis struct {
 	addr, prefix string
-	client       *redis.Client
+	conn         redis.Conn
 }
 
 func newTestRedis(t *testing.T) *testRedis {
@@ -48,17 +48,20 @@ func newTestRedis(t *testing.T) *testRedis {
 		addr:   redisAddr(t),
 		prefix: fmt.Sprintf("mcpdecl-test-%x", rand.Uint64()),
 	}
-	r.client = redis.NewClient(&redis.Options{Addr: r.addr, DisableIdentity: true})
+	conn, err := redis.Dial("tcp", r.addr, redis.DialConnectTimeout(time.Second), redis.DialReadTimeout(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.conn = conn
 	t.Cleanup(func() {
-		ctx := context.Background()
-		keys, err := r.client.Keys(ctx, r.prefix+":*").Result()
+		keys, err := redis.Values(r.conn.Do("KEYS", r.prefix+":*"))
 		if err == nil && len(keys) > 0 {
-			err = r.client.Del(ctx, keys...).Err()
+			_, err = r.conn.Do("DEL", keys...)
 		}
 		if err != nil {
 			t.Errorf("deleting the keys of the test: %v", err)
 		}
-		r.client.Close()
+		r.conn.Close()
 	})
 	return r
 }
@@ -94,8 +97,8 @@ func TestRedisRefill(t *testing.T) {
 		allow(t, s, "k", l)
 	}
 	key := r.prefix + ":rl:k"
-	ttl, err := r.client.PTTL(context.Background(), key).Result()
-	if err != nil || ttl <= 0 || ttl > 200*time.Millisecond {
+	ms, err := redis.Int64(r.conn.Do("PTTL", key))
+	if ttl := time.Duration(ms) * time.Millisecond; err != nil || ttl <= 0 || ttl > 200*time.Millisecond {
 		t.Errorf("the bucket's key expires in %s (%v), want when it is full again, within 200ms", ttl, err)
 	}
 	d := allow(t, s, "k", l)
@@ -107,7 +110,7 @@ func TestRedisRefill(t *testing.T) {
 		t.Fatalf("refused after waiting what it was told: %+v", d)
 	}
 	time.Sleep(300 * time.Millisecond) // three intervals: the bucket is full
-	if n, err := r.client.Exists(context.Background(), key).Result(); err != nil || n != 0 {
+	if n, err := redis.Int(r.conn.Do("EXISTS", key)); err != nil || n != 0 {
 		t.Errorf("the key of a full bucket is still there (%d, %v)", n, err)
 	}
 	for i := range 2 {
@@ -249,8 +252,34 @@ func TestRedisWrongPassword(t *testing.T) {
 	}
 }
 
+func TestParseRedisURL(t *testing.T) {
+	tests := []struct {
+		url  string
+		want redisTarget
+	}{
+		{"redis://cache", redisTarget{network: "tcp", addr: "cache:6379", serverName: "cache"}},
+		{"redis://", redisTarget{network: "tcp", addr: "localhost:6379", serverName: "localhost"}},
+		{"redis://:pw@10.0.0.1:6380/2", redisTarget{network: "tcp", addr: "10.0.0.1:6380", password: "pw", db: 2, serverName: "10.0.0.1"}},
+		{"redis://alice:p%40ss@[::1]:7000/", redisTarget{network: "tcp", addr: "[::1]:7000", user: "alice", password: "p@ss", serverName: "::1"}},
+		{"redis://justapassword@h", redisTarget{network: "tcp", addr: "h:6379", password: "justapassword", serverName: "h"}},
+		{"rediss://redis.example.com:6380/1", redisTarget{network: "tcp", addr: "redis.example.com:6380", db: 1, tls: true, serverName: "redis.example.com"}},
+		{"unix:///run/redis.sock", redisTarget{network: "unix", addr: "/run/redis.sock"}},
+		{"unix://:pw@/run/redis.sock?db=3", redisTarget{network: "unix", addr: "/run/redis.sock", password: "pw", db: 3}},
+	}
+	for _, tt := range tests {
+		got, reason := parseRedisURL(tt.url)
+		if got == nil {
+			t.Errorf("%s: %s", tt.url, reason)
+			continue
+		}
+		if *got != tt.want {
+			t.Errorf("%s\ngot  %+v\nwant %+v", tt.url, *got, tt.want)
+		}
+	}
+}
+
 func TestNewRedisInvalidURL(t *testing.T) {
-	const forms = "write redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket"
+	const forms = "write redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket[?db=N]"
 	tests := []struct{ url, want string }{
 		{"http://h:6379", "invalid Redis URL (invalid URL scheme: http): " + forms},
 		{"redis://:hunter2@h:port", `invalid Redis URL (invalid port ":port" after host): ` + forms},
@@ -258,6 +287,9 @@ func TestNewRedisInvalidURL(t *testing.T) {
 		{"redis://:hunter2@h:6379/x", `invalid Redis URL (invalid database number: "x"): ` + forms},
 		{"redis://u:hunter2@h:6379/0?nope=1", "invalid Redis URL (unexpected option: nope): " + forms},
 		{":hunter2@h", "invalid Redis URL (it is not a URL): " + forms},
+		{"unix://:hunter2@h", "invalid Redis URL (a unix:// URL needs the socket's path): " + forms},
+		{"unix:///s?db=-1", `invalid Redis URL (invalid database number: "-1"): ` + forms},
+		{"cache:6379", "invalid Redis URL (invalid URL scheme: cache): " + forms},
 	}
 	for _, tt := range tests {
 		s, err := NewRedis(tt.url, "p")
