@@ -33,6 +33,11 @@ type Response struct {
 	// outputs nor text: for HTTP, the body as text, or as an image or audio
 	// when it is binary. Image and audio content is kept in every case.
 	Content []Content
+	// Text, when set, writes a text block that goes before Content. The
+	// engine calls it only when the result shows the action's own
+	// content, so an adapter whose text costs work (the SQL adapter's
+	// rows as JSON) does none for a tool that shows its outputs instead.
+	Text func() string
 }
 
 // Adapter turns one kind of action block into Actions.

@@ -281,6 +281,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 		}
 	} else {
 		res.Content = resp.Content
+		if resp.Text != nil {
+			res.Content = append([]Content{{Type: TextContent, Text: resp.Text()}}, resp.Content...)
+		}
 	}
 	if len(res.Content) == 0 {
 		res.Content = []Content{{Type: TextContent, Text: ""}}
@@ -298,7 +301,8 @@ func (t *Tool) arguments(raw json.RawMessage) (map[string]any, string) {
 		return nil, fmt.Sprintf("invalid arguments: they nest arrays and objects more than %d deep", DepthLimit)
 	}
 	var value any
-	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+	// No arguments, null and {} are all an empty object.
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) && !bytes.Equal(trimmed, []byte("{}")) {
 		dec := json.NewDecoder(bytes.NewReader(trimmed))
 		dec.UseNumber()
 		if err := dec.Decode(&value); err != nil {

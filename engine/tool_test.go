@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // gate is an action that counts the runs under way and blocks each until
@@ -143,5 +145,39 @@ func TestHintsFillUnsetAnnotations(t *testing.T) {
 	tool = newTool(t, engine.ToolSpec{Action: hinted{}, Annotations: &engine.Annotations{ReadOnlyHint: &no}})
 	if a := tool.Annotations(); *a.ReadOnlyHint {
 		t.Errorf("the configuration's read_only_hint = false was overridden")
+	}
+}
+
+// textAction answers with a text it writes only when asked, and an image.
+type textAction struct{ asked atomic.Int32 }
+
+func (a *textAction) Run(context.Context, map[string]any) (*engine.Response, error) {
+	return &engine.Response{
+		Vars:    map[string]any{"n": 3},
+		Content: []engine.Content{{Type: engine.ImageContent, Data: []byte("png"), MIMEType: "image/png"}},
+		Text:    func() string { a.asked.Add(1); return "the action's text" },
+	}, nil
+}
+
+// TestResponseTextIsWrittenOnlyWhenShown checks that the engine asks an
+// action for its text only when the result shows the action's content,
+// and puts it before the action's other content.
+func TestResponseTextIsWrittenOnlyWhenShown(t *testing.T) {
+	a := &textAction{}
+	res := newTool(t, engine.ToolSpec{Action: a}).Call(context.Background(), nil)
+	if len(res.Content) != 2 || res.Content[0].Text != "the action's text" || res.Content[1].Type != engine.ImageContent {
+		t.Fatalf("content = %+v, want the text, then the image", res.Content)
+	}
+	a.asked.Store(0)
+	withOutputs := newTool(t, engine.ToolSpec{Action: a, Outputs: []engine.Output{{
+		Output: schema.Output{Name: "n", Type: &schema.Type{Kind: schema.Integer}},
+		Value:  mapping.Const(3),
+	}}})
+	res = withOutputs.Call(context.Background(), nil)
+	if res.IsError || a.asked.Load() != 0 {
+		t.Errorf("with outputs, the action's text was written %d times (result %+v)", a.asked.Load(), res)
+	}
+	if len(res.Content) != 2 || res.Content[0].Text != `{"n":3}` || res.Content[1].Type != engine.ImageContent {
+		t.Errorf("content = %+v, want the outputs as JSON, then the image", res.Content)
 	}
 }

@@ -223,7 +223,11 @@ type queryer interface {
 
 // result is what one run of a statement gave.
 type result struct {
-	text      []byte // the rows as JSON, for a statement that returns rows
+	// values are the rows' values, column after column and row after row,
+	// and keys the columns' JSON keys: what the rows' text is written from,
+	// if the result shows it.
+	values    []any
+	keys      [][]byte
 	rows      []any
 	columns   []any
 	affected  int
@@ -357,9 +361,8 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error
 	for i := range values {
 		dest[i] = &values[i]
 	}
-	converted := make([]any, n)
-	res := &result{rows: make([]any, 0, min(a.maxRows, 16)), columns: sh.columns}
-	res.text = append(make([]byte, 0, 512), '[')
+	res := &result{rows: make([]any, 0, min(a.maxRows, 16)), columns: sh.columns, keys: sh.keys}
+	res.values = make([]any, 0, n*min(a.maxRows, 16))
 	for rows.Next() {
 		if len(res.rows) == a.maxRows {
 			res.truncated = true
@@ -370,16 +373,12 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error
 		}
 		row := make(map[string]any, n)
 		for i, v := range values {
-			converted[i] = convert(kinds[i], v)
-			row[names[i]] = converted[i]
+			c := convert(kinds[i], v)
+			row[names[i]] = c
+			res.values = append(res.values, c)
 		}
 		res.rows = append(res.rows, row)
-		if len(res.rows) > 1 {
-			res.text = append(res.text, ',')
-		}
-		res.text = appendObject(res.text, sh.keys, converted)
 	}
-	res.text = append(res.text, ']')
 	switch {
 	case res.truncated && a.returning:
 		res.affected = len(res.rows) + 1
@@ -457,20 +456,35 @@ func (a *action) response(res *result) *engine.Response {
 		"rows_affected": res.affected,
 		"truncated":     res.truncated,
 	}
-	var text string
 	if !a.rows {
-		text = strconv.Itoa(res.affected) + " rows affected"
+		text := strconv.Itoa(res.affected) + " rows affected"
 		if res.affected == 1 {
 			text = "1 row affected"
 		}
-	} else {
-		b := res.text
-		if res.truncated {
-			b = fmt.Appendf(b, "\n\nOnly the first %d rows are shown: the query returned more (max_rows = %d). Narrow the query to see the rest.", a.maxRows, a.maxRows)
-		}
-		text = string(b)
+		return &engine.Response{Vars: vars, Content: []engine.Content{{Type: engine.TextContent, Text: text}}}
 	}
-	return &engine.Response{Vars: vars, Content: []engine.Content{{Type: engine.TextContent, Text: text}}}
+	// The rows as JSON are written only if the result shows them: a tool
+	// with outputs shows those instead.
+	return &engine.Response{Vars: vars, Text: func() string { return a.rowsText(res) }}
+}
+
+// rowsText writes the rows of res as a JSON list of objects whose keys
+// follow the columns, and says when they were cut short.
+func (a *action) rowsText(res *result) string {
+	n := len(res.keys)
+	b := make([]byte, 0, 64+len(res.values)*16)
+	b = append(b, '[')
+	for i := 0; n > 0 && i < len(res.values); i += n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendObject(b, res.keys, res.values[i:i+n])
+	}
+	b = append(b, ']')
+	if res.truncated {
+		b = fmt.Appendf(b, "\n\nOnly the first %d rows are shown: the query returned more (max_rows = %d). Narrow the query to see the rest.", a.maxRows, a.maxRows)
+	}
+	return string(b)
 }
 
 // bind computes the values of params for one call.

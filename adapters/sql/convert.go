@@ -135,11 +135,11 @@ func convert(k kind, v any) any {
 		case kindFloat32:
 			return shortest32(x)
 		}
-		return x
+		return v // as it is, without boxing it again
 	case float32:
 		return convert(kindFloat32, float64(x))
 	case bool:
-		return x
+		return v
 	case string:
 		switch k {
 		case kindJSON:
@@ -147,7 +147,7 @@ func convert(k kind, v any) any {
 		case kindBytes:
 			return base64.StdEncoding.EncodeToString([]byte(x))
 		}
-		return x
+		return v
 	case []byte:
 		return convertBytes(k, x)
 	case time.Time:
