@@ -135,8 +135,11 @@ func sqlInProcess(st *setup, o options) ([]inproc, error) {
 		return nil, err
 	}
 	defer done()
-	n := max(o.calls, 1000)
-	rounds := max(o.rounds, 5)
+	// About a quarter of a second per way and round, and seven rounds: a
+	// call is under 0.1 ms, and shorter runs move with the machine's
+	// other work more than with the code.
+	n := max(o.calls, 3000)
+	rounds := max(o.rounds, 7)
 	ns := make([][]float64, len(ways))
 	allocs := make([][]float64, len(ways))
 	ratios := make([][]float64, len(ways))
