@@ -117,7 +117,7 @@ func convert(k kind, v any) any {
 		case kindDecimal:
 			return strconv.FormatInt(x, 10)
 		}
-		return int(x)
+		return v // an int64 as the driver scanned it, without boxing it again
 	case uint64:
 		if x <= math.MaxInt64 {
 			return int(x)
