@@ -158,9 +158,10 @@ func (t *Tool) InputSchema() map[string]any { return t.inputSchema }
 // when the tool declares no outputs.
 func (t *Tool) OutputSchema() map[string]any { return t.outputSchema }
 
-// ValidateArguments checks args, decoded JSON, against the input schema.
-func (t *Tool) ValidateArguments(args map[string]any) []schema.Violation {
-	return t.input.Validate(args)
+// ValidateDefaults checks the arguments' default values against the input
+// schema; the arguments they leave out are not violations.
+func (t *Tool) ValidateDefaults(defaults map[string]any) []schema.Violation {
+	return t.input.ValidatePartial(defaults)
 }
 
 // ValidateOutput checks structured content against the output schema; a

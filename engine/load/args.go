@@ -199,7 +199,7 @@ func (l *loader) checkDefaults(t *engine.Tool, args []schema.Arg, ranges map[str
 		}
 	}
 	bad := map[string][]schema.Violation{}
-	for _, v := range t.ValidateArguments(defaults) {
+	for _, v := range t.ValidateDefaults(defaults) {
 		name, _, _ := strings.Cut(strings.TrimPrefix(v.Pointer, "/"), "/")
 		if _, ok := ranges[name]; ok && v.Pointer != "" {
 			bad[name] = append(bad[name], v)

@@ -300,30 +300,7 @@ func (q *quick) accepts(v any) bool {
 		}
 		return !q.unique || distinct(x)
 	case map[string]any:
-		if !q.allows(tObject) || q.enum != nil {
-			return false
-		}
-		for _, name := range q.required {
-			if _, ok := x[name]; !ok {
-				return false
-			}
-		}
-		for name, e := range x {
-			p, ok := q.properties[name]
-			switch {
-			case ok:
-			case q.noAdditional:
-				return false
-			case q.additional != nil:
-				p = q.additional
-			default:
-				continue
-			}
-			if !p.accepts(e) {
-				return false
-			}
-		}
-		return true
+		return q.acceptsObject(x, true)
 	case json.Number:
 		return q.acceptsNumber(string(x))
 	}
@@ -339,6 +316,37 @@ func (q *quick) accepts(v any) bool {
 		return false
 	}
 	return f >= q.minimum && f <= q.maximum && f > q.exclusiveMin && f < q.exclusiveMax
+}
+
+// acceptsObject reports whether x is certainly valid; its required
+// properties may be missing unless required is true.
+func (q *quick) acceptsObject(x map[string]any, required bool) bool {
+	if !q.allows(tObject) || q.enum != nil {
+		return false
+	}
+	if required {
+		for _, name := range q.required {
+			if _, ok := x[name]; !ok {
+				return false
+			}
+		}
+	}
+	for name, e := range x {
+		p, ok := q.properties[name]
+		switch {
+		case ok:
+		case q.noAdditional:
+			return false
+		case q.additional != nil:
+			p = q.additional
+		default:
+			continue
+		}
+		if !p.accepts(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // acceptsNumber reports whether s, a json.Number, is certainly valid.

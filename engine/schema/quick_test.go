@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -256,4 +257,34 @@ func decodeWith(s string, useNumber bool) (any, bool) {
 	var v any
 	err := dec.Decode(&v)
 	return v, err == nil
+}
+
+// TestValidatePartial checks defaults the way the loader does: missing
+// arguments are fine, a default that breaks its own argument is not,
+// whichever path decides.
+func TestValidatePartial(t *testing.T) {
+	v := quickSchemas(t)["input"]
+	for _, tt := range []struct {
+		value string
+		quick bool
+		want  []string // pointers of the violations
+	}{
+		{`{}`, true, nil},
+		{`{"n": 5, "b": true}`, true, nil},
+		{`{"p": "abc"}`, false, nil}, // a pattern: the full validator decides
+		{`{"n": 50}`, false, []string{"/n"}},
+		{`{"e": "c", "i": 1.5}`, false, []string{"/e", "/i"}},
+	} {
+		obj, _ := decodeWith(tt.value, true)
+		if got := v.quick.acceptsObject(obj.(map[string]any), false); got != tt.quick {
+			t.Errorf("%s: quick accepts = %v, want %v", tt.value, got, tt.quick)
+		}
+		var got []string
+		for _, viol := range v.ValidatePartial(obj.(map[string]any)) {
+			got = append(got, viol.Pointer)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: violations at %v, want %v", tt.value, got, tt.want)
+		}
+	}
 }

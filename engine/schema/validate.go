@@ -241,6 +241,23 @@ func (v *Validator) Validate(value any) []Violation {
 	return tidy(vs)
 }
 
+// ValidatePartial checks obj as Validate does, except that properties
+// missing from it are not violations: for an object that holds only some of
+// the properties, such as the arguments that have defaults.
+func (v *Validator) ValidatePartial(obj map[string]any) []Violation {
+	if v.quick != nil && v.quick.acceptsObject(obj, false) {
+		return nil
+	}
+	var out []Violation
+	for _, viol := range v.Validate(obj) {
+		if viol.Pointer == "" && strings.HasPrefix(viol.Message, "missing property ") {
+			continue
+		}
+		out = append(out, viol)
+	}
+	return out
+}
+
 // collect appends the violations under e: those of its causes, or e's own
 // when it has none that say more.
 func (v *Validator) collect(known map[string][]string, e *jsonschema.ValidationError, value any, vs *[]Violation) {
