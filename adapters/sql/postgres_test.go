@@ -137,7 +137,10 @@ tool "huge" {
 			t.Errorf("huge = %s", got)
 		}
 	}
-	if elapsed := time.Since(start); elapsed > 3*time.Second {
+	// Reading the 200 million rows takes minutes; a cancelled statement
+	// ends in well under a second, but a busy machine (go test runs
+	// packages side by side) can slow its cancel request: leave room.
+	if elapsed := time.Since(start); elapsed > 20*time.Second {
 		t.Errorf("three calls took %s: the rows were read to the end", elapsed)
 	}
 }
