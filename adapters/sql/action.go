@@ -47,6 +47,9 @@ type action struct {
 	readOnly  bool          // the statement only reads, or the database is read-only
 
 	shape atomic.Pointer[shape] // of the last result, reused while it holds
+	// stmt is the statement prepared on the pool (SQLite only), once the
+	// first preparation has succeeded.
+	stmt atomic.Pointer[sql.Stmt]
 }
 
 var (
@@ -221,6 +224,42 @@ type queryer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
+// preparedQueryer runs the statement prepared on the pool, whatever the
+// text it is given: the action's own query.
+type preparedQueryer struct{ stmt *sql.Stmt }
+
+func (p preparedQueryer) QueryContext(ctx context.Context, _ string, args ...any) (*sql.Rows, error) {
+	return p.stmt.QueryContext(ctx, args...)
+}
+
+func (p preparedQueryer) ExecContext(ctx context.Context, _ string, args ...any) (sql.Result, error) {
+	return p.stmt.ExecContext(ctx, args...)
+}
+
+// prepared returns the statement prepared on the pool, preparing it on
+// first use. SQLite parses and plans a statement each time it is given as
+// text, a third of the time of a short query; a prepared one is planned
+// once per connection. It is done on SQLite only: a server's prepared
+// statements live on its connections, where poolers such as PgBouncer in
+// transaction mode lose them. A statement that cannot be prepared yet (its
+// table is created later, say) is given as text, and prepared on a later
+// call.
+func (a *action) prepared(ctx context.Context) (queryer, bool) {
+	if st := a.stmt.Load(); st != nil {
+		return preparedQueryer{st}, true
+	}
+	st, err := a.db.db.PrepareContext(ctx, a.query)
+	if err != nil {
+		return nil, false
+	}
+	if !a.stmt.CompareAndSwap(nil, st) {
+		// Another call prepared it meanwhile.
+		_ = st.Close()
+		st = a.stmt.Load()
+	}
+	return preparedQueryer{st}, true
+}
+
 // result is what one run of a statement gave.
 type result struct {
 	// values are the rows' values, column after column and row after row,
@@ -316,6 +355,11 @@ func (a *action) run(ctx context.Context, cancel context.CancelFunc, params []an
 			_ = conn.Close()
 		}()
 		q, begin = conn, conn.BeginTx
+	}
+	if d.dialect == dialectSQLite {
+		if p, ok := a.prepared(ctx); ok {
+			q = p
+		}
 	}
 	if d.readOnly && d.dialect != dialectSQLite {
 		tx, err := begin(ctx, &sql.TxOptions{ReadOnly: true})

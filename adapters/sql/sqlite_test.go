@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "modernc.org/sqlite"
@@ -276,5 +277,59 @@ tool "count" {
 			t.Errorf("count = %q; init must run once", got)
 		}
 		_ = cfg.Close()
+	}
+}
+
+// TestSQLitePreparedStatements: a SQLite statement is prepared once and
+// reused, but a table that does not exist yet, or changes, is still
+// followed: the statement is given as text until it can be prepared, and
+// SQLite prepares it again when the schema changes.
+func TestSQLitePreparedStatements(t *testing.T) {
+	cfg := mustLoad(t, "", fmt.Sprintf(`
+database "db" {
+  driver = "sqlite"
+  dsn    = %s
+}
+tool "create" {
+  description = "Creates the table."
+  sql {
+    database = database.db
+    query    = "CREATE TABLE later (a TEXT); INSERT INTO later VALUES ('one')"
+  }
+}
+tool "recreate" {
+  description = "Recreates the table with other columns."
+  sql {
+    database = database.db
+    query    = "DROP TABLE later; CREATE TABLE later (b INTEGER, a TEXT); INSERT INTO later VALUES (2, 'two')"
+  }
+}
+tool "read" {
+  description = "Reads the table."
+  sql {
+    database = database.db
+    query    = "SELECT * FROM later"
+  }
+}
+`, hclString(sqliteFile(t))))
+	defer cfg.Close()
+
+	if res := call(t, cfg, "read", `{}`); !res.IsError || !strings.Contains(res.Text(), "no such table: later") {
+		t.Fatalf("read before create = %v %q", res.IsError, res.Text())
+	}
+	mustCall(t, cfg, "create", `{}`)
+	// Concurrent first calls race to prepare the statement.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if got := call(t, cfg, "read", `{}`); got.IsError || got.Text() != `[{"a":"one"}]` {
+				t.Errorf("read after create = %v %q", got.IsError, got.Text())
+			}
+		})
+	}
+	wg.Wait()
+	mustCall(t, cfg, "recreate", `{}`)
+	if got := mustCall(t, cfg, "read", `{}`).Text(); got != `[{"b":2,"a":"two"}]` {
+		t.Errorf("read after recreate = %q", got)
 	}
 }
