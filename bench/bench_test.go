@@ -37,6 +37,7 @@ func sqlBench(b *testing.B, i int) {
 	}
 }
 
-func BenchmarkSQLiteRawMaps(b *testing.B)   { sqlBench(b, 0) }
-func BenchmarkSQLiteRawStruct(b *testing.B) { sqlBench(b, 1) }
-func BenchmarkSQLiteEngine(b *testing.B)    { sqlBench(b, 2) }
+func BenchmarkSQLiteRawMaps(b *testing.B)     { sqlBench(b, 0) }
+func BenchmarkSQLiteRawStruct(b *testing.B)   { sqlBench(b, 1) }
+func BenchmarkSQLiteEngine(b *testing.B)      { sqlBench(b, 2) }
+func BenchmarkSQLiteRawPrepared(b *testing.B) { sqlBench(b, 3) }

@@ -28,7 +28,7 @@ func goBenchmarks() []gobench {
 		{"^BenchmarkCallEngine$|^BenchmarkCallHTTP$|^BenchmarkLoad1000$", "./engine/load/"},
 		{"^BenchmarkHTTPCall$", "./engine/server/"},
 		{"^BenchmarkLoad1000$", "./cmd/mcpdecl/"},
-		{"^BenchmarkSQLite(Tool|Raw)$", "./adapters/sql/"},
+		{"^BenchmarkSQLite(Tool|Raw|RawPrepared)$", "./adapters/sql/"},
 	}
 	re := regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) B/op\s+([\d.]+) allocs/op)?`)
 	var out []gobench

@@ -36,9 +36,10 @@ type way struct {
 // sqlWays are the ways of running the SQLite tool's statement in process,
 // and a function that releases what they hold: raw database/sql with rows
 // scanned into maps (what a generic tool must do) and into a struct (what
-// the baseline does), and the engine (engine/load, then engine.Tool.Call:
+// the baseline does), the engine (engine/load, then engine.Tool.Call:
 // argument validation, the statement, typed rows, mappings, output
-// validation, the result and its text).
+// validation, the result and its text), and raw database/sql again with the
+// statement prepared once, as the engine prepares it.
 func sqlWays(st *setup) ([]way, func(), error) {
 	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())}, st.config(10))
 	if diags.HasErrors() {
@@ -63,12 +64,18 @@ func sqlWays(st *setup) ([]way, func(), error) {
 		}
 		return nil
 	}
-	query := func(scan func(*sql.Rows, []string) error) func() error {
+	stmt, err := db.PrepareContext(ctx, topQuery)
+	if err != nil {
+		cfg.Close()
+		db.Close()
+		return nil, nil, err
+	}
+	query := func(run func(context.Context) (*sql.Rows, error), scan func(*sql.Rows, []string) error) func() error {
 		return func() error {
 			// A deadline, as every tool call has one.
 			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			defer cancel()
-			rows, err := db.QueryContext(ctx, topQuery)
+			rows, err := run(ctx)
 			if err != nil {
 				return err
 			}
@@ -83,7 +90,9 @@ func sqlWays(st *setup) ([]way, func(), error) {
 			return rows.Err()
 		}
 	}
-	rawMaps := query(func(rows *sql.Rows, cols []string) error {
+	text := func(ctx context.Context) (*sql.Rows, error) { return db.QueryContext(ctx, topQuery) }
+	prepared := func(ctx context.Context) (*sql.Rows, error) { return stmt.QueryContext(ctx) }
+	intoMaps := func(rows *sql.Rows, cols []string) error {
 		values := make([]any, len(cols))
 		dest := make([]any, len(cols))
 		for i := range values {
@@ -104,8 +113,8 @@ func sqlWays(st *setup) ([]way, func(), error) {
 			return fmt.Errorf("raw: %d rows", len(out))
 		}
 		return nil
-	})
-	rawTyped := query(func(rows *sql.Rows, _ []string) error {
+	}
+	rawTyped := query(text, func(rows *sql.Rows, _ []string) error {
 		type item struct {
 			Name  string
 			Price float64
@@ -121,10 +130,11 @@ func sqlWays(st *setup) ([]way, func(), error) {
 		return nil
 	})
 	return []way{
-		{"raw `database/sql`, rows into maps", rawMaps},
+		{"raw `database/sql`, rows into maps", query(text, intoMaps)},
 		{"raw `database/sql`, rows into a struct", rawTyped},
 		{"mcpdecl engine: `Tool.Call` of the SQLite tool", engineCall},
-	}, func() { _ = cfg.Close(); _ = db.Close() }, nil
+		{"raw `database/sql`, a statement prepared once, rows into maps", query(prepared, intoMaps)},
+	}, func() { _ = cfg.Close(); _ = stmt.Close(); _ = db.Close() }, nil
 }
 
 // sqlInProcess times the ways of sqlWays, alternating them each round; the

@@ -13,7 +13,8 @@ import (
 // The benchmarks compare one call of a tool through the engine (argument
 // validation, binding, the statement, typed rows, the result's text) with
 // the same statement run with plain database/sql: QueryContext and a scan
-// of every row into a map.
+// of every row into a map; and, for SQLite, whose statements the engine
+// prepares once, with a statement prepared once.
 
 const benchRows = 10
 
@@ -68,7 +69,7 @@ func benchCallTool(tb *testing.B, b *backend) {
 	}
 }
 
-func benchCallRaw(tb *testing.B, driver, dsn, query string) {
+func benchCallRaw(tb *testing.B, driver, dsn, query string, prepare bool) {
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		tb.Fatal(err)
@@ -76,11 +77,20 @@ func benchCallRaw(tb *testing.B, driver, dsn, query string) {
 	defer db.Close()
 	db.SetMaxIdleConns(10)
 	ctx := context.Background()
+	queryContext := func(ctx context.Context) (*sql.Rows, error) { return db.QueryContext(ctx, query, "tea") }
+	if prepare {
+		stmt, err := db.PrepareContext(ctx, query)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer stmt.Close()
+		queryContext = func(ctx context.Context) (*sql.Rows, error) { return stmt.QueryContext(ctx, "tea") }
+	}
 	run := func() []map[string]any {
 		// A deadline, as every tool call has one.
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		rows, err := db.QueryContext(ctx, query, "tea")
+		rows, err := queryContext(ctx)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -132,7 +142,12 @@ func BenchmarkSQLiteTool(tb *testing.B) {
 
 func BenchmarkSQLiteRaw(tb *testing.B) {
 	b := benchSQLite(tb)
-	benchCallRaw(tb, "sqlite", b.dsn+"?_busy_timeout=5000", benchQuery(question))
+	benchCallRaw(tb, "sqlite", b.dsn+"?_busy_timeout=5000", benchQuery(question), false)
+}
+
+func BenchmarkSQLiteRawPrepared(tb *testing.B) {
+	b := benchSQLite(tb)
+	benchCallRaw(tb, "sqlite", b.dsn+"?_busy_timeout=5000", benchQuery(question), true)
 }
 
 func benchPostgres(tb *testing.B) *backend {
@@ -148,5 +163,5 @@ func BenchmarkPostgresTool(tb *testing.B) {
 
 func BenchmarkPostgresRaw(tb *testing.B) {
 	b := benchPostgres(tb)
-	benchCallRaw(tb, "pgx", b.dsn, benchQuery(dollar))
+	benchCallRaw(tb, "pgx", b.dsn, benchQuery(dollar), false)
 }
