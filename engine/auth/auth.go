@@ -15,9 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lestrrat-go/jwx/v3/jwa"
-	"github.com/lestrrat-go/jwx/v3/jws"
-	"github.com/lestrrat-go/jwx/v3/jwt"
+	"github.com/golang-jwt/jwt/v5"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
@@ -27,7 +25,8 @@ import (
 type Authenticator struct {
 	oauth    *OAuth // nil without an oauth block
 	tokens   []staticToken
-	keys     *keySet // nil without an oauth block
+	keys     *keySet     // nil without an oauth block
+	parser   *jwt.Parser // nil without an oauth block
 	logger   *slog.Logger
 	metaPath string       // "" without an oauth block
 	metadata http.Handler // nil without an oauth block
@@ -58,10 +57,6 @@ const wellKnown = "/.well-known/oauth-protected-resource"
 // signingAlgorithms are the algorithms a JWT may be signed with: asymmetric
 // ones only, so that a public key can never serve as a shared secret.
 var signingAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
-
-// keyTypes are the key types (kty) of the signing algorithms, by the
-// algorithms' first two letters.
-var keyTypes = map[string]string{"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}
 
 // New returns the authenticator of cfg. It does not touch the network: the
 // JWKS is fetched by [Authenticator.Check] or by the first JWT to check.
@@ -100,6 +95,14 @@ func New(cfg *Config, logger *slog.Logger) (*Authenticator, error) {
 		}
 		a.oauth = o
 		a.keys = newKeySet(o.JWKSURL, logger)
+		a.parser = jwt.NewParser(
+			jwt.WithValidMethods(signingAlgorithms),
+			jwt.WithIssuer(o.Issuer),
+			jwt.WithAudience(o.Audience),
+			jwt.WithLeeway(o.Leeway),
+			jwt.WithExpirationRequired(),
+			jwt.WithIssuedAt(),
+		)
 		a.metadata = sdkauth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 			Resource:               o.Resource,
 			AuthorizationServers:   o.AuthorizationServers,
@@ -170,7 +173,6 @@ type jwtHeader struct {
 // jwt checks a JWT access token. When it is refused, it returns why, for
 // the client, and details for the log.
 func (a *Authenticator) jwt(ctx context.Context, token string) (*sdkauth.TokenInfo, string, []any) {
-	o := a.oauth
 	head, _, _ := strings.Cut(token, ".")
 	if strings.Count(token, ".") != 2 {
 		return nil, "the token is not a JWT", nil
@@ -183,62 +185,99 @@ func (a *Authenticator) jwt(ctx context.Context, token string) (*sdkauth.TokenIn
 	if !slices.Contains(signingAlgorithms, h.Alg) {
 		return nil, "the token's signing algorithm is not accepted: only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA are", []any{"alg", h.Alg}
 	}
-	alg, ok := jwa.LookupSignatureAlgorithm(h.Alg)
-	if !ok {
-		return nil, "the token's signing algorithm is not supported", []any{"alg", h.Alg}
-	}
-	key, err := a.keys.lookup(ctx, h.Kid)
+	claims := jwt.MapClaims{}
+	_, err = a.parser.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) {
+		return a.key(ctx, h)
+	})
 	if err != nil {
-		if a.keys.current() == nil {
-			return nil, "the authorization server's keys cannot be fetched", []any{"error", err.Error()}
+		var r *refusal
+		if errors.As(err, &r) {
+			return nil, r.reason, r.detail
 		}
-		return nil, "the token's signing key is not one of the authorization server's", []any{"kid", h.Kid, "error", err.Error()}
+		return nil, parseReason(err, claims), []any{"error", err.Error(), "kid", h.Kid}
 	}
-	keyAlg := ""
-	if ka, ok := key.Algorithm(); ok {
-		keyAlg = ka.String()
-	}
-	if keyAlg != "" && keyAlg != h.Alg || keyTypes[h.Alg[:2]] != key.KeyType().String() {
-		return nil, "the token's algorithm is not the one of its key", []any{"alg", h.Alg, "key_alg", keyAlg, "kty", key.KeyType().String(), "kid", h.Kid}
-	}
-	if use, ok := key.KeyUsage(); ok && use != "sig" {
-		return nil, "the token's key is not a signing key", []any{"use", use, "kid", h.Kid}
-	}
-	tok, err := jwt.Parse([]byte(token),
-		jwt.WithKey(alg, key),
-		jwt.WithValidate(true),
-		jwt.WithIssuer(o.Issuer),
-		jwt.WithAudience(o.Audience),
-		jwt.WithAcceptableSkew(o.Leeway),
-		jwt.WithRequiredClaim("exp"),
-	)
+	sub, err := claims.GetSubject()
 	if err != nil {
-		return nil, parseReason(err), []any{"error", err.Error(), "kid", h.Kid}
+		return nil, "the token is not a valid JWT", []any{"error", err.Error(), "kid", h.Kid}
 	}
-	sub, _ := tok.Subject()
 	if sub == "" {
 		return nil, "the token has no subject (sub)", nil
 	}
-	exp, _ := tok.Expiration()
-	return &sdkauth.TokenInfo{UserID: sub, Scopes: scopes(tok), Expiration: exp}, "", nil
+	exp, err := claims.GetExpirationTime()
+	if err != nil || exp == nil { // the parser has checked it is there
+		return nil, "the token has no expiry (exp)", nil
+	}
+	return &sdkauth.TokenInfo{UserID: sub, Scopes: scopes(claims), Expiration: exp.Time}, "", nil
 }
 
-// parseReason says why jwt.Parse refused a token.
-func parseReason(err error) string {
+// refusal is why a token is refused before its signature is checked: for
+// the client, and details for the log.
+type refusal struct {
+	reason string
+	detail []any
+}
+
+// Error returns the reason.
+func (r *refusal) Error() string { return r.reason }
+
+// key returns the key that checks the signature of a token with header h:
+// the JWKS's key named by its kid, of the type its alg needs. It is the
+// parser's [jwt.Keyfunc]; its errors are refusals.
+func (a *Authenticator) key(ctx context.Context, h jwtHeader) (any, error) {
+	keys, err := a.keys.lookup(ctx, h.Kid)
+	if err != nil {
+		if a.keys.current() == nil {
+			return nil, &refusal{"the authorization server's keys cannot be fetched", []any{"error", err.Error()}}
+		}
+		return nil, &refusal{"the token's signing key is not one of the authorization server's", []any{"kid", h.Kid, "error", err.Error()}}
+	}
+	return pick(keys, h)
+}
+
+// pick returns the key of keys, all named by the kid of a token with
+// header h, that checks its signature: one of the type h.Alg needs, that
+// states no other algorithm, and is meant for signatures. When there is
+// none, it returns a refusal.
+func pick(keys []*jwk, h jwtHeader) (any, error) {
+	var other *jwk // a key that fits, but is not a signing key
+	for _, k := range keys {
+		switch {
+		case !k.fits(h.Alg):
+		case k.signs():
+			return k.key, nil
+		default:
+			other = k
+		}
+	}
+	if other != nil {
+		return nil, &refusal{"the token's key is not a signing key", []any{"use", other.use, "kid", h.Kid}}
+	}
+	k := keys[0]
+	return nil, &refusal{"the token's algorithm is not the one of its key", []any{"alg", h.Alg, "key_alg", k.alg, "kty", k.kty, "crv", k.crv, "kid", h.Kid}}
+}
+
+// parseReason says why the parser refused a token with claims (as far as
+// they were read).
+func parseReason(err error, claims jwt.MapClaims) string {
+	// A claim the parser requires, and lacks, is wrong as much as one
+	// that holds another value.
+	missing := errors.Is(err, jwt.ErrTokenRequiredClaimMissing)
+	iss, _ := claims.GetIssuer()
+	aud, _ := claims.GetAudience()
 	switch {
-	case errors.Is(err, jwt.TokenExpiredError()):
+	case errors.Is(err, jwt.ErrTokenExpired):
 		return "the token has expired (exp)"
-	case errors.Is(err, jwt.TokenNotYetValidError()):
+	case errors.Is(err, jwt.ErrTokenNotValidYet):
 		return "the token is not valid yet (nbf)"
-	case errors.Is(err, jwt.InvalidIssuedAtError()):
+	case errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
 		return "the token is issued in the future (iat)"
-	case errors.Is(err, jwt.InvalidIssuerError()):
+	case errors.Is(err, jwt.ErrTokenInvalidIssuer), missing && iss == "":
 		return "the token is issued by another authorization server (iss)"
-	case errors.Is(err, jwt.InvalidAudienceError()):
+	case errors.Is(err, jwt.ErrTokenInvalidAudience), missing && (len(aud) == 0 || len(aud) == 1 && aud[0] == ""):
 		return "the token is meant for another server (aud)"
-	case errors.Is(err, jwt.MissingRequiredClaimError()):
+	case missing:
 		return "the token has no expiry (exp)"
-	case errors.Is(err, jws.VerificationError()), errors.Is(err, jws.VerifyError()):
+	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
 		return "the token's signature is not valid"
 	}
 	return "the token is not a valid JWT"
@@ -246,16 +285,14 @@ func parseReason(err error) string {
 
 // scopes reads a token's scope claim (a space-separated string, or a list)
 // or scp claim (a list, or a string).
-func scopes(tok jwt.Token) []string {
+func scopes(claims jwt.MapClaims) []string {
 	for _, name := range []string{"scope", "scp"} {
-		var s string
-		if tok.Get(name, &s) == nil {
-			return strings.Fields(s)
-		}
-		var list []any
-		if tok.Get(name, &list) == nil {
-			out := make([]string, 0, len(list))
-			for _, e := range list {
+		switch v := claims[name].(type) {
+		case string:
+			return strings.Fields(v)
+		case []any:
+			out := make([]string, 0, len(v))
+			for _, e := range v {
 				if s, ok := e.(string); ok && s != "" {
 					out = append(out, s)
 				}

@@ -8,13 +8,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/lestrrat-go/httprc/v3"
-	"github.com/lestrrat-go/httprc/v3/errsink"
-	"github.com/lestrrat-go/jwx/v3/jwk"
 )
 
 // How the key set is fetched and kept.
@@ -37,39 +35,51 @@ const (
 var errClosed = errors.New("the authenticator is closed")
 
 // keySet is the JWKS of the authorization server. It is fetched on first
-// use, kept fresh in the background by an httprc client (the engine of
-// jwk.Cache), and fetched again when a token names a key it lacks, at most
-// once every minRefresh whatever the traffic.
-//
-// jwk.Cache itself is not used because registering a URL with it always
-// starts a fetch in the background, whose error only an error sink sees:
-// the first fetch here is made in the foreground, so that its error can be
-// reported.
+// use, in the foreground so that its error can be reported, then kept
+// fresh by a goroutine of its own, and fetched again when a token names a
+// key it lacks, at most once every minRefresh whatever the traffic.
 type keySet struct {
-	url        string
-	minRefresh time.Duration // a field, so that tests can shorten it
-	logger     *slog.Logger
-	client     *http.Client
+	url    string
+	logger *slog.Logger
+	client *http.Client
+	// minRefresh (jwksMinRefresh), and minAge and maxAge (jwksMinAge and
+	// jwksMaxAge) are fields, so that tests can shorten them.
+	minRefresh     time.Duration
+	minAge, maxAge time.Duration
 
-	startMu sync.Mutex // guards ctrl and closed
-	ctrl    httprc.Controller
+	set  atomic.Pointer[jwkSet] // the set last fetched; nil before the first
+	next atomic.Int64           // when the background fetch is due, in Unix nanoseconds
+
+	startMu sync.Mutex // guards the fields below
 	closed  bool
-	res     atomic.Pointer[httprc.ResourceBase[jwk.Set]] // set once started
+	// life ends when the key set is closed: it stops the background
+	// goroutine and any fetch under way. It is nil before the first use.
+	life context.Context
+	stop context.CancelFunc
+	done chan struct{} // closed when the background goroutine has returned
 
-	refreshMu sync.Mutex // held during a fetch asked for by a request
-	lastFetch time.Time  // when the last such fetch started
-	lastErr   error      // and how it ended
+	// fetching is held during a fetch, foreground or background, so that
+	// callers that come meanwhile wait for it instead of fetching again.
+	// It also guards lastFetch and lastErr.
+	fetching  chan struct{}
+	lastFetch time.Time // when the last fetch asked for by a request started
+	lastErr   error     // and how it ended
 }
 
+// newKeySet returns the key set published at u, logging to logger; it is
+// not fetched yet.
 func newKeySet(u string, logger *slog.Logger) *keySet {
 	return &keySet{
 		url:        u,
 		minRefresh: jwksMinRefresh,
+		minAge:     jwksMinAge,
+		maxAge:     jwksMaxAge,
 		logger:     logger,
 		client: &http.Client{
 			Timeout:       jwksTimeout,
 			CheckRedirect: checkRedirect,
 		},
+		fetching: make(chan struct{}, 1),
 	}
 }
 
@@ -85,187 +95,212 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-// fetchError is a failed fetch, worded for people: httprc wraps it in
-// words of its own, which are dropped.
-type fetchError struct{ msg string }
-
-func (e *fetchError) Error() string { return e.msg }
-
-// client is the http client of httprc: it refuses answers other than 200
-// and bodies larger than jwksMaxBytes, with errors that say so.
-type client struct{ c *http.Client }
-
-func (c client) Do(req *http.Request) (*http.Response, error) {
-	req.Header.Set("Accept", "application/jwk-set+json, application/json")
-	resp, err := c.c.Do(req)
-	if err != nil {
-		var uerr *url.Error
-		if errors.As(err, &uerr) {
-			err = uerr.Err
-		}
-		return nil, &fetchError{err.Error()}
-	}
-	if resp.StatusCode != http.StatusOK {
-		_ = resp.Body.Close()
-		return nil, &fetchError{"the server answered " + resp.Status}
-	}
-	return resp, nil
-}
-
-// transform reads a key set from an answer.
-func transform(_ context.Context, resp *http.Response) (jwk.Set, error) {
-	body, err := io.ReadAll(io.LimitReader(resp.Body, jwksMaxBytes+1))
-	if err != nil {
-		return nil, &fetchError{"reading the answer: " + err.Error()}
-	}
-	if len(body) > jwksMaxBytes {
-		return nil, &fetchError{fmt.Sprintf("the answer is larger than %d bytes", jwksMaxBytes)}
-	}
-	set, err := jwk.Parse(body)
-	if err != nil {
-		return nil, &fetchError{"the answer is not a JSON Web Key Set: " + err.Error()}
-	}
-	return set, nil
-}
-
-// start starts the httprc client, once. Nothing is fetched yet.
-func (k *keySet) start() error {
+// start starts the background refresh, once, and returns the context that
+// ends with the key set. Nothing is fetched yet: the first fetch is made by
+// refresh, in the foreground.
+func (k *keySet) start() (context.Context, error) {
 	k.startMu.Lock()
 	defer k.startMu.Unlock()
 	if k.closed {
-		return errClosed
+		return nil, errClosed
 	}
-	if k.ctrl != nil {
-		return nil
+	if k.life == nil {
+		k.life, k.stop = context.WithCancel(context.Background())
+		k.done = make(chan struct{})
+		k.next.Store(time.Now().Add(k.minAge).UnixNano())
+		go k.run(k.life)
 	}
-	res, err := httprc.NewResource[jwk.Set](k.url, httprc.TransformFunc[jwk.Set](transform),
-		httprc.WithHTTPClient(client{k.client}),
-		httprc.WithMinInterval(jwksMinAge),
-		httprc.WithMaxInterval(jwksMaxAge),
-	)
-	if err != nil {
-		return fmt.Errorf("cannot fetch the JWKS at %s: %w", k.url, err)
+	return k.life, nil
+}
+
+// run fetches the set whenever it is due, until ctx ends.
+func (k *keySet) run(ctx context.Context) {
+	defer close(k.done)
+	timer := time.NewTimer(k.untilNext())
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		}
+		k.background(ctx)
+		timer.Reset(k.untilNext())
 	}
-	// The first fetch is made by refresh, in the foreground.
-	res.SetNext(time.Now().Add(jwksMinAge))
-	sink := errsink.NewFunc(func(_ context.Context, err error) {
-		k.logger.Warn("cannot refresh the JWKS; the keys fetched before are kept", "url", k.url, "error", describe(err))
-	})
-	ctrl, err := httprc.NewClient(httprc.WithWorkers(1), httprc.WithErrorSink(sink)).Start(context.Background())
-	if err != nil {
-		return fmt.Errorf("cannot fetch the JWKS at %s: %w", k.url, err)
+}
+
+// untilNext is the time left before the background fetch is due.
+func (k *keySet) untilNext() time.Duration {
+	return time.Until(time.Unix(0, k.next.Load()))
+}
+
+// background fetches the set, unless a fetch meanwhile put off the next
+// one. A failure is logged, and the keys fetched before are kept.
+func (k *keySet) background(ctx context.Context) {
+	select {
+	case k.fetching <- struct{}{}:
+	case <-ctx.Done():
+		return
 	}
-	if err := ctrl.Add(context.Background(), res, httprc.WithWaitReady(false)); err != nil {
-		_ = ctrl.Shutdown(jwksTimeout)
-		return fmt.Errorf("cannot fetch the JWKS at %s: %w", k.url, err)
+	defer func() { <-k.fetching }()
+	if k.untilNext() > 0 {
+		return
 	}
-	k.ctrl = ctrl
-	k.res.Store(res)
-	return nil
+	if err := k.update(ctx); err != nil && ctx.Err() == nil {
+		k.logger.Warn("cannot refresh the JWKS; the keys fetched before are kept", "url", k.url, "error", err.Error())
+	}
 }
 
 // current is the key set last fetched, nil before the first fetch
 // succeeds.
-func (k *keySet) current() jwk.Set {
-	res := k.res.Load()
-	if res == nil {
-		return nil
-	}
-	return res.Resource()
-}
+func (k *keySet) current() *jwkSet { return k.set.Load() }
 
 // refresh fetches the set now, unless a request made it fetch less than
 // minRefresh ago: then it returns how that fetch ended. Callers that come
 // while a fetch runs wait for it, and do not fetch again.
 func (k *keySet) refresh(ctx context.Context) error {
-	if err := k.start(); err != nil {
+	life, err := k.start()
+	if err != nil {
 		return err
 	}
-	k.refreshMu.Lock()
-	defer k.refreshMu.Unlock()
+	select {
+	case k.fetching <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("cannot fetch the JWKS at %s: %w", k.url, ctx.Err())
+	}
+	defer func() { <-k.fetching }()
 	if !k.lastFetch.IsZero() && time.Since(k.lastFetch) < k.minRefresh {
 		return k.lastErr
 	}
-	k.startMu.Lock()
-	ctrl, closed := k.ctrl, k.closed
-	k.startMu.Unlock()
-	if closed {
+	if life.Err() != nil {
 		return errClosed
 	}
 	k.lastFetch = time.Now()
-	// The fetch itself is bounded by the client's timeout; this bounds the
-	// wait for it, should the client be shut down meanwhile.
-	ctx, cancel := context.WithTimeout(ctx, jwksTimeout+time.Second)
-	defer cancel()
-	err := ctrl.Refresh(ctx, k.url)
+	// The fetch is made for every caller, not only this one: it ends with
+	// the key set, or after jwksTimeout, not when ctx does.
+	err = k.update(life)
 	if err != nil {
-		err = fmt.Errorf("cannot fetch the JWKS at %s: %s", k.url, describe(err))
+		err = fmt.Errorf("cannot fetch the JWKS at %s: %w", k.url, err)
 	}
 	k.lastErr = err
 	return err
 }
 
-// describe is the words of a failed fetch, without the wrapping of httprc.
-func describe(err error) string {
-	var ferr *fetchError
-	if errors.As(err, &ferr) {
-		return ferr.msg
+// update fetches the set, keeps it if the fetch succeeded, and says when
+// the background fetch is due. The caller holds fetching.
+func (k *keySet) update(ctx context.Context) error {
+	set, age, err := k.fetch(ctx)
+	k.next.Store(time.Now().Add(age).UnixNano())
+	if err != nil {
+		return err
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "no answer in time"
+	k.set.Store(set)
+	if err := set.unusable(k.url); err != nil {
+		k.logger.Warn("the JWKS holds no key that can check a signature, so every JWT is refused", "url", k.url, "error", err.Error())
 	}
-	return err.Error()
+	return nil
 }
 
-// lookup returns the key named kid. A kid the set lacks makes it be
+// fetch gets the set once, and says how long to keep it (minAge when there
+// was no answer). Its errors are worded for people.
+func (k *keySet) fetch(ctx context.Context) (*jwkSet, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, k.url, nil)
+	if err != nil {
+		return nil, k.minAge, err
+	}
+	req.Header.Set("Accept", "application/jwk-set+json, application/json")
+	resp, err := k.client.Do(req)
+	if err != nil {
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			if uerr.Timeout() {
+				return nil, k.minAge, errors.New("no answer in time")
+			}
+			err = uerr.Err
+		}
+		return nil, k.minAge, err
+	}
+	defer resp.Body.Close()
+	age := k.keepFor(resp.Header, time.Now())
+	if resp.StatusCode != http.StatusOK {
+		return nil, age, fmt.Errorf("the server answered %s", resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, jwksMaxBytes+1))
+	if err != nil {
+		return nil, age, fmt.Errorf("reading the answer: %w", err)
+	}
+	if len(body) > jwksMaxBytes {
+		return nil, age, fmt.Errorf("the answer is larger than %d bytes", jwksMaxBytes)
+	}
+	set, err := parseJWKS(body)
+	if err != nil {
+		return nil, age, fmt.Errorf("the answer is not a JSON Web Key Set: %w", err)
+	}
+	return set, age, nil
+}
+
+// keepFor is how long an answer with header, received at now, is kept:
+// its Cache-Control max-age, else until its Expires, else minAge; bounded
+// by minAge and maxAge either way.
+func (k *keySet) keepFor(header http.Header, now time.Time) time.Duration {
+	age := k.minAge
+	if secs, ok := maxAgeDirective(strings.Join(header.Values("Cache-Control"), ",")); ok {
+		age = time.Duration(min(secs, int64(k.maxAge/time.Second)+1)) * time.Second
+	} else if t, err := http.ParseTime(header.Get("Expires")); err == nil {
+		age = t.Sub(now)
+	}
+	return min(max(age, k.minAge), k.maxAge)
+}
+
+// maxAgeDirective reads the max-age directive of a Cache-Control value.
+func maxAgeDirective(cc string) (int64, bool) {
+	for d := range strings.SplitSeq(cc, ",") {
+		name, value, ok := strings.Cut(strings.TrimSpace(d), "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(name), "max-age") {
+			continue
+		}
+		secs, err := strconv.ParseInt(strings.Trim(strings.TrimSpace(value), `"`), 10, 64)
+		if err != nil || secs < 0 {
+			return 0, false
+		}
+		return secs, true
+	}
+	return 0, false
+}
+
+// lookup returns the keys named kid. A kid the set lacks makes it be
 // fetched again (see refresh). A token that names no key may be checked
-// when the set holds exactly one.
-func (k *keySet) lookup(ctx context.Context, kid string) (jwk.Key, error) {
-	if key, ok := find(k.current(), kid); ok {
-		return key, nil
+// when the set holds exactly one signing key.
+func (k *keySet) lookup(ctx context.Context, kid string) ([]*jwk, error) {
+	if keys := k.current().find(kid); len(keys) > 0 {
+		return keys, nil
 	}
 	err := k.refresh(ctx)
 	set := k.current()
-	if key, ok := find(set, kid); ok {
-		return key, nil
+	if keys := set.find(kid); len(keys) > 0 {
+		return keys, nil
 	}
 	switch {
 	case set == nil && err != nil:
 		return nil, err
 	case set == nil:
 		return nil, fmt.Errorf("the JWKS at %s has not been fetched yet", k.url)
-	case kid == "":
-		return nil, fmt.Errorf("the token names no key (kid) and the JWKS holds %d", set.Len())
 	}
-	return nil, fmt.Errorf("the JWKS at %s holds no key %q", k.url, kid)
+	return nil, set.missing(k.url, kid)
 }
 
-func find(set jwk.Set, kid string) (jwk.Key, bool) {
-	if set == nil {
-		return nil, false
-	}
-	if kid == "" {
-		if set.Len() == 1 {
-			return set.Key(0)
-		}
-		return nil, false
-	}
-	return set.LookupKeyID(kid)
-}
-
-// close stops the background refresh; keys already fetched still serve.
+// close stops the background refresh, and any fetch under way; keys
+// already fetched still serve.
 func (k *keySet) close() error {
 	k.startMu.Lock()
-	ctrl := k.ctrl
 	k.closed = true
+	stop, done := k.stop, k.done
 	k.startMu.Unlock()
-	if ctrl == nil {
+	if stop == nil {
 		return nil
 	}
-	err := ctrl.Shutdown(jwksTimeout)
+	stop()
+	<-done
 	k.client.CloseIdleConnections()
-	if err != nil {
-		return fmt.Errorf("stopping the refresh of the JWKS at %s: %w", k.url, err)
-	}
 	return nil
 }
