@@ -47,10 +47,13 @@
 //
 //   - signed with RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384,
 //     ES512 or EdDSA by a key of the JWKS at jwks_url, named by the token's
-//     kid (a token without kid is checked against a set of one key). If the
-//     key states an alg, it must be the token's. Unsigned (alg none) and
-//     HMAC (HS256…) tokens are refused, so a public key can never serve as
-//     a shared secret;
+//     kid (a token without kid is checked against a set of one signing
+//     key). If the key states an alg, it must be the token's. Unsigned
+//     (alg none) and HMAC (HS256…) tokens are refused, so a public key can
+//     never serve as a shared secret; keys of the set meant for another
+//     use than signatures, symmetric ones (kty oct), RSA keys shorter than
+//     2048 bits and EC keys on other curves than P-256, P-384 and P-521
+//     are never used;
 //   - whose iss equals issuer, and whose aud is or holds audience;
 //   - with an exp in the future, and nbf and iat, when present, not in it,
 //     give or take leeway (at most 5m);
