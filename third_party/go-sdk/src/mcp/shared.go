@@ -530,19 +530,56 @@ func setProgressToken(p Params, pt any) {
 	m[progressTokenKey] = pt
 }
 
+// requestMeta is the part of a request's `_meta` that the SDK itself reads,
+// each value kept as raw JSON until it is decoded into its own type. It is a
+// struct, not a map: the JSON decoder sizes every map it makes for 64
+// entries, and the client's capabilities and info, sent with every request
+// of the 2026-07-28 protocol, would be decoded into maps of maps.
+type requestMeta struct {
+	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
+}
+
 // extractRequestMeta performs a lightweight partial unmarshal of the `_meta`
-// field from a JSON-RPC request's raw params.
-func extractRequestMeta(rawParams json.RawMessage) Meta {
+// field from a JSON-RPC request's raw params. It returns nil when there is
+// no `_meta` object.
+func extractRequestMeta(rawParams json.RawMessage) *requestMeta {
 	if len(rawParams) == 0 {
 		return nil
 	}
 	var meta struct {
-		Meta Meta `json:"_meta"`
+		Meta *requestMeta `json:"_meta"`
 	}
 	if err := internaljson.Unmarshal(rawParams, &meta); err != nil {
 		return nil
 	}
 	return meta.Meta
+}
+
+// protocolVersion is the protocol version in m, or "" when it is absent or
+// not a string.
+func (m *requestMeta) protocolVersion() string {
+	if m == nil {
+		return ""
+	}
+	v, _ := decodeRawMeta[string](m.ProtocolVersion)
+	return v
+}
+
+// decodeRawMeta decodes a value of a request's `_meta` into a T. It reports
+// false when the value is absent, null or not a T.
+func decodeRawMeta[T any](raw json.RawMessage) (T, bool) {
+	var zero T
+	if len(raw) == 0 || string(raw) == "null" {
+		return zero, false
+	}
+	var v T
+	if err := internaljson.Unmarshal(raw, &v); err != nil {
+		return zero, false
+	}
+	return v, true
 }
 
 type validatedMeta struct {
@@ -573,29 +610,29 @@ func validateRequestMeta(req *jsonrpc.Request) (*validatedMeta, error) {
 	if meta == nil {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
-	protocolVersion, ok := meta[MetaKeyProtocolVersion].(string)
-	if !ok || protocolVersion < protocolVersion20260728 {
+	protocolVersion := meta.protocolVersion()
+	if protocolVersion == "" || protocolVersion < protocolVersion20260728 {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
 	var clientInfo *Implementation
-	if _, present := meta[MetaKeyClientInfo]; present {
+	if len(meta.ClientInfo) > 0 {
 		var ok bool
-		clientInfo, ok = decodeMetaValue[*Implementation](meta, MetaKeyClientInfo)
-		if !ok {
+		clientInfo, ok = decodeRawMeta[*Implementation](meta.ClientInfo)
+		if !ok || clientInfo == nil {
 			return nil, &jsonrpc.Error{
 				Code:    jsonrpc.CodeInvalidParams,
 				Message: fmt.Sprintf("invalid _meta field %q", MetaKeyClientInfo),
 			}
 		}
 	}
-	capabilities, ok := decodeMetaValue[*clientCapabilitiesV2](meta, MetaKeyClientCapabilities)
-	if !ok {
+	capabilities, ok := decodeRawMeta[*clientCapabilitiesV2](meta.ClientCapabilities)
+	if !ok || capabilities == nil {
 		return nil, &jsonrpc.Error{
 			Code:    jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("missing or invalid _meta field %q", MetaKeyClientCapabilities),
 		}
 	}
-	logLevel, _ := decodeMetaValue[LoggingLevel](meta, MetaKeyLogLevel)
+	logLevel, _ := decodeRawMeta[LoggingLevel](meta.LogLevel)
 	return &validatedMeta{usesNewProtocol: true, initializeParams: &InitializeParams{
 		ProtocolVersion: protocolVersion,
 		Capabilities:    capabilities.toV1(),
