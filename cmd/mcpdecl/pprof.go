@@ -7,15 +7,24 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime"
 	"time"
 )
 
+// memProfileRate is the runtime's default sampling rate of allocations,
+// which main turns off unless the profiler is served.
+const memProfileRate = 512 * 1024
+
 // servePprof serves Go's profiler on its own listener at addr, apart from
-// the MCP endpoint, until the returned function is called.
+// the MCP endpoint, until the returned function is called. Heap profiles
+// count the allocations made from then on.
 func servePprof(addr string, logger *slog.Logger) (func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s for --pprof: %w", addr, err)
+	}
+	if runtime.MemProfileRate == 0 {
+		runtime.MemProfileRate = memProfileRate
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
