@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
 // ProtocolVersions are the MCP revisions the server speaks, newest first.
@@ -57,7 +58,13 @@ func annotations(a *engine.Annotations) *mcp.ToolAnnotations {
 func Result(r *engine.Result) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	if r.Structured != nil {
-		out.StructuredContent = r.Structured
+		// Written here without reflection, as the SDK does for typed
+		// tools: given the map, it would encode it by reflection.
+		if b, err := jsonenc.Append(nil, r.Structured); err == nil {
+			out.StructuredContent = json.RawMessage(b)
+		} else {
+			out.StructuredContent = r.Structured
+		}
 	}
 	for _, c := range r.Content {
 		a := contentAnnotations(c.Annotations)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -152,5 +153,31 @@ func TestInvalidCursor(t *testing.T) {
 	var rpcErr *jsonrpc.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("err = %v, want JSON-RPC error -32602", err)
+	}
+}
+
+// TestResultStructuredJSON: the structured content that Result writes
+// itself goes on the wire exactly as the SDK would have written the map.
+func TestResultStructuredJSON(t *testing.T) {
+	structured := map[string]any{
+		"zeta":  "<b>&amp; \u2028 héllo \x00",
+		"alpha": []any{json.Number("1e3"), 2.5, int64(-7), true, nil, map[string]any{"b": 1, "a": []any{}}},
+		"mid":   map[string]any{},
+	}
+	r := &engine.Result{Structured: structured, Content: []engine.Content{{Type: engine.TextContent, Text: "t"}}}
+	got, err := json.Marshal(server.Result(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(&mcp.CallToolResult{StructuredContent: structured, Content: []mcp.Content{&mcp.TextContent{Text: "t"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("on the wire:\n got %s\nwant %s", got, want)
+	}
+	indented, err := server.ResultJSON(r)
+	if err != nil || !strings.Contains(string(indented), "\n  \"structuredContent\": {\n    \"alpha\": [") {
+		t.Errorf("ResultJSON = %s, %v", indented, err)
 	}
 }
