@@ -394,20 +394,28 @@ func (t *Tool) failed(resp *Response, env map[string]any) (bool, string) {
 	if !failed {
 		return false, ""
 	}
+	// The message is error_message's, else the action's, else one of
+	// ours: never blank, since a client shows it as the whole error.
 	if t.spec.ErrorMsg != nil {
 		v, err := t.spec.ErrorMsg.Eval(env)
 		if err != nil {
 			return true, err.Error()
 		}
-		if s, ok := v.(string); ok {
+		s, ok := v.(string)
+		if !ok {
+			s = jsonText(v)
+		}
+		if strings.TrimSpace(s) != "" {
 			return true, s
 		}
-		return true, jsonText(v)
 	}
-	if resp.Failure != "" {
+	if strings.TrimSpace(resp.Failure) != "" {
 		return true, resp.Failure
 	}
-	return true, "the call failed: error_if matched"
+	if t.spec.ErrorIf != nil {
+		return true, "the call failed: error_if matched"
+	}
+	return true, "the call failed, and the action gave no reason"
 }
 
 // outputs computes and validates the structured content.

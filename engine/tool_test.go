@@ -181,3 +181,40 @@ func TestResponseTextIsWrittenOnlyWhenShown(t *testing.T) {
 		t.Errorf("content = %+v, want the outputs as JSON, then the image", res.Content)
 	}
 }
+
+// failing answers with a failure of its own.
+type failing struct{ failure string }
+
+func (f failing) Run(context.Context, map[string]any) (*engine.Response, error) {
+	return &engine.Response{Vars: map[string]any{"reason": f.failure}, Failure: f.failure}, nil
+}
+
+// TestToolErrorsHaveAMessage: a tool error always says something, even
+// when error_message or the action's failure is blank, since a client
+// shows that text as the whole error.
+func TestToolErrorsHaveAMessage(t *testing.T) {
+	tests := []struct {
+		name     string
+		failure  string
+		errorIf  mapping.Value
+		errorMsg mapping.Value
+		want     string
+	}{
+		{"the action's failure", "HTTP 503", nil, nil, "HTTP 503"},
+		{"a blank failure", " \\t", nil, nil, "the call failed, and the action gave no reason"},
+		{"error_message", "HTTP 503", nil, mapping.Const("upstream down"), "upstream down"},
+		{"error_message not a string", "HTTP 503", nil, mapping.Const(map[string]any{"code": 7}), `{"code":7}`},
+		{"a blank error_message, the failure instead", "HTTP 503", nil, mapping.Const("  "), "HTTP 503"},
+		{"error_if, no failure, a blank error_message", "", mapping.Const(true), mapping.Const(""), "the call failed: error_if matched"},
+		{"error_if, no error_message", "", mapping.Const(true), nil, "the call failed: error_if matched"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			failure := strings.ReplaceAll(tt.failure, `\t`, "\t")
+			res := newTool(t, engine.ToolSpec{Action: failing{failure}, ErrorIf: tt.errorIf, ErrorMsg: tt.errorMsg}).Call(context.Background(), nil)
+			if !res.IsError || res.Text() != tt.want {
+				t.Errorf("isError %v, text %q; want a tool error %q", res.IsError, res.Text(), tt.want)
+			}
+		})
+	}
+}
