@@ -13,25 +13,36 @@ import (
 // BenchmarkHTTPCall measures the server's side of one tools/call over
 // streamable HTTP, as a client sends it after initialization: the SDK's
 // decoding, the tool (a constant text, so that the protocol layer shows)
-// and the JSON answer.
+// and the JSON answer. A 2026-07-28 client sends the _meta triple (its
+// protocol version, capabilities and info) with every request, as the
+// go-sdk client does.
 func BenchmarkHTTPCall(b *testing.B) {
-	live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, false)
-	defer live.Close()
-	h := live.HTTPHandler()
-	body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"typed","arguments":{"n":3}}}`)
-	b.ReportAllocs()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			req := httptest.NewRequest(http.MethodPost, server.Path, bytes.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-			w := httptest.NewRecorder()
-			h.ServeHTTP(w, req)
-			if w.Code != 200 {
-				b.Fatalf("status %d: %s", w.Code, w.Body)
-			}
-			_, _ = io.Copy(io.Discard, w.Body)
-		}
-	})
+	for _, rev := range []struct{ version, meta string }{
+		{"2025-11-25", ``},
+		{"2026-07-28", `,"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`},
+	} {
+		b.Run(rev.version, func(b *testing.B) {
+			live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, false)
+			defer live.Close()
+			h := live.HTTPHandler()
+			body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"typed","arguments":{"n":3}` + rev.meta + `}}`)
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					req := httptest.NewRequest(http.MethodPost, server.Path, bytes.NewReader(body))
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("Accept", "application/json, text/event-stream")
+					req.Header.Set("Mcp-Protocol-Version", rev.version)
+					req.Header.Set("Mcp-Method", "tools/call")
+					req.Header.Set("Mcp-Name", "typed")
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, req)
+					if w.Code != 200 || !bytes.Contains(w.Body.Bytes(), []byte(`"structuredContent":{"n":3}`)) {
+						b.Fatalf("status %d: %s", w.Code, w.Body)
+					}
+					_, _ = io.Copy(io.Discard, w.Body)
+				}
+			})
+		})
+	}
 }
