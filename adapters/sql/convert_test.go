@@ -185,3 +185,16 @@ func TestAppendObject(t *testing.T) {
 		t.Errorf("keys out of order: %s", got)
 	}
 }
+
+// TestAppendValueWritesNullForWhatJSONCannot: a NaN or an infinity, alone
+// or in a decoded JSON column, becomes null rather than breaking the text.
+func TestAppendValueWritesNullForWhatJSONCannot(t *testing.T) {
+	for _, v := range []any{math.NaN(), math.Inf(1), []any{1.5, math.Inf(-1)}} {
+		if got := string(appendValue([]byte("x:"), v)); got != "x:null" {
+			t.Errorf("%v: %s", v, got)
+		}
+	}
+	if got := string(appendValue(nil, []any{int64(1), "a", nil, map[string]any{"k": true}})); got != `[1,"a",null,{"k":true}]` {
+		t.Errorf("list: %s", got)
+	}
+}

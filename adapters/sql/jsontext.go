@@ -1,9 +1,6 @@
 package sqlaction
 
 import (
-	"math"
-	"strconv"
-
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
@@ -34,19 +31,8 @@ func appendObject(b []byte, keys [][]byte, values []any) []byte {
 }
 
 // appendValue writes v, one of the values convert yields, as JSON; null
-// for a number JSON cannot write.
+// for what JSON cannot write (a NaN or an infinity, also inside a list).
 func appendValue(b []byte, v any) []byte {
-	switch x := v.(type) {
-	case int64:
-		return strconv.AppendInt(b, x, 10)
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return append(b, "null"...)
-		}
-		return jsonenc.AppendFloat(b, x)
-	case string:
-		return jsonenc.AppendString(b, x)
-	}
 	out, err := jsonenc.Append(b, v)
 	if err != nil {
 		return append(b, "null"...)
