@@ -262,11 +262,9 @@ func (a *action) prepared(ctx context.Context) (queryer, bool) {
 
 // result is what one run of a statement gave.
 type result struct {
-	// values are the rows' values, column after column and row after row,
-	// and keys the columns' JSON keys: what the rows' text is written from,
-	// if the result shows it.
-	values    []any
-	keys      [][]byte
+	// shape is the columns of the rows: their order and JSON keys, what
+	// the rows' text is written with, if the result shows it.
+	shape     *shape
 	rows      []any
 	columns   []any
 	affected  int
@@ -405,8 +403,7 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error
 	for i := range values {
 		dest[i] = &values[i]
 	}
-	res := &result{rows: make([]any, 0, min(a.maxRows, 16)), columns: sh.columns, keys: sh.keys}
-	res.values = make([]any, 0, n*min(a.maxRows, 16))
+	res := &result{rows: make([]any, 0, min(a.maxRows, 16)), columns: sh.columns, shape: sh}
 	for rows.Next() {
 		if len(res.rows) == a.maxRows {
 			res.truncated = true
@@ -417,9 +414,7 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error
 		}
 		row := make(map[string]any, n)
 		for i, v := range values {
-			c := convert(kinds[i], v)
-			row[names[i]] = c
-			res.values = append(res.values, c)
+			row[names[i]] = convert(kinds[i], v)
 		}
 		res.rows = append(res.rows, row)
 	}
@@ -515,14 +510,13 @@ func (a *action) response(res *result) *engine.Response {
 // rowsText writes the rows of res as a JSON list of objects whose keys
 // follow the columns, and says when they were cut short.
 func (a *action) rowsText(res *result) string {
-	n := len(res.keys)
-	b := make([]byte, 0, 64+len(res.values)*16)
+	b := make([]byte, 0, 64+len(res.rows)*len(res.shape.names)*16)
 	b = append(b, '[')
-	for i := 0; n > 0 && i < len(res.values); i += n {
+	for i, row := range res.rows {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendObject(b, res.keys, res.values[i:i+n])
+		b = appendObject(b, res.shape.keys, res.shape.names, row.(map[string]any))
 	}
 	b = append(b, ']')
 	if res.truncated {

@@ -160,12 +160,7 @@ func TestAppendObject(t *testing.T) {
 		if i > 0 {
 			got = append(got, ',')
 		}
-		row := r.(map[string]any)
-		values := make([]any, len(names))
-		for j, n := range names {
-			values[j] = row[n]
-		}
-		got = appendObject(got, keys, values)
+		got = appendObject(got, keys, names, r.(map[string]any))
 	}
 	got = append(got, ']')
 	var decoded []map[string]any

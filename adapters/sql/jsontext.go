@@ -14,18 +14,17 @@ func objectKeys(names []string) [][]byte {
 	return keys
 }
 
-// appendObject writes one row as a JSON object whose keys are in the order
-// of the columns, as the query selects them (encoding/json would sort
-// them). The text of a result is built this way on every call, so it
-// avoids reflection for the values rows hold.
-func appendObject(b []byte, keys [][]byte, values []any) []byte {
+// appendObject writes one row as a JSON object whose keys, keys[i] for
+// names[i], are in the order of the columns, as the query selects them
+// (encoding/json would sort them), without reflection.
+func appendObject(b []byte, keys [][]byte, names []string, row map[string]any) []byte {
 	b = append(b, '{')
-	for i, v := range values {
+	for i, name := range names {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, keys[i]...)
-		b = appendValue(b, v)
+		b = appendValue(b, row[name])
 	}
 	return append(b, '}')
 }
