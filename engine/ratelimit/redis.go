@@ -197,11 +197,9 @@ func readRedisURL(rawURL string) (*redisTarget, string) {
 		t.network, t.addr = "tcp", net.JoinHostPort(host, port)
 		t.tls, t.serverName = u.Scheme == "rediss", host
 		if db := strings.TrimPrefix(u.Path, "/"); db != "" {
-			n, err := strconv.Atoi(db)
-			if err != nil || n < 0 {
-				return nil, fmt.Sprintf("invalid database number: %q", db)
+			if t.db, err = databaseNumber(db); err != nil {
+				return nil, err.Error()
 			}
-			t.db = n
 		}
 	case "unix":
 		if u.Path == "" {
@@ -209,11 +207,9 @@ func readRedisURL(rawURL string) (*redisTarget, string) {
 		}
 		t.network, t.addr = "unix", u.Path
 		if db := query.Get("db"); db != "" {
-			n, err := strconv.Atoi(db)
-			if err != nil || n < 0 {
-				return nil, fmt.Sprintf("invalid database number: %q", db)
+			if t.db, err = databaseNumber(db); err != nil {
+				return nil, err.Error()
 			}
-			t.db = n
 		}
 		query.Del("db")
 	case "":
@@ -225,6 +221,15 @@ func readRedisURL(rawURL string) (*redisTarget, string) {
 		return nil, "unexpected option: " + name
 	}
 	return t, ""
+}
+
+// databaseNumber reads the number of a Redis database.
+func databaseNumber(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("invalid database number: %q", s)
+	}
+	return n, nil
 }
 
 // userinfo returns what is between "://" and the last "@" of the

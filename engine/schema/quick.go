@@ -11,8 +11,9 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
-// A quick is a schema compiled for the common case: a value that is valid. It understands the keywords InputSchema and OutputSchema
-// write (type, properties, required, additionalProperties, items, enum,
+// A quick is a schema compiled for the common case: a value that is
+// valid. It understands the keywords InputSchema and OutputSchema write
+// (type, properties, required, additionalProperties, items, enum,
 // uniqueItems and the bounds) and nothing else; a schema that uses any
 // other keyword ($ref, allOf, …), or one of them in a shape the full
 // validator would refuse, has none. So a document that has a quick always
