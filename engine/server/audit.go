@@ -9,6 +9,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
@@ -57,15 +59,16 @@ func (a *auditor) close() error {
 
 // record writes the line of one call. raw are the arguments as sent; only
 // with audit { arguments = true } are they written, each sensitive one as
-// [engine.Mask], after redaction of every known secret.
-func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessage, res *engine.Result, d time.Duration) {
+// [engine.Mask], after redaction of every known secret. out is res as sent
+// to the client.
+func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessage, res *engine.Result, out *mcp.CallToolResult, d time.Duration) {
 	attrs := make([]slog.Attr, 0, 8)
 	attrs = append(attrs,
 		slog.String("tool", t.Name()),
 		slog.String("client", caller.ID),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 		slog.String("outcome", outcome(res)),
-		slog.Int("bytes", resultSize(res)),
+		slog.Int("bytes", resultSize(res, out)),
 	)
 	if res.IsError {
 		attrs = append(attrs, slog.String("error", engine.Excerpt(res.Text())))
@@ -83,16 +86,15 @@ func outcome(res *engine.Result) string {
 	return "ok"
 }
 
-// resultSize is the size of a result's content and structured content.
-func resultSize(res *engine.Result) int {
+// resultSize is the size of a result's content and of its structured
+// content, as [Result] wrote it.
+func resultSize(res *engine.Result, out *mcp.CallToolResult) int {
 	n := 0
 	for _, c := range res.Content {
 		n += len(c.Text) + len(c.Data)
 	}
-	if res.Structured != nil {
-		if b, err := json.Marshal(res.Structured); err == nil {
-			n += len(b)
-		}
+	if b, ok := out.StructuredContent.(json.RawMessage); ok {
+		n += len(b)
 	}
 	return n
 }

@@ -195,10 +195,11 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		} else if l.logger.Enabled(ctx, slog.LevelDebug) {
 			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
 		}
+		out := Result(res)
 		if g.audit != nil {
-			g.audit.record(t, caller, args, res, d)
+			g.audit.record(t, caller, args, res, out, d)
 		}
-		return Result(res), nil
+		return out, nil
 	}
 }
 
