@@ -29,7 +29,16 @@ type Config struct {
 	resources []any
 	closers   []io.Closer
 	checkers  []Checker
+	files     []string
 }
+
+// Files returns the absolute paths of every file the load read: the
+// configuration files and every file read by file(), in the order first
+// read, so that a watcher can reload when any of them changes.
+func (c *Config) Files() []string { return slices.Clone(c.files) }
+
+// SetFiles records the files the load read; see Files.
+func (c *Config) SetFiles(paths []string) { c.files = slices.Clone(paths) }
 
 // NewConfig assembles a configuration; tools are sorted by name. The
 // resources are what the adapters decoded from top-level blocks: those that

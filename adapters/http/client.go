@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -119,7 +118,7 @@ func decodeTLS(ctx *engine.DecodeContext, block *hcl.Block) (*tls.Config, hcl.Di
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(ctx.Dir, path)
 		}
-		pem, err := os.ReadFile(path)
+		pem, err := engine.ReadConfigFile(path)
 		if err != nil {
 			return cfg, append(diags, errorf(attr.Expr.Range(), "Cannot read ca_file", "%s.", err))
 		}

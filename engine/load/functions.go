@@ -2,23 +2,20 @@ package load
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
-// maxFileBytes caps what file() reads, so that a stray path to a large file
-// fails clearly instead of filling memory.
-const maxFileBytes = 4 << 20
-
 // functions returns the load-time functions of a file in dir: the go-cty
 // standard library, env(), file() relative to dir, and expr().
-func functions(dir string, lookupEnv func(string) (string, bool)) map[string]function.Function {
+// read records the absolute path of every file that file() reads.
+func functions(dir string, lookupEnv func(string) (string, bool), read func(string)) map[string]function.Function {
 	return map[string]function.Function{
 		"abs":             stdlib.AbsoluteFunc,
 		"ceil":            stdlib.CeilFunc,
@@ -80,7 +77,7 @@ func functions(dir string, lookupEnv func(string) (string, bool)) map[string]fun
 		"zipmap":          stdlib.ZipmapFunc,
 
 		"env":  envFunc(lookupEnv),
-		"file": fileFunc(dir),
+		"file": fileFunc(dir, read),
 		"expr": mapping.Function(),
 	}
 }
@@ -109,9 +106,11 @@ func envFunc(lookupEnv func(string) (string, bool)) function.Function {
 	})
 }
 
-// fileFunc is file(path): the contents of a file, relative to the directory
-// of the configuration file that calls it.
-func fileFunc(dir string) function.Function {
+// fileFunc is file(path): the contents of a regular file, relative to the
+// directory of the configuration file that calls it, of at most
+// engine.MaxConfigFileBytes. read records the absolute path of every file
+// read, for --watch.
+func fileFunc(dir string, read func(string)) function.Function {
 	return function.New(&function.Spec{
 		Description: "The contents of a file, relative to the configuration file.",
 		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
@@ -121,16 +120,15 @@ func fileFunc(dir string) function.Function {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(dir, p)
 			}
-			info, err := os.Stat(p)
-			if err != nil {
-				return cty.NilVal, fmt.Errorf("cannot read %s: %w", p, err)
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs
 			}
-			if info.Size() > maxFileBytes {
-				return cty.NilVal, fmt.Errorf("%s has %d bytes, more than file() reads (%d)", p, info.Size(), maxFileBytes)
-			}
-			b, err := os.ReadFile(p)
+			// Record the path even when it cannot be read, so that a watcher
+			// reloads once the file appears or is fixed.
+			read(p)
+			b, err := engine.ReadConfigFile(p)
 			if err != nil {
-				return cty.NilVal, fmt.Errorf("cannot read %s: %w", p, err)
+				return cty.NilVal, err
 			}
 			return cty.StringVal(string(b)), nil
 		},

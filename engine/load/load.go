@@ -56,6 +56,7 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 		settings: engine.DefaultSettings(),
 		redactor: &engine.Redactor{},
 		root:     &hcl.EvalContext{Variables: map[string]cty.Value{}},
+		read:     &readLog{},
 	}
 	cfg := l.load(paths)
 	l.explainReferences()
@@ -83,6 +84,28 @@ type loader struct {
 	decoded  []any                   // what the adapters decoded from top-level blocks
 	limits   *rateLimits             // shared by the tool workers
 	blocks   map[string][]*hcl.Block // the root blocks of every file, by type
+
+	read *readLog // every file read: configuration and file(); shared by the tool workers
+}
+
+// readLog is the absolute paths of every file a load read, in the order
+// first read; safe for concurrent use.
+type readLog struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+// recordFile notes that the load read the file at path (made absolute), so
+// that --watch can watch it.
+func (l *loader) recordFile(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	l.read.mu.Lock()
+	defer l.read.mu.Unlock()
+	if !slices.Contains(l.read.paths, path) {
+		l.read.paths = append(l.read.paths, path)
+	}
 }
 
 func (l *loader) load(paths []string) *engine.Config {
@@ -110,6 +133,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	}
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 	cfg.Audit = audit
+	cfg.SetFiles(l.read.paths)
 	return cfg
 }
 
@@ -150,6 +174,9 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 	}
 	// Parse the files on every CPU, then record them in order.
 	names = slices.Compact(names)
+	for _, name := range names {
+		l.recordFile(name)
+	}
 	parsed := make([]*hcl.File, len(names))
 	diags := make([]hcl.Diagnostics, len(names))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -158,7 +185,7 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			src, err := os.ReadFile(name)
+			src, err := engine.ReadConfigFile(name)
 			if err != nil {
 				diags[i] = hcl.Diagnostics{{
 					Severity: hcl.DiagError,
@@ -220,7 +247,7 @@ func (l *loader) evalContext(filename string) *hcl.EvalContext {
 		return ctx
 	}
 	ctx := l.root.NewChild()
-	ctx.Functions = functions(filepath.Dir(filename), l.opts.LookupEnv)
+	ctx.Functions = functions(filepath.Dir(filename), l.opts.LookupEnv, l.recordFile)
 	l.ctxs[filename] = ctx
 	return ctx
 }

@@ -1,0 +1,98 @@
+package load_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// writeFile writes src to name in dir and returns its path.
+func writeFile(t *testing.T, dir, name, src string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFileFunctionRefusesSpecialFiles checks that file() on a device, a
+// FIFO, a directory or a file over the cap fails at once with a diagnostic
+// that names the file, instead of filling memory or blocking the load.
+func TestFileFunctionRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := writeFile(t, dir, "big.txt", "")
+	if err := os.Truncate(big, engine.MaxConfigFileBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"/dev/zero", "not a regular file"},
+		{fifo, "named pipe"},
+		{dir, "directory"},
+		{big, "10 MiB"},
+	} {
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			name := writeFile(t, t.TempDir(), "tools.hcl", `tool "t" {
+  description = file("`+tc.path+`")
+}`)
+			done := make(chan string)
+			go func() {
+				_, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(fakeAdapter{})}, name)
+				done <- describe(diags)
+			}()
+			select {
+			case got := <-done:
+				if !strings.Contains(got, tc.path) || !strings.Contains(got, tc.want) || !strings.HasPrefix(got, "2:") {
+					t.Errorf("diagnostics do not name %s and %q at line 2:\n%s", tc.path, tc.want, got)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("load blocked on file()")
+			}
+		})
+	}
+}
+
+// TestConfigFilesRead checks that the loaded configuration lists every file
+// it read, configuration and file() alike, as absolute paths, so that
+// --watch reloads when any of them changes.
+func TestConfigFilesRead(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "desc.txt", "a description")
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, sub, "schema.json", `{"type":"object"}`)
+	a := writeFile(t, dir, "a.hcl", `tool "a" {
+  description = file("desc.txt")
+  text        = "x"
+}`)
+	b := writeFile(t, dir, "b.hcl", `tool "b" {
+  description  = "b"
+  input_schema = file("sub/schema.json")
+  text         = "x"
+}`)
+	t.Chdir(dir)
+	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(fakeAdapter{})}, ".")
+	if diags.HasErrors() {
+		t.Fatal(describe(diags))
+	}
+	got := cfg.Files()
+	slices.Sort(got)
+	want := []string{a, b, filepath.Join(dir, "desc.txt"), filepath.Join(sub, "schema.json")}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("Files() = %q, want %q", got, want)
+	}
+}
