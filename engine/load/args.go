@@ -1,6 +1,7 @@
 package load
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -56,6 +57,13 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Ar
 			continue
 		}
 		a, ok := l.arg(ctx, b)
+		// An argument with an error is still declared for the programs that
+		// read it, so that they report their own errors, not "no argument".
+		if a.Schema != nil || a.Type == nil {
+			env[name] = types.Any
+		} else {
+			env[name] = a.Type.ExprType()
+		}
 		if !ok {
 			continue
 		}
@@ -63,23 +71,17 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Ar
 		if a.HasDefault {
 			defaults[name] = b.Body.(*hclsyntax.Body).Attributes["default"].Expr.Range()
 		}
-		if a.Schema != nil {
-			env[name] = types.Any
-		} else {
-			env[name] = a.Type.ExprType()
-		}
 	}
 	return args, env, defaults
 }
 
 // arg decodes one arg block.
 func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool) {
+	// A typo such as an unknown attribute is reported, and the rest of the
+	// block is still decoded: the partial content holds what was valid.
+	before := len(l.diags)
 	content, diags := b.Body.Content(argSchema)
 	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() {
-		return schema.Arg{}, false
-	}
-	before := len(l.diags)
 	attrs := content.Attributes
 	a := schema.Arg{Name: b.Labels[0], Type: &schema.Type{Kind: schema.String}}
 	if at, ok := attrs["type"]; ok {
@@ -87,6 +89,8 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 		l.diags = append(l.diags, diags...)
 		if t != nil {
 			a.Type = t
+		} else {
+			a.Type = &schema.Type{Kind: schema.Any} // unknown: do not guess
 		}
 	}
 	if at, ok := attrs["description"]; ok {
@@ -111,6 +115,7 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 		v := l.plain(ctx, at)
 		if list, isList := v.([]any); isList && len(list) > 0 {
 			a.Enum = list
+			l.checkEnum(a.Type, list, at)
 		} else {
 			l.error(at.Expr.Range(), "Invalid enum", "enum must be a non-empty list of the allowed values, such as [\"metric\", \"imperial\"].")
 		}
@@ -161,6 +166,41 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 		}
 	}
 	return a, len(l.diags) == before || !l.diags[before:].HasErrors()
+}
+
+// checkEnum reports the enum values that do not fit the argument's type,
+// which no call could ever pass, at the offending element where it can.
+func (l *loader) checkEnum(t *schema.Type, values []any, at *hcl.Attribute) {
+	if t == nil || t.Kind == schema.Any {
+		return
+	}
+	v, err := schema.Compile(t.JSONSchema())
+	if err != nil {
+		return // the type's own schema always compiles; nothing to add here
+	}
+	var elems []hclsyntax.Expression
+	if tuple, ok := at.Expr.(*hclsyntax.TupleConsExpr); ok && len(tuple.Exprs) == len(values) {
+		elems = tuple.Exprs
+	}
+	for i, value := range values {
+		if len(v.Validate(value)) == 0 {
+			continue
+		}
+		rng := at.Expr.Range()
+		if elems != nil {
+			rng = elems[i].Range()
+		}
+		l.error(rng, "Enum value does not fit the type", "The enum value %s (element %d) does not fit the argument's type, %s, so no call could pass it; change the value or the type.", jsonText(value), i, t)
+	}
+}
+
+// jsonText renders a plain value as JSON, for messages.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // checkConstraints reports constraints that cannot apply to the argument's
