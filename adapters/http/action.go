@@ -183,6 +183,15 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 			if err != nil {
 				diags = append(diags, errorf(textRange(target.Expr, text, err.start, err.end), "Invalid "+target.Name, "%s.", upperFirst(err.msg)))
 				target = nil
+			} else {
+				// A placeholder outside the path gets the one error that
+				// says so, and no advice to give it a path parameter.
+				var outside hcl.Diagnostics
+				phs, outside = placeholdersOutsidePath(target, text, phs)
+				diags = append(diags, outside...)
+				if outside.HasErrors() {
+					target = nil // said; the rest of it would only repeat it
+				}
 			}
 		} else {
 			target = nil
@@ -277,6 +286,40 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		}
 	}
 	return a, diags
+}
+
+// placeholdersOutsidePath reports the placeholders of a url or path that
+// stand outside its path (in the scheme, host or port of a url, or in the
+// query string), and returns the others.
+func placeholdersOutsidePath(target *hcl.Attribute, text string, phs []placeholder) ([]placeholder, hcl.Diagnostics) {
+	start := 0
+	if target.Name == "url" {
+		if scheme, rest, ok := strings.Cut(text, "://"); ok {
+			start = len(scheme) + 3 + len(rest)
+			if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+				start = len(scheme) + 3 + i
+			}
+		}
+	}
+	end := len(text)
+	if i := strings.IndexAny(text[start:], "?#"); i >= 0 {
+		end = start + i
+	}
+	var diags hcl.Diagnostics
+	var in []placeholder
+	for _, ph := range phs {
+		switch {
+		case ph.start < start:
+			diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Placeholder outside the path",
+				"Placeholders may only stand in the path of a url: the scheme, host and port of a request are fixed."))
+		case ph.start >= end:
+			diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Placeholder in the query string",
+				"Placeholders may only stand in the path; give query parameters with query = { %s = expr(\"…\") }.", ph.name))
+		default:
+			in = append(in, ph)
+		}
+	}
+	return in, diags
 }
 
 // decodePath compiles the path of a request, written in text at offset off

@@ -74,6 +74,18 @@ func TestLoadErrors(t *testing.T) {
 }`,
 		summary: "Placeholder in the query string", detail: "query = { q = expr", subject: "6:28-6:31",
 	}, {
+		name: "placeholder in a url's query, no path_params",
+		src: `http {
+  url = "http://127.0.0.1:1/login?x={pw}"
+}`,
+		summary: "Placeholder in the query string", detail: "query = { pw = expr", subject: "2:37-2:41",
+	}, {
+		name: "placeholder in a url's host",
+		src: `http {
+  url = "http://{pw}.example.com/login"
+}`,
+		summary: "Placeholder outside the path", detail: "host", subject: "2:17-2:21",
+	}, {
 		name: "placeholder in host",
 		src: `http {
   url         = "https://{tenant}.example.com/x"
