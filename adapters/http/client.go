@@ -103,6 +103,10 @@ func decodeTLS(ctx *engine.DecodeContext, block *hcl.Block) (*tls.Config, hcl.Di
 		b, more := ctx.Bool(attr.Expr)
 		diags = append(diags, more...)
 		cfg.InsecureSkipVerify = b
+		if b {
+			diags = append(diags, warnf(attr.Range, "TLS certificates are not verified",
+				"insecure_skip_verify = true accepts any certificate, so anyone on the network path can read and change these requests, credentials included. Use it only for a local test; to trust a private CA, give its certificate with ca_file instead."))
+		}
 	}
 	if attr, ok := content.Attributes["ca_file"]; ok {
 		name, more := ctx.String(attr.Expr)

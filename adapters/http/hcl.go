@@ -25,6 +25,14 @@ func errorf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic 
 	}
 }
 
+// warnf returns a warning diagnostic: the configuration loads, but likely
+// not as its author meant.
+func warnf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	d := errorf(rng, summary, format, args...)
+	d.Severity = hcl.DiagWarning
+	return d
+}
+
 // positiveInt evaluates a load-time attribute that must be a whole number
 // above zero.
 func positiveInt(ctx *engine.DecodeContext, attr *hcl.Attribute) (int64, hcl.Diagnostics) {

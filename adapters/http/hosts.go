@@ -191,6 +191,10 @@ func decodeHosts(ctx *engine.DecodeContext, attr *hcl.Attribute) (hostList, hcl.
 		if err != nil {
 			return bad(rng, upperFirst(err.Error())+".")
 		}
+		if h.wildcard && !strings.Contains(h.name, ".") {
+			diags = append(diags, warnf(rng, "Very wide allowed_hosts",
+				"%q allows every host under the top-level domain %q, which is most of the internet; name the hosts or the domain the requests may reach, such as *.example.%s.", e.AsString(), h.name, h.name))
+		}
 		list = append(list, h)
 	}
 	if len(list) == 0 {
