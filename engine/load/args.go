@@ -227,8 +227,9 @@ func (l *loader) checkConstraints(a schema.Arg, attrs hcl.Attributes) {
 }
 
 // checkDefaults reports defaults that the arguments' own constraints
-// reject, using the tool's compiled input schema.
-func (l *loader) checkDefaults(t *engine.Tool, args []schema.Arg, ranges map[string]hcl.Range) {
+// reject, using validate: the tool's compiled input schema, or the one of
+// its arguments alone when the tool has other errors.
+func (l *loader) checkDefaults(validate func(map[string]any) []schema.Violation, args []schema.Arg, ranges map[string]hcl.Range) {
 	if len(ranges) == 0 {
 		return
 	}
@@ -239,7 +240,7 @@ func (l *loader) checkDefaults(t *engine.Tool, args []schema.Arg, ranges map[str
 		}
 	}
 	bad := map[string][]schema.Violation{}
-	for _, v := range t.ValidateDefaults(defaults) {
+	for _, v := range validate(defaults) {
 		name, _, _ := strings.Cut(strings.TrimPrefix(v.Pointer, "/"), "/")
 		if _, ok := ranges[name]; ok && v.Pointer != "" {
 			bad[name] = append(bad[name], v)

@@ -3,6 +3,9 @@ package load_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // TestDiagnosticsOnlyTheRealError checks that one mistake gives one
@@ -70,5 +73,47 @@ func TestDiagnosticsOnlyTheRealError(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAllErrorsInOneRun checks that validate reports every error it can
+// find in one run: a syntax error in one file hides no error of another,
+// an unknown block type hides none of the others, and an invalid default
+// is reported along with the tool's other errors.
+func TestAllErrorsInOneRun(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.hcl", `tool "broken" {
+  description = "d"
+  text = "unterminated
+}
+`)
+	b := writeFile(t, dir, "b.hcl", `toool "x" {
+}
+
+tool "t" {
+  description = "d"
+  arg "n" {
+    type    = integer
+    minimum = 10
+    default = 1
+  }
+  text = expr("args.nope")
+}
+`)
+	_, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(fakeAdapter{})}, a, b)
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Subject.Filename[len(dir)+1:]+": "+d.Summary)
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		"a.hcl: Unterminated template string",
+		"b.hcl: Unsupported block type",
+		"b.hcl: Invalid default",
+		"b.hcl: Invalid expr program",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
 	}
 }

@@ -109,14 +109,10 @@ func (l *loader) recordFile(path string) {
 }
 
 func (l *loader) load(paths []string) *engine.Config {
+	// A syntax error or an unknown block hides no other error: what HCL
+	// could parse of every file is loaded, and every error found reported.
 	files := l.readFiles(paths)
-	if l.diags.HasErrors() {
-		return nil
-	}
 	l.collectBlocks(files)
-	if l.diags.HasErrors() {
-		return nil
-	}
 	l.variables()
 	l.locals()
 	info := l.server()
@@ -203,9 +199,8 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 		l.diags = append(l.diags, diags[i]...)
 		if f != nil {
 			l.parser.AddFile(names[i], f)
-			if !diags[i].HasErrors() {
-				files = append(files, f)
-			}
+			files = append(files, f) // with a syntax error, what HCL recovered
+
 		}
 	}
 	return files

@@ -267,6 +267,11 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	spec.ErrorMsg = program("error_message", reflect.Invalid)
 
 	if len(l.diags) > before && l.diags[before:].HasErrors() {
+		// Report invalid defaults in the same run as the other errors,
+		// checked against the arguments' own schema.
+		if v, err := schema.Compile(schema.InputSchema(spec.Args)); err == nil {
+			l.checkDefaults(v.ValidatePartial, spec.Args, defaults)
+		}
 		return nil
 	}
 	t, err := engine.NewTool(spec, l.settings, l.redactor)
@@ -274,7 +279,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		l.error(b.DefRange, "Invalid tool schema", "%s.", err)
 		return nil
 	}
-	l.checkDefaults(t, spec.Args, defaults)
+	l.checkDefaults(t.ValidateDefaults, spec.Args, defaults)
 	return t
 }
 
