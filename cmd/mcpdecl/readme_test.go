@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// hclBlock matches a fenced ```hcl block of the README, with the line
+// before it, where <!-- fragment --> marks a piece that is not a whole
+// configuration.
+var hclBlock = regexp.MustCompile("(?m)^(.*)\\n```hcl\\n((?s:.*?))^```")
+
+// TestReadmeSnippets checks that every HCL snippet of the README validates
+// as written, with every adapter, so that a reader can copy it. A snippet
+// marked <!-- fragment --> must at least parse.
+func TestReadmeSnippets(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches := hclBlock.FindAllSubmatchIndex(readme, -1)
+	if len(matches) == 0 {
+		t.Fatal("no ```hcl block found in README.md")
+	}
+	for _, m := range matches {
+		line := 1 + strings.Count(string(readme[:m[4]]), "\n")
+		marker := string(readme[m[2]:m[3]])
+		src := string(readme[m[4]:m[5]])
+		t.Run("line "+strconv.Itoa(line), func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "README.hcl")
+			if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg, files, diags := load.Load(load.Options{
+				Registry:  registry(),
+				LookupEnv: readmeEnv,
+			}, name)
+			if cfg != nil {
+				defer cfg.Close()
+			}
+			if strings.Contains(marker, "<!-- fragment -->") {
+				if _, diags := hclsyntax.ParseConfig([]byte(src), name, hcl.InitialPos); diags.HasErrors() {
+					t.Errorf("the fragment at README.md line %d does not parse: %s", line, diags.Error())
+				}
+				return
+			}
+			if diags.HasErrors() {
+				var sb strings.Builder
+				writeDiagnostics(&sb, files, diags)
+				t.Errorf("the snippet at README.md line %d does not validate:\n%s", line, sb.String())
+			}
+		})
+	}
+}
+
+// readmeEnv is the environment the README's snippets say to set, as a
+// reader following them would have it.
+func readmeEnv(name string) (string, bool) {
+	v, ok := map[string]string{
+		"WEATHER_API_KEY": "weather-key-0123456789",
+		"CI_BOT_TOKEN":    "0123456789abcdef0123456789abcdef",
+		"REDIS_URL":       "redis://127.0.0.1:6379",
+	}[name]
+	return v, ok
+}
