@@ -78,6 +78,14 @@ type Hinter interface {
 	Hints() Annotations
 }
 
+// ResultTyper is an Action that knows the types of its result more
+// precisely than its adapter's Result, from its own block: an exec action
+// with parse = "text" yields a string stdout. Its ResultTypes override the
+// adapter's declarations, so that a program misusing them is a load error.
+type ResultTyper interface {
+	ResultTypes() mapping.Env
+}
+
 // Checker is a resource that can tell whether what it connects to is
 // reachable, such as a database pool with a ping. The error must say what
 // is unreachable, without secrets.

@@ -239,6 +239,11 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		for k, v := range adapter.Result() {
 			resultEnv[k] = v
 		}
+		if rt, ok := action.(engine.ResultTyper); ok {
+			for k, v := range rt.ResultTypes() {
+				resultEnv[k] = v
+			}
+		}
 	}
 
 	ctx.Env = resultEnv
