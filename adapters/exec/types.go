@@ -22,4 +22,3 @@ func (a *action) ResultTypes() mapping.Env {
 	}
 	return nil
 }
-
