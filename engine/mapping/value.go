@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"sync"
 
@@ -42,7 +43,7 @@ type Error struct {
 func (e *Error) Error() string {
 	msg := e.Err.Error()
 	var fe *file.Error
-	if errors.As(e.Err, &fe) {
+	if _, isText := e.Err.(*textError); !isText && errors.As(e.Err, &fe) {
 		msg = fe.Message
 	}
 	return fmt.Sprintf("%s:%d: expr(%q) failed: %s", e.Range.Filename, e.Range.Start.Line, e.Program, msg)
@@ -70,9 +71,50 @@ func (p *program) Eval(env map[string]any) (any, error) {
 	out, err := m.Run(p.prog, env)
 	vms.Put(m)
 	if err != nil {
+		if why := explainText(p.text, env); why != nil {
+			err = &textError{why: why, err: err}
+		}
 		return nil, &Error{Range: p.rng, Program: p.text, Err: err}
 	}
 	return out, nil
+}
+
+// textError is a run that failed on a field of a text result: why says so
+// in the user's words; err is expr's own error.
+type textError struct {
+	why error
+	err error
+}
+
+func (e *textError) Error() string { return e.why.Error() }
+
+// Unwrap returns both errors.
+func (e *textError) Unwrap() []error { return []error{e.why, e.err} }
+
+// fieldRead finds the reads of a field of a result variable, body.title or
+// stdout?.name, in a program's text.
+var fieldRead = regexp.MustCompile(`\b(body|stdout)\s*\??\.\s*([A-Za-z_][A-Za-z0-9_]*)`)
+
+// explainText says, in the user's words, why a program that failed read a
+// field of a result that is text, not JSON: the usual cause of expr's
+// "invalid operation: int(string)". It returns nil when that is not what
+// happened.
+func explainText(program string, env map[string]any) error {
+	for _, m := range fieldRead.FindAllStringSubmatch(program, -1) {
+		if _, isText := env[m[1]].(string); !isText {
+			continue
+		}
+		why := "the command's output is text: read it with parse = \"json\" to reach its fields"
+		if m[1] == "body" {
+			ct, _ := env["content_type"].(string)
+			if ct == "" {
+				ct = "none"
+			}
+			why = "the response was not JSON, content type " + ct
+		}
+		return fmt.Errorf("%s is a string (%s), so %s.%s has no value", m[1], why, m[1], m[2])
+	}
+	return nil
 }
 
 type list []Value
