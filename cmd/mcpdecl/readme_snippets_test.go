@@ -19,10 +19,10 @@ import (
 // configuration.
 var hclBlock = regexp.MustCompile("(?m)^(.*)\\n```hcl\\n((?s:.*?))^```")
 
-// TestReadmeSnippets checks that every HCL snippet of the README validates
+// TestReadmeAllSnippets checks that every HCL snippet of the README validates
 // as written, with every adapter, so that a reader can copy it. A snippet
 // marked <!-- fragment --> must at least parse.
-func TestReadmeSnippets(t *testing.T) {
+func TestReadmeAllSnippets(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestReadmeSnippets(t *testing.T) {
 // reader following them would have it.
 func readmeEnv(name string) (string, bool) {
 	v, ok := map[string]string{
-		"WEATHER_API_KEY": "weather-key-0123456789",
+		"MCPDECL_VAR_api_key": "weather-key-0123456789",
 		"CI_BOT_TOKEN":    "0123456789abcdef0123456789abcdef",
 		"REDIS_URL":       "redis://127.0.0.1:6379",
 	}[name]
