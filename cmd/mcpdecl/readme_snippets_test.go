@@ -55,7 +55,7 @@ func TestReadmeAllSnippets(t *testing.T) {
 			}
 			if diags.HasErrors() {
 				var sb strings.Builder
-				writeDiagnostics(&sb, files, diags)
+				_ = hcl.NewDiagnosticTextWriter(&sb, files, 100, false).WriteDiagnostics(diags)
 				t.Errorf("the snippet at README.md line %d does not validate:\n%s", line, sb.String())
 			}
 		})
