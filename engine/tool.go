@@ -72,6 +72,11 @@ type ToolSpec struct {
 	// tool over authenticated HTTP.
 	Scopes []string
 	Range  hcl.Range // where the tool is declared
+
+	// NoSanitize (sanitize = false) leaves terminal escape sequences and
+	// control characters in the tool's results: its text, content blocks
+	// and structured content. Tool errors are cleaned all the same.
+	NoSanitize bool
 }
 
 // Tool is one compiled tool, ready to be called concurrently.
@@ -190,7 +195,8 @@ func (t *Tool) IsSensitive(name string) bool { return slices.Contains(t.sensitiv
 // or null for none), for the caller ctx carries (see [WithCaller]). Every
 // failure, from bad arguments to an upstream that is down, comes back as a
 // tool error. Before the result leaves, terminal control sequences are
-// stripped from its text, it is cut to the tool's max_result_bytes, and
+// stripped from its strings (see [SanitizeValue] and ToolSpec.NoSanitize),
+// it is cut to the tool's max_result_bytes, and
 // every secret of the configuration and every value of a sensitive argument
 // of this call is redacted from it.
 func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
@@ -201,7 +207,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 	}
 	if t.spec.RateLimiter != nil {
 		if err := t.spec.RateLimiter.Admit(ctx, t.spec.Name+"\x00"+caller.ID); err != nil {
-			return errorResult(t.redactor.Redact(err.Error()))
+			return errorResult(t.redactor.Redact(SanitizeString(err.Error())))
 		}
 	}
 	res, args := t.call(ctx, raw)
@@ -429,6 +435,12 @@ func (t *Tool) outputs(env map[string]any) (map[string]any, string) {
 		if v == nil && o.Optional {
 			continue
 		}
+		if !t.spec.NoSanitize {
+			// Cleaned before validation, so that what is validated is
+			// what the client gets, and before the default text is
+			// written from it.
+			v = SanitizeValue(v)
+		}
 		out[o.Name] = v
 	}
 	if vs := t.output.Validate(out); len(vs) > 0 {
@@ -482,20 +494,20 @@ func describe(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-// finish makes a result fit to leave the server: text without terminal
-// control sequences, cut to max_result_bytes, and with the configuration's
-// secrets and the call's sensitive argument values redacted.
+// finish makes a result fit to leave the server: its strings without
+// terminal control sequences (the structured content was cleaned by
+// outputs), cut to max_result_bytes, and with the configuration's secrets
+// and the call's sensitive argument values redacted.
 func (t *Tool) finish(res *Result, args map[string]any) *Result {
 	secrets := t.sensitiveValues(args)
 	redact := t.redactFunc(secrets)
+	clean := res.IsError || !t.spec.NoSanitize
 	for i := range res.Content {
 		c := &res.Content[i]
-		if c.Text != "" {
-			if c.Type == TextContent {
-				c.Text = SanitizeString(c.Text)
-			}
-			c.Text = redact(c.Text)
+		if clean {
+			c.apply(SanitizeString)
 		}
+		c.apply(redact)
 	}
 	if res.Structured != nil && (len(secrets) > 0 || t.redactor.Active()) {
 		res.Structured = redactStrings(res.Structured, redact).(map[string]any)
