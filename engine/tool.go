@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -586,21 +587,48 @@ func (t *Tool) sensitiveValues(args map[string]any) []string {
 	return out
 }
 
-// redactStrings returns v with redact applied to every string in it.
+// redactStrings returns v with redact applied to every string in it. v is
+// not modified: it may be a constant of the configuration, shared by every
+// call, so what holds a string to change is copied.
 func redactStrings(v any, redact func(string) string) any {
-	switch v := v.(type) {
+	out, _ := redactValue(v, redact)
+	return out
+}
+
+// redactValue is redactStrings; changed reports whether out differs from v.
+func redactValue(v any, redact func(string) string) (out any, changed bool) {
+	switch x := v.(type) {
 	case string:
-		return redact(v)
+		r := redact(x)
+		return r, r != x
 	case []any:
-		for i, e := range v {
-			v[i] = redactStrings(e, redact)
+		var c []any
+		for i, e := range x {
+			if ne, ch := redactValue(e, redact); ch {
+				if c == nil {
+					c = slices.Clone(x)
+				}
+				c[i] = ne
+			}
+		}
+		if c != nil {
+			return c, true
 		}
 	case map[string]any:
-		for k, e := range v {
-			v[k] = redactStrings(e, redact)
+		var c map[string]any
+		for k, e := range x {
+			if ne, ch := redactValue(e, redact); ch {
+				if c == nil {
+					c = maps.Clone(x)
+				}
+				c[k] = ne
+			}
+		}
+		if c != nil {
+			return c, true
 		}
 	}
-	return v
+	return v, false
 }
 
 // approxJSONSize estimates the size of v as JSON, without encoding it.
