@@ -266,7 +266,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 	}
 	if len(t.spec.Content) > 0 {
 		for i := range t.spec.Content {
-			c, ok, err := t.spec.Content[i].build(env)
+			c, ok, err := t.spec.Content[i].build(env, !t.spec.NoSanitize)
 			if err != nil {
 				return errorResult(err.Error()), args
 			}
@@ -410,7 +410,7 @@ func (t *Tool) failed(resp *Response, env map[string]any) (bool, string) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			s = jsonText(v)
+			s = jsonText(SanitizeValue(v)) // errors are always cleaned
 		}
 		if strings.TrimSpace(s) != "" {
 			return true, s
@@ -460,6 +460,9 @@ func (t *Tool) text(env map[string]any, structured map[string]any) (string, bool
 		}
 		if s, ok := v.(string); ok {
 			return s, true, nil
+		}
+		if !t.spec.NoSanitize {
+			v = SanitizeValue(v) // cleaned before escapes hide its controls
 		}
 		return jsonText(v), true, nil
 	}

@@ -72,6 +72,27 @@ tool "%[1]s_error" {
   error_message = expr("%[3]s.name")
 }
 
+tool "%[1]s_text" {
+  description = "Texts written as the JSON of values."
+  %[2]s
+  text = expr("%[3]s.nested")
+}
+
+tool "%[1]s_content_text" {
+  description = "A content block written as the JSON of a value."
+  %[2]s
+  content "text" {
+    text = expr("%[3]s.nested")
+  }
+}
+
+tool "%[1]s_json_error" {
+  description = "An error written as the JSON of a value."
+  %[2]s
+  error_if      = expr("true")
+  error_message = expr("%[3]s.nested")
+}
+
 tool "%[1]s_raw" {
   description = "Not cleaned."
   sanitize    = false
@@ -242,6 +263,16 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 				res := call(t, prefix+"_error")
 				if !res.IsError || text(res) != "Paris" {
 					t.Errorf("error = %v %q, want the cleaned Paris", res.IsError, text(res))
+				}
+			})
+			t.Run("texts written as JSON", func(t *testing.T) {
+				// Once in JSON, ESC is the six characters \u001b, which
+				// cleaning the text cannot see: the value is cleaned first.
+				const want = `{"k":["ab","cd","ef"]}`
+				for _, name := range []string{"_text", "_content_text", "_json_error"} {
+					if got := text(call(t, prefix+name)); got != want {
+						t.Errorf("%s: text = %s, want %s", name, got, want)
+					}
 				}
 			})
 			t.Run("sanitize = false keeps the result raw", func(t *testing.T) {
