@@ -191,3 +191,21 @@ func FuzzSanitize(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSanitizeValue measures what cleaning costs a call whose
+// structured content is already clean (the common case: a scan, no
+// allocation) and one holding an escape.
+func BenchmarkSanitizeValue(b *testing.B) {
+	clean := map[string]any{"temperature": 18.5, "conditions": "light rain", "city": "Paris",
+		"rows": []any{map[string]any{"id": 1, "name": "alice"}, map[string]any{"id": 2, "name": "bob"}}}
+	dirty := map[string]any{"temperature": 18.5, "conditions": "light rain", "city": "Paris\x1b]0;pwned\x07",
+		"rows": []any{map[string]any{"id": 1, "name": "alice"}, map[string]any{"id": 2, "name": "bob"}}}
+	for name, v := range map[string]any{"clean": clean, "dirty": dirty} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = SanitizeValue(v)
+			}
+		})
+	}
+}
