@@ -45,12 +45,19 @@
 // TRANSACTION READ ONLY); SQLite opens the file with mode=ro (the file must
 // exist; init creates it).
 //
-// init is SQL (several statements) run once per database, the first time a
-// call or Check needs it: when the table mcpdecl_init is absent, init runs
-// in one transaction that also creates that table. If it fails, nothing is
-// applied (MySQL commits schema changes at once, so there the statements
-// before the failing one stay) and the next call tries again. It is meant
-// for seeding a local SQLite file; on a shared server, prefer migrations.
+// init is SQL (several statements) run once per database and text, the
+// first time a call or Check needs it: the table mcpdecl_init records the
+// SHA-256 of every init that ran, and an init it does not record runs in
+// one transaction that also records it (and creates the table). So the
+// init of another configuration on the same database runs too, and so does
+// an edited init, whole: write it so that it can run over what an earlier
+// version made (CREATE TABLE IF NOT EXISTS). The log says, at info, which
+// init ran or was skipped, by the first 12 digits of its hash. A marker
+// table from before the hash was recorded is upgraded, taking the init
+// that ran to be the current one. If init fails, nothing is applied (MySQL
+// commits schema changes at once, so there the statements before the
+// failing one stay) and the next call tries again. It is meant for seeding
+// a local SQLite file; on a shared server, prefer migrations.
 //
 // # The sql action block
 //
