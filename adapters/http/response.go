@@ -13,6 +13,13 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
+var _ engine.ConcurrencyLimiter = (*action)(nil)
+
+// DefaultMaxConcurrency bounds the calls of a tool under way at once, when
+// the tool does not set max_concurrency: each may hold a body of up to
+// max_response_bytes and its decoded value (see [engine.IOConcurrency]).
+func (a *action) DefaultMaxConcurrency() int { return engine.IOConcurrency() }
+
 // tooLargeError is a response body over max_response_bytes.
 type tooLargeError struct{ limit int64 }
 
