@@ -196,3 +196,44 @@ func TestDefaultMaxConcurrency(t *testing.T) {
 		t.Errorf("%d calls reached the server at once, and one more got %q; want at most %d, and the tool is busy", most, extra.Text(), limit)
 	}
 }
+
+// BenchmarkBodyConcurrent is eight calls at once of a tool that GETs a JSON
+// body of 9 MiB: peak-heap-MiB is the most heap in use meanwhile.
+func BenchmarkBodyConcurrent(b *testing.B) {
+	srv := bodyServer(b, listBody(9<<20))
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "t", Action: plainAction(b, srv.URL)}, engine.DefaultSettings(), &engine.Redactor{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var peak uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+		}
+	}()
+	b.ReportAllocs()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				if res := tool.Call(context.Background(), nil); res.IsError {
+					b.Error(res.Text())
+				}
+			})
+		}
+		wg.Wait()
+	}
+	close(stop)
+	<-sampled
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+}

@@ -1,7 +1,6 @@
 package httpaction
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -68,7 +67,7 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 	case isJSON(mediaType):
 		text = string(data)
 		if len(data) > 0 {
-			v, err := decodeJSON(data)
+			v, err := decodeJSON(data, text)
 			switch {
 			case err == nil:
 				body = v
@@ -86,7 +85,7 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 		text = string(data)
 		body = text
 		if mediaType == "" && looksLikeJSON(data) {
-			if v, err := decodeJSON(data); err == nil {
+			if v, err := decodeJSON(data, text); err == nil {
 				body = v
 			}
 		}
@@ -213,16 +212,6 @@ func looksLikeJSON(data []byte) bool {
 		return false
 	}
 	return false
-}
-
-// decodeJSON decodes a JSON body; whole numbers that float64 holds exactly
-// become ints, as in the rest of mcpdecl.
-func decodeJSON(data []byte) (any, error) {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, err
-	}
-	return wholeNumbers(v), nil
 }
 
 // maxExact is the largest magnitude below which every whole float64 is
