@@ -431,7 +431,7 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc, budget int64) (
 		if budget > 0 {
 			rowSize := int64(2) // {} and a comma
 			for i, v := range values {
-				rowSize += int64(len(names[i])) + 4 + jsonSize(v)
+				rowSize += int64(len(names[i])) + 4 + jsonSize(kinds[i], v)
 			}
 			if size += rowSize; size > room && len(res.rows) > 0 {
 				res.truncated, res.cutAt = true, budget
@@ -472,12 +472,16 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc, budget int64) (
 // take.
 const noticeRoom = 256
 
-// jsonSize is about what a value as the driver gives it takes in the rows'
-// JSON, erring on the large side: bytes may be written in base64.
-func jsonSize(v any) int64 {
+// jsonSize is about what a value of kind k as the driver gives it takes in
+// the rows' JSON, erring on the large side where it cannot tell: bytes that
+// may not be text are written in base64.
+func jsonSize(k kind, v any) int64 {
 	switch x := v.(type) {
 	case []byte:
-		return int64(len(x))*4/3 + 4
+		if k == kindBytes || k == kindAuto {
+			return int64(len(x))*4/3 + 4
+		}
+		return int64(len(x)) + 2
 	case string:
 		return int64(len(x)) + 2
 	case nil:

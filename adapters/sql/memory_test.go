@@ -1,6 +1,7 @@
 package sqlaction_test
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -70,5 +71,45 @@ tool "flag" {
 	text = mustCall(t, cfg, "small", `{}`).Text()
 	if want := "\n\nOnly the first 9 rows are shown: the query returned more, and these already take more than max_result_bytes (102400 bytes). Narrow the query, or select fewer columns, to see the rest."; !strings.HasSuffix(text, want) {
 		t.Errorf("the text ends …%q; want …%q", text[max(0, len(text)-300):], want)
+	}
+}
+
+// testResultCap: rows are counted against max_result_bytes as they are
+// read; reading stops before the first row that would not fit, the rows
+// are flagged truncated, and the text says why.
+func testResultCap(t *testing.T, b *backend) {
+	pad := "repeat('0', 1000)"
+	if b.driver == "sqlite" {
+		pad = "hex(zeroblob(500))"
+	}
+	query := fmt.Sprintf("WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 50) SELECT n, %s AS pad FROM s ORDER BY n", pad)
+	cfg := mustLoad(t, b.dir, b.database("db", "")+fmt.Sprintf(`
+tool "padded" {
+  description = "Padded numbers."
+  max_result_bytes = 10000
+  sql {
+    database = database.db
+    query    = %[1]s
+  }
+}
+tool "flagged" {
+  description = "Padded numbers."
+  max_result_bytes = 10000
+  sql {
+    database = database.db
+    query    = %[1]s
+  }
+  output "n" { value = expr("len(rows)") }
+  output "truncated" { value = expr("truncated") }
+}
+`, hclString(query)))
+	for range 2 { // the pool stays usable after statements cut short
+		text := mustCall(t, cfg, "padded", `{}`).Text()
+		if want := "\n\nOnly the first 9 rows are shown: the query returned more, and these already take more than max_result_bytes (10000 bytes)."; !strings.Contains(text, want) || !strings.HasPrefix(text, `[{"n":1,"pad":"0000`) {
+			t.Errorf("text = %.80q…%q; want the rows, then %q", text, text[max(0, len(text)-200):], want)
+		}
+		if got := structured(t, mustCall(t, cfg, "flagged", `{}`)); got != `{"n":9,"truncated":true}` {
+			t.Errorf("flagged = %s", got)
+		}
 	}
 }
