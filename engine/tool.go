@@ -226,6 +226,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
+	ctx = withMaxResultBytes(ctx, t.spec.MaxResultBytes)
 
 	var resp *Response
 	if t.spec.Action != nil {
