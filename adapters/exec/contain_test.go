@@ -1,0 +1,231 @@
+//go:build unix
+
+package execaction
+
+import (
+	"bytes"
+	"crypto/rand"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// markedPids lists the processes whose arguments hold marker.
+func markedPids(t *testing.T, marker string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatalf("cannot list processes: %v", err)
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		argv, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		if bytes.Contains(argv, []byte(marker)) && alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// sleepMarker is an argument for sleep that sleeps 303 seconds and names
+// the processes of one test alone, and kills them when the test ends,
+// should it fail.
+func sleepMarker(t *testing.T) string {
+	t.Helper()
+	n, _ := rand.Int(rand.Reader, big.NewInt(1e9))
+	marker := fmt.Sprintf("303.%09d", n)
+	t.Cleanup(func() {
+		for _, pid := range markedPids(t, marker) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	return marker
+}
+
+// needsContainment skips a test of processes that leave their process
+// group where runs cannot be put in cgroups (it fails under CI, whose
+// machines can).
+func needsContainment(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux keeps processes that leave their process group")
+	}
+	if cg := newCgroup(); cg != nil {
+		cg.remove()
+		return
+	}
+	msg := "no cgroup v2 to create cgroups in: processes that leave their process group are not contained here"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// TestEscapesAreKilled runs programs whose children leave the process group
+// (setsid, setpgid) or are orphaned (a double fork), and checks that none
+// is left running when the call ends, whether the program exits or times
+// out.
+func TestEscapesAreKilled(t *testing.T) {
+	needsContainment(t)
+	checkGoroutines(t)
+	// Each starts a process that writes its pid to $1 and sleeps $2
+	// seconds, and waits until it runs.
+	escapes := []struct{ name, spawn string }{
+		{"setsid holding stdout", `setsid sh -c 'echo $$ > "$1"; exec sleep "$2"' sh "$1" "$2" &`},
+		{"setsid", `setsid sh -c 'echo $$ > "$1"; exec sleep "$2"' sh "$1" "$2" >/dev/null 2>&1 &`},
+		{"setpgid", `perl -e 'setpgrp(0, 0) or die; open(my $f, ">", $ARGV[0]) or die; print $f "$$\n"; close $f; exec "sleep", $ARGV[1]' "$1" "$2" >/dev/null 2>&1 &`},
+		{"double fork", `(sh -c 'echo $$ > "$1"; exec sleep "$2"' sh "$1" "$2" >/dev/null 2>&1 &) &`},
+		{"double fork and setsid", `(setsid sh -c 'echo $$ > "$1"; exec sleep "$2"' sh "$1" "$2" >/dev/null 2>&1 &) &`},
+	}
+	const wait = `while [ ! -s "$1" ]; do sleep 0.01; done; `
+	for _, esc := range escapes {
+		for _, end := range []struct{ name, script, extra, want string }{
+			{"exit", wait + "echo done", `timeout = "60s"`, ""},
+			{"timeout", wait + "echo done; sleep 60", `timeout = "1s"`, "timed out after 1s"},
+		} {
+			t.Run(esc.name+"/"+end.name, func(t *testing.T) {
+				pidfile := filepath.Join(t.TempDir(), "pid")
+				marker := sleepMarker(t)
+				src := fmt.Sprintf(`
+tool "escape" {
+  description = "d"
+  exec {
+    command = ["/bin/sh", "-c", %s, "sh", %s, %s]
+    %s
+  }
+}
+`, hclString(esc.spawn+" "+end.script), hclString(pidfile), hclString(marker), end.extra)
+				cfg, _ := mustLoad(t, src)
+				start := time.Now()
+				res := call(t, cfg, "escape", `{}`)
+				elapsed := time.Since(start)
+				if end.want == "" {
+					mustSucceed(t, res)
+					if res.Text() != "done\n" {
+						t.Errorf("stdout = %q", res.Text())
+					}
+				} else {
+					mustFail(t, res, end.want)
+				}
+				// The escaped process ran before the program ended.
+				pid := readPid(t, pidfile)
+				waitGone(t, pid, 3*time.Second)
+				if pids := markedPids(t, marker); len(pids) > 0 {
+					t.Errorf("processes %v of the run are still running", pids)
+				}
+				// Nobody held the call until its pipes were given up.
+				if limit := killGrace; end.want == "" && elapsed >= limit {
+					t.Errorf("took %s: the program's leftovers were not killed when it exited", elapsed)
+				}
+			})
+		}
+	}
+	// No cgroup is left behind.
+	if dir := ownCgroupDir(); dir != "" {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "mcpdecl-exec-") {
+				t.Errorf("cgroup %s is left behind", filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+}
+
+// TestEndlessOutput runs programs that write without end: the run is
+// stopped at max_output, long before its timeout, with an error or, with
+// truncate, the first max_output bytes.
+func TestEndlessOutput(t *testing.T) {
+	checkGoroutines(t)
+	// perl ignores SIGPIPE and write errors: only killing it stops it.
+	const stubborn = `$SIG{PIPE} = "IGNORE"; open(my $f, ">", $ARGV[0]); print $f "$$\n"; close $f; $| = 1; while (1) { print "y\n" }`
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	src := `
+tool "yes" {
+  description = "d"
+  exec {
+    command    = ["yes"]
+    timeout    = "60s"
+    max_output = 1000
+  }
+}
+tool "yes_cut" {
+  description = "d"
+  exec {
+    command    = ["yes"]
+    timeout    = "60s"
+    max_output = 1000
+    truncate   = true
+  }
+  output "exit_code" { value = expr("exit_code") }
+  output "truncated" { value = expr("truncated") }
+  output "stdout" { value = expr("stdout") }
+}
+tool "yes_stderr" {
+  description = "d"
+  exec {
+    command    = ["/bin/sh", "-c", "echo out; exec yes >&2"]
+    timeout    = "60s"
+    max_output = 1000
+    truncate   = true
+  }
+  output "stdout" { value = expr("stdout") }
+  output "stderr" { value = expr("len(stderr)") }
+  output "truncated" { value = expr("truncated") }
+}
+tool "stubborn" {
+  description = "d"
+  exec {
+    command    = ["perl", "-e", ` + hclString(stubborn) + `, ` + hclString(pidfile) + `]
+    timeout    = "60s"
+    max_output = 1000
+    truncate   = true
+  }
+  output "exit_code" { value = expr("exit_code") }
+  output "truncated" { value = expr("truncated") }
+}
+`
+	cfg, _ := mustLoad(t, src)
+	// Well before the timeout: what a stopped run needs, with room for a
+	// busy machine.
+	const bound = 20 * time.Second
+	for _, tt := range []struct {
+		tool, want string
+		fails      bool
+	}{
+		{"yes", "command " + lookPath(t, "yes") + " wrote more than 1000 bytes to stdout, the limit of max_output, and was stopped; raise max_output", true},
+		{"yes_cut", `{"exit_code":0,"stdout":"` + strings.Repeat(`y\n`, 500) + `","truncated":true}`, false},
+		{"yes_stderr", `{"stderr":1000,"stdout":"out\n","truncated":true}`, false},
+		{"stubborn", `{"exit_code":0,"truncated":true}`, false},
+	} {
+		t.Run(tt.tool, func(t *testing.T) {
+			start := time.Now()
+			res := call(t, cfg, tt.tool, `{}`)
+			if d := time.Since(start); d > bound {
+				t.Errorf("took %s: the run was not stopped at max_output", d)
+			}
+			if tt.fails {
+				mustFail(t, res, tt.want)
+				return
+			}
+			mustSucceed(t, res)
+			if got := structured(t, res); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+	waitGone(t, readPid(t, pidfile), 3*time.Second)
+}
