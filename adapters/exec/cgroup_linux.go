@@ -3,13 +3,13 @@
 package execaction
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -131,31 +131,37 @@ func (c *cgroup) remove() {
 // ownCgroupDir is the directory of the server's own cgroup v2, or "" when
 // there is none.
 func ownCgroupDir() string {
-	b, err := os.ReadFile("/proc/self/cgroup")
+	self, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
 		return ""
 	}
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return ""
+	}
+	return cgroupDir(self, mounts)
+}
+
+// cgroupDir finds, from the contents of /proc/self/cgroup and
+// /proc/self/mountinfo, the directory of the process's cgroup v2, or ""
+// when it has none, or none that is mounted where it can be found.
+func cgroupDir(self, mountinfo []byte) string {
 	var path string
 	found := false
-	for line := range strings.SplitSeq(string(b), "\n") {
+	for line := range strings.SplitSeq(string(self), "\n") {
 		if p, ok := strings.CutPrefix(line, "0::"); ok {
 			path, found = p, true
 			break
 		}
 	}
-	if !found || !strings.HasPrefix(path, "/") || strings.HasSuffix(path, " (deleted)") {
+	// A cgroup outside the cgroup namespace's root shows as /../…: it is
+	// not below any mount of this namespace.
+	if !found || !strings.HasPrefix(path, "/") || strings.HasSuffix(path, " (deleted)") ||
+		slices.Contains(strings.Split(path, "/"), "..") {
 		return ""
 	}
-	mounts, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return ""
-	}
-	defer mounts.Close()
-	sc := bufio.NewScanner(mounts)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
+	for line := range bytes.SplitSeq(mountinfo, []byte("\n")) {
 		// id parent major:minor root mountpoint options [optional…] - type source super-options
-		line := sc.Bytes()
 		sep := bytes.Index(line, []byte(" - "))
 		if sep < 0 {
 			continue
@@ -168,11 +174,12 @@ func ownCgroupDir() string {
 			continue // an escaped name: not worth unescaping
 		}
 		root, mountpoint := f[3], f[4]
-		rel, ok := strings.CutPrefix(path, root)
-		if root == "/" {
-			rel, ok = path, true
-		} else if ok && rel != "" && rel[0] != '/' {
-			ok = false // root /a, path /ab
+		rel, ok := path, true
+		if root != "/" {
+			rel, ok = strings.CutPrefix(path, root)
+			if ok && rel != "" && rel[0] != '/' {
+				ok = false // root /a, path /ab
+			}
 		}
 		if ok {
 			return filepath.Join(mountpoint, rel)
