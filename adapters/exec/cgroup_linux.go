@@ -119,13 +119,26 @@ func (c *cgroup) remove() {
 	c.started()
 	deadline := time.Now().Add(cgroupRemoveTime)
 	for pause := 100 * time.Microsecond; ; pause = min(2*pause, 20*time.Millisecond) {
-		err := unix.Rmdir(c.dir)
+		err := removeTree(c.dir)
 		if err == nil || errors.Is(err, unix.ENOENT) || !errors.Is(err, unix.EBUSY) || time.Now().After(deadline) {
 			return
 		}
 		c.kill()
 		time.Sleep(pause)
 	}
+}
+
+// removeTree removes the cgroup dir and those the run made under it (a
+// program may make its own, as mcpdecl does), deepest first: a cgroup is
+// only removed once it has neither processes nor children.
+func removeTree(dir string) error {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			_ = removeTree(filepath.Join(dir, e.Name()))
+		}
+	}
+	return unix.Rmdir(dir)
 }
 
 // ownCgroupDir is the directory of the server's own cgroup v2, or "" when

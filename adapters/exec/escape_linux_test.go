@@ -130,13 +130,52 @@ tool "escape" {
 			})
 		}
 	}
-	// No cgroup is left behind.
-	if dir := ownCgroupDir(); dir != "" {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), "mcpdecl-exec-") {
-				t.Errorf("cgroup %s is left behind", filepath.Join(dir, e.Name()))
-			}
+	noCgroupLeft(t)
+}
+
+// noCgroupLeft fails the test if a cgroup of a run is left behind, and
+// removes it.
+func noCgroupLeft(t *testing.T) {
+	t.Helper()
+	dir := ownCgroupDir()
+	if dir == "" {
+		return
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "mcpdecl-exec-") {
+			t.Errorf("cgroup %s is left behind", filepath.Join(dir, e.Name()))
+			_ = removeTree(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// TestNestedCgroups runs a program that puts a child in a cgroup of its
+// own, under the run's, as a nested mcpdecl does: the child is killed and
+// both cgroups are removed.
+func TestNestedCgroups(t *testing.T) {
+	needsContainment(t)
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	marker := sleepMarker(t)
+	// $1: the server's cgroup directory, $2: the pid file, $3: the marker.
+	script := `run="$1/$(sed -n 's|^0::.*/||p' /proc/self/cgroup)"
+mkdir "$run/inner" || exit 1
+sh -c 'echo $$ > "$1/inner/cgroup.procs" && echo $$ > "$2" && exec sleep "$3"' sh "$run" "$2" "$3" >/dev/null 2>&1 &
+while [ ! -s "$2" ]; do sleep 0.01; done
+echo done`
+	cfg, _ := mustLoad(t, fmt.Sprintf(`
+tool "nested" {
+  description = "d"
+  exec {
+    command = ["/bin/sh", "-c", %s, "sh", %s, %s, %s]
+  }
+}
+`, hclString(script), hclString(ownCgroupDir()), hclString(pidfile), hclString(marker)))
+	res := call(t, cfg, "nested", `{}`)
+	mustSucceed(t, res)
+	if res.Text() != "done\n" {
+		t.Errorf("stdout = %q", res.Text())
+	}
+	waitGone(t, readPid(t, pidfile), 3*time.Second)
+	noCgroupLeft(t)
 }
