@@ -76,11 +76,11 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		return nil, fmt.Errorf("command %s could not be waited for: %v", a.path, err)
 	}
 	code, signal := exitStatus(cmd.ProcessState)
-	return a.response(code, signal, stdout, stderr)
+	return a.response(ctx, code, signal, stdout, stderr)
 }
 
 // response builds what programs see from a finished run.
-func (a *action) response(code int, signal string, stdout, stderr *capped) (*engine.Response, error) {
+func (a *action) response(ctx context.Context, code int, signal string, stdout, stderr *capped) (*engine.Response, error) {
 	if !a.truncate && (stdout.over || stderr.over) {
 		stream := "stdout"
 		if !stdout.over {
@@ -132,7 +132,7 @@ func (a *action) response(code int, signal string, stdout, stderr *capped) (*eng
 	resp.Vars["stderr"] = errText
 	resp.Vars["truncated"] = stdout.over || stderr.over
 	if code != 0 {
-		resp.Failure = a.failure(code, signal, errText, text)
+		resp.Failure = a.failure(ctx, code, signal, errText, text)
 	}
 	return resp, nil
 }
@@ -147,7 +147,7 @@ func (a *action) status(code int, signal string) string {
 
 // failure words a non-zero exit code, with an excerpt of what the program
 // said: its stderr, or its stdout when stderr is empty.
-func (a *action) failure(code int, signal, stderr, stdout string) string {
+func (a *action) failure(ctx context.Context, code int, signal, stderr, stdout string) string {
 	var b strings.Builder
 	b.WriteString("command ")
 	b.WriteString(a.path)
@@ -157,10 +157,10 @@ func (a *action) failure(code int, signal, stderr, stdout string) string {
 	} else {
 		fmt.Fprintf(&b, " exited with code %d", code)
 	}
-	if ex := engine.Excerpt(stderr); ex != "" {
+	if ex := engine.Excerpt(ctx, stderr); ex != "" {
 		b.WriteString(": ")
 		b.WriteString(ex)
-	} else if ex := engine.Excerpt(stdout); ex != "" {
+	} else if ex := engine.Excerpt(ctx, stdout); ex != "" {
 		b.WriteString("; stdout: ")
 		b.WriteString(ex)
 	}
@@ -185,7 +185,7 @@ func (a *action) stopped(parent, run context.Context, stderr string) error {
 	} else {
 		msg = fmt.Sprintf("command %s was stopped before it finished", a.path)
 	}
-	if ex := engine.Excerpt(stderr); ex != "" {
+	if ex := engine.Excerpt(parent, stderr); ex != "" {
 		msg += "; its stderr: " + ex
 	}
 	return &stoppedError{msg: msg, cause: run.Err()}
