@@ -126,6 +126,10 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 			t.sensitive = append(t.sensitive, a.Name)
 		}
 	}
+	if len(t.sensitive) > 0 {
+		// Messages about a sensitive argument never show its value.
+		t.input = t.input.HideValues(t.sensitive...)
+	}
 	if t.spec.MaxConcurrency == 0 {
 		if l, ok := spec.Action.(ConcurrencyLimiter); ok {
 			t.spec.MaxConcurrency = l.DefaultMaxConcurrency()
