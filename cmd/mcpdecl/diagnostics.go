@@ -23,21 +23,21 @@ import (
 //	   |                           ^
 //	Detail, a full sentence.
 //
-// and then a count of the errors. The source lines are printed without
-// secrets: those secrets records (sensitive variables, credentials), and
-// the passwords of URLs and DSNs (see [maskSource]).
+// and then a count of the errors. Nothing printed holds a secret that
+// secrets records (sensitive variables, credentials), and the source lines
+// hide the passwords of URLs and DSNs too (see [maskSource]).
 func writeDiagnostics(w io.Writer, files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor) {
 	for _, d := range diags {
 		severity := "Error"
 		if d.Severity == hcl.DiagWarning {
 			severity = "Warning"
 		}
-		fmt.Fprintf(w, "%s: %s\n", severity, d.Summary)
+		fmt.Fprintf(w, "%s: %s\n", severity, secrets.Redact(d.Summary))
 		if d.Subject != nil {
 			writeSnippet(w, files, *d.Subject, secrets)
 		}
 		if d.Detail != "" {
-			fmt.Fprintf(w, "%s\n", d.Detail)
+			fmt.Fprintf(w, "%s\n", secrets.Redact(d.Detail))
 		}
 		fmt.Fprintln(w)
 	}
