@@ -22,6 +22,9 @@ type Redactor struct {
 	mu       sync.Mutex // serializes Add
 	secrets  []string
 	replacer atomic.Pointer[strings.Replacer]
+	// published is a copy of secrets as of the last Add, read without the
+	// lock on the per-call path.
+	published atomic.Pointer[[]string]
 }
 
 // Mask is what a secret is replaced with.
@@ -88,6 +91,8 @@ func (r *Redactor) Add(secret string) {
 		pairs = append(pairs, s, Mask)
 	}
 	r.replacer.Store(strings.NewReplacer(pairs...))
+	published := slices.Clone(r.secrets)
+	r.published.Store(&published)
 }
 
 // AddValue records every leaf of a sensitive value of any type: each
@@ -137,14 +142,15 @@ func numberText(f *big.Float) string {
 	return strconv.FormatFloat(g, 'f', -1, 64)
 }
 
-// recorded returns a copy of the recorded secrets.
+// recorded returns a copy of the recorded secrets, without taking a lock.
 func (r *Redactor) recorded() []string {
 	if r == nil {
 		return nil
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.secrets)
+	if p := r.published.Load(); p != nil {
+		return slices.Clone(*p)
+	}
+	return nil
 }
 
 // Active reports whether any secret is recorded.

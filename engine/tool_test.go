@@ -287,3 +287,28 @@ func TestSensitiveArgumentNeverShown(t *testing.T) {
 		})
 	}
 }
+
+// echoArg is a mapping that yields args.token, built without HCL.
+type echoArg struct{}
+
+func (echoArg) Eval(env map[string]any) (any, error) {
+	return "got " + env["args"].(map[string]any)["token"].(string), nil
+}
+
+// TestSecretHoldingAnother checks that a sensitive argument whose value
+// holds a secret of the configuration is hidden whole, not cut around the
+// inner one.
+func TestSecretHoldingAnother(t *testing.T) {
+	redactor := &engine.Redactor{}
+	redactor.Add("inner-secret")
+	spec := engine.ToolSpec{Name: "t", Description: "d", Text: echoArg{}, Timeout: time.Second,
+		Args: []schema.Arg{{Name: "token", Type: &schema.Type{Kind: schema.String}, Sensitive: true}}}
+	tool, err := engine.NewTool(spec, engine.DefaultSettings(), redactor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := tool.Call(context.Background(), []byte(`{"token": "outer-inner-secret-outer"}`))
+	if got := res.Text(); got != "got "+engine.Mask {
+		t.Errorf("text = %q, want %q", got, "got "+engine.Mask)
+	}
+}
