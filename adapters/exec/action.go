@@ -70,7 +70,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	}
 	stopped, err := g.wait()
 	if stopped {
-		return nil, a.stopped(ctx, runCtx, engine.Sanitize(stderr.bytes()))
+		return nil, a.stopped(ctx, runCtx, stderr.text(ctx))
 	}
 	if cmd.ProcessState == nil {
 		return nil, fmt.Errorf("command %s could not be waited for: %v", a.path, err)
@@ -96,8 +96,8 @@ func (a *action) response(ctx context.Context, code int, signal string, stdout, 
 		return nil, errors.New(msg)
 	}
 	outBytes := stdout.bytes()
-	text := engine.Sanitize(outBytes)
-	errText := engine.Sanitize(stderr.bytes())
+	text := stdout.text(ctx)
+	errText := stderr.text(ctx)
 
 	var out any
 	switch a.parse {

@@ -2,6 +2,7 @@ package execaction
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,17 +14,24 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// capped keeps the first max bytes written to it and counts the rest, which
-// it discards: the program is read to its end and never blocks on a full
-// pipe. It is written by one goroutine of os/exec and read after Wait.
+// capped keeps the first max bytes written to it, and up to redactSlack
+// more, and discards the rest: the program is read to its end and never
+// blocks on a full pipe. It is written by one goroutine of os/exec and read
+// after Wait.
 type capped struct {
 	buf  []byte
 	max  int
 	over bool // more than max bytes were written
 }
 
+// redactSlack is how many bytes past max are kept, so that a secret that
+// the limit falls within is redacted whole before the cut (see text).
+const redactSlack = 16 << 10
+
+func (c *capped) limit() int { return c.max + redactSlack }
+
 func (c *capped) Write(p []byte) (int, error) {
-	room := c.max - len(c.buf)
+	room := c.limit() - len(c.buf)
 	if len(p) > room {
 		c.over = true
 		if room > 0 {
@@ -32,6 +40,7 @@ func (c *capped) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	c.buf = append(c.buf, p...)
+	c.over = c.over || len(c.buf) > c.max
 	return len(p), nil
 }
 
@@ -40,9 +49,10 @@ func (c *capped) Write(p []byte) (int, error) {
 // of through a buffer of its own.
 func (c *capped) ReadFrom(r io.Reader) (int64, error) {
 	var n int64
-	for len(c.buf) < c.max {
+	defer func() { c.over = c.over || len(c.buf) > c.max }()
+	for len(c.buf) < c.limit() {
 		if len(c.buf) == cap(c.buf) {
-			grown := make([]byte, len(c.buf), min(c.max, max(512, 2*cap(c.buf))))
+			grown := make([]byte, len(c.buf), min(c.limit(), max(512, 2*cap(c.buf))))
 			copy(grown, c.buf)
 			c.buf = grown
 		}
@@ -64,13 +74,28 @@ func (c *capped) ReadFrom(r io.Reader) (int64, error) {
 	return n + m, err
 }
 
-// bytes returns what was kept, without a character cut in half at the
-// limit.
+// bytes returns the first max bytes, without a character cut in half at
+// the limit.
 func (c *capped) bytes() []byte {
 	if c.over {
-		return trimPartialRune(c.buf)
+		return trimPartialRune(c.buf[:min(len(c.buf), c.max)])
 	}
 	return c.buf
+}
+
+// text returns the output as text (see [engine.Sanitize]), cut at max
+// bytes only after the redaction ctx carries was applied to all that was
+// kept: a secret that the limit falls within is hidden whole, never cut to
+// a prefix that redaction would no longer recognize.
+func (c *capped) text(ctx context.Context) string {
+	if !c.over {
+		return engine.Sanitize(c.buf)
+	}
+	s := engine.RedactText(ctx, engine.Sanitize(c.buf))
+	if len(s) > c.max {
+		s = string(trimPartialRune([]byte(s[:c.max])))
+	}
+	return s
 }
 
 // splitLines splits text into its lines, without their line breaks; a final

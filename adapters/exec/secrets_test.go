@@ -67,3 +67,38 @@ tool "hangs" {
 		}
 	}
 }
+
+// TestOutputSecretAtTheMaxOutputCut checks that a secret a program prints
+// where max_output cuts its output (truncate = true) is hidden whole, in
+// the result's text and in stdout as programs see it.
+func TestOutputSecretAtTheMaxOutputCut(t *testing.T) {
+	const secret = "arg-secret-0123456789abcdefghijklmnopqrstuvwxyz"
+	cfg, _ := mustLoad(t, `
+tool "cut" {
+  description = "d"
+  arg "pw" { sensitive = true }
+  exec {
+    command    = ["sh", "-c", "printf '%0100d %s more text after the secret' 0 \"$1\"", "sh", expr("args.pw")]
+    max_output = 120
+    truncate   = true
+  }
+  output "out" {
+    type  = string
+    value = expr("stdout")
+  }
+  output "truncated" {
+    type  = bool
+    value = expr("truncated")
+  }
+}
+`)
+	res := call(t, cfg, "cut", `{"pw": "`+secret+`"}`)
+	mustSucceed(t, res)
+	out := structured(t, res)
+	if strings.Contains(res.Text(), "arg-secret") || strings.Contains(out, "arg-secret") {
+		t.Errorf("the result holds part of the secret: %s", out)
+	}
+	if !strings.Contains(out, `"truncated":true`) || !strings.Contains(out, "0000 ") {
+		t.Errorf("structured = %s", out)
+	}
+}
