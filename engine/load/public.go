@@ -21,12 +21,16 @@ import (
 // a tool". It reports whether the attribute is free of secrets; the
 // attribute's other errors are left to its decoding.
 func (l *loader) public(ctx *engine.DecodeContext, e hcl.Expression, what string) bool {
+	refs := e.Variables()
+	if len(refs) == 0 {
+		return true // only a reference can bring a mark in
+	}
 	v, diags := e.Value(ctx.EvalContext)
 	if diags.HasErrors() || !v.ContainsMarked() {
 		return true
 	}
 	subject, name := e.Range(), "a sensitive variable"
-	for _, tr := range e.Variables() {
+	for _, tr := range refs {
 		tv, diags := tr.TraverseAbs(ctx.EvalContext)
 		if !diags.HasErrors() && tv.ContainsMarked() {
 			subject, name = tr.SourceRange(), traversalText(tr)+", which is sensitive"
