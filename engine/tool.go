@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -125,6 +126,10 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 			t.sensitive = append(t.sensitive, a.Name)
 		}
 	}
+	if len(t.sensitive) > 0 {
+		// Messages about a sensitive argument never show its value.
+		t.input = t.input.HideValues(t.sensitive...)
+	}
 	if t.spec.MaxConcurrency == 0 {
 		if l, ok := spec.Action.(ConcurrencyLimiter); ok {
 			t.spec.MaxConcurrency = l.DefaultMaxConcurrency()
@@ -227,6 +232,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
 	ctx = withMaxResultBytes(ctx, t.spec.MaxResultBytes)
+	// What the action quotes in its errors (see Excerpt) is redacted whole
+	// before it is cut.
+	ctx = WithRedaction(ctx, t.redactFunc(t.sensitiveValues(args)))
 
 	var resp *Response
 	if t.spec.Action != nil {
@@ -521,15 +529,30 @@ func (t *Tool) finish(res *Result, args map[string]any) *Result {
 }
 
 // redactFunc returns what redacts a text: the configuration's secrets and
-// secrets, the sensitive values of one call.
+// secrets, the sensitive values of one call, in every form [SecretForms]
+// lists.
 func (t *Tool) redactFunc(secrets []string) func(string) string {
-	return func(s string) string {
-		s = t.redactor.Redact(s)
-		for _, v := range secrets {
-			s = strings.ReplaceAll(s, v, Mask)
-		}
-		return s
+	if len(secrets) == 0 {
+		return t.redactor.Redact
 	}
+	// One replacer for all, so that a secret holding another, whichever
+	// is known where, is hidden whole.
+	forms := t.redactor.recorded()
+	for _, v := range secrets {
+		for _, f := range SecretForms(v) {
+			if !slices.Contains(forms, f) {
+				forms = append(forms, f)
+			}
+		}
+	}
+	// Longest first, so that a form holding another is hidden whole.
+	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(forms))
+	for _, f := range forms {
+		pairs = append(pairs, f, Mask)
+	}
+	rep := strings.NewReplacer(pairs...)
+	return rep.Replace
 }
 
 // AuditArguments are the arguments a client sent, raw JSON, as an audit
@@ -581,6 +604,12 @@ func (t *Tool) sensitiveValues(args map[string]any) []string {
 			}
 		case json.Number:
 			collect(string(v))
+		case float64:
+			collect(strconv.FormatFloat(v, 'f', -1, 64))
+		case int:
+			collect(strconv.Itoa(v))
+		case int64:
+			collect(strconv.FormatInt(v, 10))
 		}
 	}
 	for _, name := range t.sensitive {

@@ -73,23 +73,23 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	}
 	stopped, err := g.wait()
 	if stopped {
-		return nil, a.stopped(ctx, runCtx, engine.Sanitize(stderr.bytes()))
+		return nil, a.stopped(ctx, runCtx, stderr.text(ctx))
 	}
 	if stdout.over || stderr.over {
 		// The run was killed at max_output, unless it had just ended: how
 		// it ended says nothing of the program then, and the output is
 		// the whole result.
-		return a.response(0, "", stdout, stderr)
+		return a.response(ctx, 0, "", stdout, stderr)
 	}
 	if g.cmd.ProcessState == nil {
 		return nil, fmt.Errorf("command %s could not be waited for: %v", a.path, err)
 	}
 	code, signal := exitStatus(g.cmd.ProcessState)
-	return a.response(code, signal, stdout, stderr)
+	return a.response(ctx, code, signal, stdout, stderr)
 }
 
 // response builds what programs see from a finished run.
-func (a *action) response(code int, signal string, stdout, stderr *capped) (*engine.Response, error) {
+func (a *action) response(ctx context.Context, code int, signal string, stdout, stderr *capped) (*engine.Response, error) {
 	if !a.truncate && (stdout.over || stderr.over) {
 		stream := "stdout"
 		if !stdout.over {
@@ -102,8 +102,8 @@ func (a *action) response(code int, signal string, stdout, stderr *capped) (*eng
 		return nil, errors.New(msg)
 	}
 	outBytes := stdout.bytes()
-	text := engine.Sanitize(outBytes)
-	errText := engine.Sanitize(stderr.bytes())
+	text := stdout.text(ctx)
+	errText := stderr.text(ctx)
 
 	var out any
 	switch a.parse {
@@ -138,14 +138,14 @@ func (a *action) response(code int, signal string, stdout, stderr *capped) (*eng
 	resp.Vars["stderr"] = errText
 	resp.Vars["truncated"] = stdout.over || stderr.over
 	if code != 0 {
-		resp.Failure = a.failure(code, signal, errText, text)
+		resp.Failure = a.failure(ctx, code, signal, errText, text)
 	}
 	return resp, nil
 }
 
 // failure words a non-zero exit code, with an excerpt of what the program
 // said: its stderr, or its stdout when stderr is empty.
-func (a *action) failure(code int, signal, stderr, stdout string) string {
+func (a *action) failure(ctx context.Context, code int, signal, stderr, stdout string) string {
 	var b strings.Builder
 	b.WriteString("command ")
 	b.WriteString(a.path)
@@ -155,10 +155,10 @@ func (a *action) failure(code int, signal, stderr, stdout string) string {
 	} else {
 		fmt.Fprintf(&b, " exited with code %d", code)
 	}
-	if ex := engine.Excerpt(stderr); ex != "" {
+	if ex := engine.Excerpt(ctx, stderr); ex != "" {
 		b.WriteString(": ")
 		b.WriteString(ex)
-	} else if ex := engine.Excerpt(stdout); ex != "" {
+	} else if ex := engine.Excerpt(ctx, stdout); ex != "" {
 		b.WriteString("; stdout: ")
 		b.WriteString(ex)
 	}
@@ -183,7 +183,7 @@ func (a *action) stopped(parent, run context.Context, stderr string) error {
 	} else {
 		msg = fmt.Sprintf("command %s was stopped before it finished", a.path)
 	}
-	if ex := engine.Excerpt(stderr); ex != "" {
+	if ex := engine.Excerpt(parent, stderr); ex != "" {
 		msg += "; its stderr: " + ex
 	}
 	return &stoppedError{msg: msg, cause: run.Err()}

@@ -64,7 +64,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	}
 	raw := resp.RawResponse
 	defer raw.Body.Close()
-	out, err := a.response(raw, where)
+	out, err := a.response(parent, raw, where)
 	if err != nil {
 		return nil, a.failure(parent, ctx, where, err)
 	}

@@ -1,6 +1,7 @@
 package httpaction
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ func (e *invalidJSONError) Error() string {
 }
 
 // response reads a response into what the programs and the result see.
-func (a *action) response(raw *http.Response, where string) (*engine.Response, error) {
+func (a *action) response(ctx context.Context, raw *http.Response, where string) (*engine.Response, error) {
 	data, err := readBody(raw, a.maxBytes)
 	if err != nil {
 		return nil, err
@@ -72,7 +73,7 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 			case err == nil:
 				body = v
 			case status < 400:
-				return nil, &invalidJSONError{mediaType: mediaType, err: err, excerpt: engine.Excerpt(string(data))}
+				return nil, &invalidJSONError{mediaType: mediaType, err: err, excerpt: engine.Excerpt(ctx, string(data))}
 			default:
 				// An error page that says it is JSON: keep it as text.
 				body = text
@@ -105,7 +106,7 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 		}
 		msg += " from " + a.method + " " + where
 		if isText && len(data) > 0 {
-			if e := engine.Excerpt(string(data)); e != "" {
+			if e := engine.Excerpt(ctx, string(data)); e != "" {
 				msg += ": " + e
 			}
 		}

@@ -165,9 +165,10 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger}, paths...)
+	secrets := &engine.Redactor{}
+	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger, Redactor: secrets}, paths...)
 	if len(diags) > 0 {
-		writeDiagnostics(a.stderr, files, diags)
+		writeDiagnostics(a.stderr, files, diags, secrets)
 	}
 	if diags.HasErrors() {
 		return nil, exitCoder{exitError}

@@ -36,6 +36,8 @@ func (l *loader) server() engine.ServerInfo {
 	content, diags := b.Body.Content(serverSchema)
 	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
+	l.publicAttrs(ctx, content.Attributes, func(name string) string { return "the " + name + " of the server" },
+		"name", "version", "title", "instructions")
 	str := func(name string, dst *string) {
 		if attr, ok := content.Attributes[name]; ok {
 			s, diags := ctx.String(attr.Expr)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -149,6 +148,8 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
 	spec := engine.ToolSpec{Name: name, Range: b.DefRange}
+	l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of a tool" },
+		"title", "description", "icons", "meta", "input_schema")
 
 	str := func(attr string, dst *string) {
 		if a, ok := content.Attributes[attr]; ok {
@@ -219,8 +220,13 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 			l.error(ab.DefRange, "Duplicate annotations block", "A tool takes at most one annotations block; merge them.")
 			continue
 		}
+		if attrs, diags := ab.Body.JustAttributes(); !diags.HasErrors() {
+			for _, a := range attrs {
+				l.public(ctx, a.Expr, "the annotation "+a.Name+" of a tool")
+			}
+		}
 		var ann annotationsBlock
-		l.diags = append(l.diags, gohcl.DecodeBody(ab.Body, ctx.EvalContext, &ann)...)
+		l.diags = append(l.diags, decodeBody(ctx, ab.Body, &ann)...)
 		spec.Annotations = &engine.Annotations{
 			ReadOnlyHint: ann.ReadOnly, DestructiveHint: ann.Destructive,
 			IdempotentHint: ann.Idempotent, OpenWorldHint: ann.OpenWorld,
@@ -357,6 +363,7 @@ func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.
 			continue
 		}
 		o := engine.Output{Output: schema.Output{Name: name, Type: &schema.Type{Kind: schema.Any}}}
+		l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of an output" }, "description")
 		if a, ok := content.Attributes["type"]; ok {
 			t, diags := schema.ParseType(a.Expr)
 			l.diags = append(l.diags, diags...)

@@ -71,7 +71,7 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 		slog.Int("bytes", resultSize(res, out)),
 	)
 	if res.IsError {
-		attrs = append(attrs, slog.String("error", engine.Excerpt(res.Text())))
+		attrs = append(attrs, slog.String("error", engine.Excerpt(context.Background(), res.Text())))
 	}
 	if a.arguments {
 		attrs = append(attrs, slog.Any("arguments", t.AuditArguments(raw)))
