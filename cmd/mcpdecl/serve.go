@@ -64,7 +64,7 @@ configuration they started with.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			live := server.NewLive(cfg, logger, watch)
+			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != ""})
 			defer live.Close()
 
 			reloads := make(chan string, 1)

@@ -59,10 +59,24 @@ func (l *Live) generation() *generation {
 	return l.current
 }
 
-// NewLive builds an MCP server for cfg. listChanged declares the
-// tools.listChanged capability: true exactly when the configuration may be
-// swapped.
-func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
+// Options says how a Live server is served.
+type Options struct {
+	// Watch is true when the configuration may be swapped while it serves.
+	Watch bool
+	// HTTP is true when the server is served over streamable HTTP, false
+	// over stdio.
+	HTTP bool
+}
+
+// listChanged reports whether the server declares the tools.listChanged
+// capability: only when the configuration may be swapped and the transport
+// delivers notifications/tools/list_changed. Stateless streamable HTTP has
+// no stream to send it on (GET on the endpoint is 405), so it is declared
+// over stdio only.
+func (o Options) listChanged() bool { return o.Watch && !o.HTTP }
+
+// NewLive builds an MCP server for cfg, served as opts says.
+func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -75,7 +89,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
 		Instructions: cfg.Server.Instructions,
 		Logger:       sdkLogger(logger),
 		PageSize:     cfg.Settings.PageSize,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: listChanged}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: opts.listChanged()}},
 	})
 	l.srv.AddReceivingMiddleware(l.filterTools)
 	l.install(l.newGeneration(cfg), nil)
@@ -83,19 +97,24 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
 }
 
 // filterTools leaves out of tools/list the tools whose scopes the caller's
-// token does not grant. Calling them is refused by the tool itself.
+// token does not grant, and labels the list as cacheScope says. Calling
+// them is refused by the tool itself.
 func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if method != "tools/list" || err != nil {
 			return res, err
 		}
-		caller := callerOf(req.GetExtra())
 		list, ok := res.(*mcp.ListToolsResult)
-		if !ok || !caller.Authenticated {
+		if !ok {
 			return res, err
 		}
 		cfg := l.generation().cfg
+		list.CacheScope = cacheScope(cfg)
+		caller := callerOf(req.GetExtra())
+		if !caller.Authenticated {
+			return list, nil
+		}
 		kept := list.Tools[:0:0]
 		for _, mt := range list.Tools {
 			if t, ok := cfg.Tool(mt.Name); ok && caller.Grants(t.Scopes()) {
