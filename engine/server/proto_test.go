@@ -129,4 +129,3 @@ func TestListChangedCapability(t *testing.T) {
 		}
 	}
 }
-
