@@ -85,10 +85,9 @@ configuration they started with.`,
 			}
 			go a.reloadLoop(ctx, paths, live, reloads, logger)
 
-			srv := live.Server()
 			if addr == "" {
 				logger.Info("serving on stdio", "tools", len(cfg.Tools), "watch", watch)
-				return server.ServeStdio(ctx, srv)
+				return live.ServeStdio(ctx)
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {

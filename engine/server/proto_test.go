@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -127,5 +129,134 @@ func TestListChangedCapability(t *testing.T) {
 		if got := caps.Tools != nil && caps.Tools.ListChanged; got != tt.want {
 			t.Errorf("%+v: tools.listChanged = %v, want %v", tt.opts, got, tt.want)
 		}
+	}
+}
+
+// slowAction answers after a while, so that its call is still running when
+// the client closes its end.
+type slowAction struct{}
+
+func (slowAction) Run(ctx context.Context, _ map[string]any) (*engine.Response, error) {
+	select {
+	case <-time.After(100 * time.Millisecond):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &engine.Response{Content: []engine.Content{{Type: engine.TextContent, Text: "slow done"}}}, nil
+}
+
+// stdioSession serves cfg with ServeIO over pipes, writes lines to it, closes
+// its input, and returns every line it answered, once ServeIO has returned.
+func stdioSession(t *testing.T, cfg *engine.Config, lines ...string) []string {
+	t.Helper()
+	live := server.NewLive(cfg, nil, server.Options{})
+	t.Cleanup(func() { _ = live.Close() })
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		err := live.ServeIO(context.Background(), inR, outW)
+		_ = outW.Close()
+		served <- err
+	}()
+	answers := make(chan []string, 1)
+	go func() {
+		var got []string
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			got = append(got, sc.Text())
+		}
+		answers <- got
+	}()
+	for _, line := range lines {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatalf("writing %.40q: %v (the server stopped reading)", line, err)
+		}
+	}
+	_ = inW.Close()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("ServeIO = %v, want nil at the end of the input", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeIO did not return after its input ended")
+	}
+	return <-answers
+}
+
+const (
+	initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+// answer finds the answer with the given id (raw JSON) among lines.
+func answer(t *testing.T, lines []string, id string) (result json.RawMessage, code int, ok bool) {
+	t.Helper()
+	for _, line := range lines {
+		var msg struct {
+			ID     json.RawMessage
+			Result json.RawMessage
+			Error  *struct{ Code int }
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("the server wrote %q, not JSON: %v", line, err)
+		}
+		if string(msg.ID) == id {
+			if msg.Error != nil {
+				return nil, msg.Error.Code, true
+			}
+			return msg.Result, 0, true
+		}
+	}
+	return nil, 0, false
+}
+
+// TestStdioMalformedLines: a line that is not a JSON-RPC message is
+// answered with a JSON-RPC error with a null id, and the session goes on.
+func TestStdioMalformedLines(t *testing.T) {
+	cfg := newConfig(t, 0, "one")
+	cfg.Settings.MaxArgumentBytes = 1024
+	long := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"one","arguments":{"s":"` + strings.Repeat("x", int(server.MaxRequestBody(cfg.Settings))) + `"}}}`
+	tests := []struct {
+		name, line string
+		code       int
+	}{
+		{"not JSON", "hello", -32700},
+		{"two values on a line", `{"jsonrpc":"2.0","id":5,"method":"ping"} {}`, -32700},
+		{"JSON, not a message", `{"a":1}`, -32600},
+		{"a number", `42`, -32600},
+		{"an empty batch", `[]`, -32600},
+		{"longer than the limit", long, -32600},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"one"}}`
+			got := stdioSession(t, cfg, initialize, initialized, tt.line, "", call)
+			if _, code, ok := answer(t, got, "null"); !ok || code != tt.code {
+				t.Errorf("answer to %.40q: code %d (found %v), want %d; all: %q", tt.line, code, ok, tt.code, got)
+			}
+			res, _, ok := answer(t, got, "2")
+			if !ok || !strings.Contains(string(res), "hi from one") {
+				t.Errorf("the call after the bad line: %s (found %v); all: %q", res, ok, got)
+			}
+		})
+	}
+}
+
+// TestStdioAnswersBeforeEOF: a client that writes its requests and closes
+// its end gets every answer, the one to a call still running included.
+func TestStdioAnswersBeforeEOF(t *testing.T) {
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "slow", Description: "d", Action: slowAction{}}, engine.DefaultSettings(), &engine.Redactor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, engine.DefaultSettings(), []*engine.Tool{tool}, &engine.Redactor{}, nil)
+	got := stdioSession(t, cfg, initialize, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`)
+	if res, _, ok := answer(t, got, "1"); !ok || !strings.Contains(string(res), `"protocolVersion":"2025-11-25"`) {
+		t.Errorf("initialize: %s (found %v); all: %q", res, ok, got)
+	}
+	if res, _, ok := answer(t, got, "2"); !ok || !strings.Contains(string(res), "slow done") {
+		t.Errorf("tools/call: %s (found %v); all: %q", res, ok, got)
 	}
 }
