@@ -260,3 +260,18 @@ func TestStdioAnswersBeforeEOF(t *testing.T) {
 		t.Errorf("tools/call: %s (found %v); all: %q", res, ok, got)
 	}
 }
+
+// TestStdioOutOfOrder: a request the session's state does not allow is an
+// invalid request (-32600), not an error with code 0, which JSON-RPC does
+// not define.
+func TestStdioOutOfOrder(t *testing.T) {
+	got := stdioSession(t, newConfig(t, 0, "one"),
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		initialize, initialized,
+		`{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	for _, id := range []string{"7", "8"} {
+		if _, code, ok := answer(t, got, id); !ok || code != -32600 {
+			t.Errorf("request %s: code %d (found %v), want -32600; all: %q", id, code, ok, got)
+		}
+	}
+}

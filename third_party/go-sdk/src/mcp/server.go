@@ -1986,7 +1986,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc.Request) (any,
 	default:
 		if !initialized && !validatedMeta.usesNewProtocol && req.IsCall() {
 			ss.server.opts.Logger.Error("method invalid during initialization", "method", req.Method)
-			return nil, fmt.Errorf("method %q is invalid during session initialization", req.Method)
+			return nil, fmt.Errorf("%w: method %q is invalid before the session is initialized", jsonrpc2.ErrInvalidRequest, req.Method)
 		}
 		if !initialized && validatedMeta.usesNewProtocol && validatedMeta.initializeParams != nil {
 			ss.updateState(func(state *ServerSessionState) {
@@ -2091,7 +2091,7 @@ func (ss *ServerSession) initialize(ctx context.Context, params *InitializeParam
 	})
 	if wasInit {
 		ss.server.opts.Logger.Error("duplicate initialize request")
-		return nil, fmt.Errorf("duplicate %q received", methodInitialize)
+		return nil, fmt.Errorf("%w: duplicate %q received", jsonrpc2.ErrInvalidRequest, methodInitialize)
 	}
 
 	s := ss.server
