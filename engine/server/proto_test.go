@@ -34,6 +34,9 @@ func post(t *testing.T, ts *httptest.Server, version, token, method, params stri
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", version)
 	req.Header.Set("Mcp-Method", method)
+	if method == "tools/call" {
+		req.Header.Set("Mcp-Name", "one") // the tool every call of these tests calls
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -274,4 +277,63 @@ func TestStdioOutOfOrder(t *testing.T) {
 			t.Errorf("request %s: code %d (found %v), want -32600; all: %q", id, code, ok, got)
 		}
 	}
+}
+
+// TestRevisionFields: each revision gets the result members it defines:
+// ttlMs and cacheScope (on lists) and resultType (on every result) only
+// exist in 2026-07-28, over stdio as over HTTP.
+func TestRevisionFields(t *testing.T) {
+	cfg := newConfig(t, 0, "one")
+	ts := serveFront(t, cfg)
+	for _, version := range server.ProtocolVersions() {
+		meta, newer := "", version >= "2026-07-28"
+		if newer {
+			meta = meta2026
+		}
+		withMeta := func(params string) string {
+			if meta == "" {
+				return params
+			}
+			if params == "" {
+				return meta
+			}
+			return params + ", " + meta
+		}
+		list := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + withMeta("") + `}}`
+		call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{` + withMeta(`"name":"one"`) + `}}`
+		lines := []string{list, call}
+		if !newer {
+			lines = []string{strings.Replace(initialize, "2025-11-25", version, 1), initialized, list, call}
+		}
+		got := stdioSession(t, cfg, lines...)
+		listed, _, _ := answer(t, got, "2")
+		called, _, _ := answer(t, got, "3")
+		results := map[string]map[string]json.RawMessage{
+			"stdio tools/list": members(t, listed),
+			"stdio tools/call": members(t, called),
+			"HTTP tools/list":  post(t, ts, version, "", "tools/list", withMeta("")),
+			"HTTP tools/call":  post(t, ts, version, "", "tools/call", withMeta(`"name":"one"`)),
+		}
+		for what, res := range results {
+			want := []string{"resultType"}
+			if strings.HasSuffix(what, "list") {
+				want = append(want, "ttlMs", "cacheScope")
+			}
+			for _, field := range want {
+				if _, ok := res[field]; ok != newer {
+					t.Errorf("%s %s: %s present: %v, want %v", version, what, field, ok, newer)
+				}
+			}
+		}
+	}
+}
+
+// members decodes a result's members.
+func members(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		t.Fatalf("result %s: %v", raw, err)
+	}
+	return m
 }

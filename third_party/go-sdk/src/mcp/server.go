@@ -5,6 +5,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -2040,8 +2041,42 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc.Request) (any,
 	if validatedMeta.usesNewProtocol {
 		setCompleteResultType(res)
 		annotateServerInfo(res, ss.server.impl)
+	} else if c, ok := res.(CacheableResult); ok {
+		res = withoutCacheHints{c}
 	}
 	return res, nil
+}
+
+// withoutCacheHints is a cacheable result answered to a client of a
+// revision before 2026-07-28, which defines neither ttlMs nor cacheScope:
+// it is written without them. (resultType, the other member that only
+// 2026-07-28 defines, is only set for that revision.)
+type withoutCacheHints struct{ CacheableResult }
+
+func (r withoutCacheHints) MarshalJSON() ([]byte, error) {
+	data, err := marshalUnescaped(r.CacheableResult)
+	if err != nil {
+		return nil, err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return nil, err
+	}
+	delete(members, "ttlMs")
+	delete(members, "cacheScope")
+	return marshalUnescaped(members)
+}
+
+// marshalUnescaped encodes v as jsonrpc2 encodes messages: without
+// escaping <, > and & in strings.
+func marshalUnescaped(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // annotateServerInfo sets [MetaKeyServerInfo] on the result's `_meta` unless
