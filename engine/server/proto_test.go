@@ -216,7 +216,8 @@ func answer(t *testing.T, lines []string, id string) (result json.RawMessage, co
 }
 
 // TestStdioMalformedLines: a line that is not a JSON-RPC message is
-// answered with a JSON-RPC error with a null id, and the session goes on.
+// answered with a JSON-RPC error with a null id (but a malformed response
+// is not answered), and the session goes on.
 func TestStdioMalformedLines(t *testing.T) {
 	cfg := newConfig(t, 0, "one")
 	cfg.Settings.MaxArgumentBytes = 1024
@@ -231,12 +232,13 @@ func TestStdioMalformedLines(t *testing.T) {
 		{"a number", `42`, -32600},
 		{"an empty batch", `[]`, -32600},
 		{"longer than the limit", long, -32600},
+		{"a client's null-id error, never answered", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"one"}}`
 			got := stdioSession(t, cfg, initialize, initialized, tt.line, "", call)
-			if _, code, ok := answer(t, got, "null"); !ok || code != tt.code {
+			if _, code, ok := answer(t, got, "null"); ok != (tt.code != 0) || code != tt.code {
 				t.Errorf("answer to %.40q: code %d (found %v), want %d; all: %q", tt.line, code, ok, tt.code, got)
 			}
 			res, _, ok := answer(t, got, "2")

@@ -733,7 +733,13 @@ func (t *ioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if rerr != nil {
 			// One malformed message does not end the connection: it is
 			// answered as JSON-RPC says, with a null id since its id, if
-			// any, could not be read, and the next one is read.
+			// any, could not be read, and the next one is read. A
+			// response is never answered, not even a malformed one (such
+			// as the peer's own null-id error): two peers would otherwise
+			// answer each other's errors forever.
+			if isResponse(raw) {
+				continue
+			}
 			if err := t.reject(rerr.Code, rerr.Message); err != nil {
 				return nil, err
 			}
@@ -789,6 +795,20 @@ func (t *ioConn) decode(raw json.RawMessage) (jsonrpc.Message, *jsonrpc.Error) {
 	}
 	t.queue = msgs[1:]
 	return msgs[0], nil
+}
+
+// isResponse reports whether raw is shaped as a JSON-RPC response: an
+// object with a result or an error and no method.
+func isResponse(raw json.RawMessage) bool {
+	var shape struct {
+		Method json.RawMessage `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := internaljson.Unmarshal(raw, &shape); err != nil {
+		return false
+	}
+	return shape.Method == nil && (shape.Result != nil || shape.Error != nil)
 }
 
 // reject writes a JSON-RPC error answer with a null id: the answer to a
