@@ -19,8 +19,10 @@ type ContentSpec struct {
 }
 
 // build evaluates the block for one call; ok is false when When leaves it
-// out.
-func (c *ContentSpec) build(env map[string]any) (content Content, ok bool, err error) {
+// out. With clean, a text written as the JSON of a value is written from
+// the value cleaned (see [SanitizeValue]): once in JSON, a control
+// character is an escape that cleaning the text cannot see.
+func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok bool, err error) {
 	if c.When != nil {
 		v, err := c.When.Eval(env)
 		if err != nil {
@@ -62,6 +64,9 @@ func (c *ContentSpec) build(env map[string]any) (content Content, ok bool, err e
 		default:
 			if f.name != "text" {
 				return Content{}, false, fmt.Errorf("the %s of a %s content block must be a string, but it is %s", f.name, c.Type, describe(v))
+			}
+			if clean {
+				v = SanitizeValue(v)
 			}
 			*f.dst = jsonText(v)
 		}

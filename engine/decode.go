@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,6 +30,9 @@ type DecodeContext struct {
 	Redactor *Redactor
 	// Dir is the directory of the file being decoded, for relative paths.
 	Dir string
+	// Logger receives what a resource logs while it serves, such as a
+	// database's init running; nil discards it.
+	Logger *slog.Logger
 }
 
 // Eval evaluates a load-time expression. The value may still carry marks,

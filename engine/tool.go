@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -72,6 +73,11 @@ type ToolSpec struct {
 	// tool over authenticated HTTP.
 	Scopes []string
 	Range  hcl.Range // where the tool is declared
+
+	// NoSanitize (sanitize = false) leaves terminal escape sequences and
+	// control characters in the tool's results: its text, content blocks
+	// and structured content. Tool errors are cleaned all the same.
+	NoSanitize bool
 }
 
 // Tool is one compiled tool, ready to be called concurrently.
@@ -190,7 +196,8 @@ func (t *Tool) IsSensitive(name string) bool { return slices.Contains(t.sensitiv
 // or null for none), for the caller ctx carries (see [WithCaller]). Every
 // failure, from bad arguments to an upstream that is down, comes back as a
 // tool error. Before the result leaves, terminal control sequences are
-// stripped from its text, it is cut to the tool's max_result_bytes, and
+// stripped from its strings (see [SanitizeValue] and ToolSpec.NoSanitize),
+// it is cut to the tool's max_result_bytes, and
 // every secret of the configuration and every value of a sensitive argument
 // of this call is redacted from it.
 func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
@@ -201,7 +208,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 	}
 	if t.spec.RateLimiter != nil {
 		if err := t.spec.RateLimiter.Admit(ctx, t.spec.Name+"\x00"+caller.ID); err != nil {
-			return errorResult(t.redactor.Redact(err.Error()))
+			return errorResult(t.redactor.Redact(SanitizeString(err.Error())))
 		}
 	}
 	res, args := t.call(ctx, raw)
@@ -219,6 +226,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
+	ctx = withMaxResultBytes(ctx, t.spec.MaxResultBytes)
 
 	var resp *Response
 	if t.spec.Action != nil {
@@ -259,7 +267,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 	}
 	if len(t.spec.Content) > 0 {
 		for i := range t.spec.Content {
-			c, ok, err := t.spec.Content[i].build(env)
+			c, ok, err := t.spec.Content[i].build(env, !t.spec.NoSanitize)
 			if err != nil {
 				return errorResult(err.Error()), args
 			}
@@ -403,7 +411,7 @@ func (t *Tool) failed(resp *Response, env map[string]any) (bool, string) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			s = jsonText(v)
+			s = jsonText(SanitizeValue(v)) // errors are always cleaned
 		}
 		if strings.TrimSpace(s) != "" {
 			return true, s
@@ -429,6 +437,12 @@ func (t *Tool) outputs(env map[string]any) (map[string]any, string) {
 		if v == nil && o.Optional {
 			continue
 		}
+		if !t.spec.NoSanitize {
+			// Cleaned before validation, so that what is validated is
+			// what the client gets, and before the default text is
+			// written from it.
+			v = SanitizeValue(v)
+		}
 		out[o.Name] = v
 	}
 	if vs := t.output.Validate(out); len(vs) > 0 {
@@ -447,6 +461,9 @@ func (t *Tool) text(env map[string]any, structured map[string]any) (string, bool
 		}
 		if s, ok := v.(string); ok {
 			return s, true, nil
+		}
+		if !t.spec.NoSanitize {
+			v = SanitizeValue(v) // cleaned before escapes hide its controls
 		}
 		return jsonText(v), true, nil
 	}
@@ -482,20 +499,20 @@ func describe(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-// finish makes a result fit to leave the server: text without terminal
-// control sequences, cut to max_result_bytes, and with the configuration's
-// secrets and the call's sensitive argument values redacted.
+// finish makes a result fit to leave the server: its strings without
+// terminal control sequences (the structured content was cleaned by
+// outputs), cut to max_result_bytes, and with the configuration's secrets
+// and the call's sensitive argument values redacted.
 func (t *Tool) finish(res *Result, args map[string]any) *Result {
 	secrets := t.sensitiveValues(args)
 	redact := t.redactFunc(secrets)
+	clean := res.IsError || !t.spec.NoSanitize
 	for i := range res.Content {
 		c := &res.Content[i]
-		if c.Text != "" {
-			if c.Type == TextContent {
-				c.Text = SanitizeString(c.Text)
-			}
-			c.Text = redact(c.Text)
+		if clean {
+			c.apply(SanitizeString)
 		}
+		c.apply(redact)
 	}
 	if res.Structured != nil && (len(secrets) > 0 || t.redactor.Active()) {
 		res.Structured = redactStrings(res.Structured, redact).(map[string]any)
@@ -574,21 +591,48 @@ func (t *Tool) sensitiveValues(args map[string]any) []string {
 	return out
 }
 
-// redactStrings returns v with redact applied to every string in it.
+// redactStrings returns v with redact applied to every string in it. v is
+// not modified: it may be a constant of the configuration, shared by every
+// call, so what holds a string to change is copied.
 func redactStrings(v any, redact func(string) string) any {
-	switch v := v.(type) {
+	out, _ := redactValue(v, redact)
+	return out
+}
+
+// redactValue is redactStrings; changed reports whether out differs from v.
+func redactValue(v any, redact func(string) string) (out any, changed bool) {
+	switch x := v.(type) {
 	case string:
-		return redact(v)
+		r := redact(x)
+		return r, r != x
 	case []any:
-		for i, e := range v {
-			v[i] = redactStrings(e, redact)
+		var c []any
+		for i, e := range x {
+			if ne, ch := redactValue(e, redact); ch {
+				if c == nil {
+					c = slices.Clone(x)
+				}
+				c[i] = ne
+			}
+		}
+		if c != nil {
+			return c, true
 		}
 	case map[string]any:
-		for k, e := range v {
-			v[k] = redactStrings(e, redact)
+		var c map[string]any
+		for k, e := range x {
+			if ne, ch := redactValue(e, redact); ch {
+				if c == nil {
+					c = maps.Clone(x)
+				}
+				c[k] = ne
+			}
+		}
+		if c != nil {
+			return c, true
 		}
 	}
-	return v
+	return v, false
 }
 
 // approxJSONSize estimates the size of v as JSON, without encoding it.

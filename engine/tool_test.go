@@ -218,3 +218,37 @@ func TestToolErrorsHaveAMessage(t *testing.T) {
 		})
 	}
 }
+
+func TestResultLeavesConstantsAlone(t *testing.T) {
+	// An output whose value is a constant of the configuration hands
+	// every call the same map: cleaning and redacting a result must copy
+	// what they change, never write into it, which would change later
+	// results and race between concurrent calls.
+	constant := map[string]any{"title": "\x1b]0;pwned\x07Paris", "key": []any{"supersecretvalue"}, "n": 1}
+	redactor := &engine.Redactor{}
+	redactor.Add("supersecretvalue")
+	tool, err := engine.NewTool(engine.ToolSpec{
+		Name: "t", Description: "d",
+		Outputs: []engine.Output{{Output: schema.Output{Name: "o", Type: &schema.Type{Kind: schema.Any}}, Value: mapping.Const(constant)}},
+	}, engine.DefaultSettings(), redactor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				res := tool.Call(context.Background(), nil)
+				o := res.Structured["o"].(map[string]any)
+				if o["title"] != "Paris" || o["key"].([]any)[0] != engine.Mask {
+					t.Errorf("structured content = %q, want the title cleaned and the key redacted", o)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if constant["title"] != "\x1b]0;pwned\x07Paris" || constant["key"].([]any)[0] != "supersecretvalue" {
+		t.Errorf("the constant changed: %q", constant)
+	}
+}

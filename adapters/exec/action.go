@@ -50,19 +50,22 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		runCtx, cancel = context.WithTimeout(ctx, a.timeout)
 		defer cancel()
 	}
-	stdout := &capped{max: a.maxOutput}
-	stderr := &capped{max: a.maxOutput}
-	cmd := exec.CommandContext(runCtx, a.path, argv...)
-	cmd.Args[0] = a.name // as a shell would: programs name themselves so
-	cmd.Dir = a.dir
-	cmd.Env = environ
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	if in != nil {
-		cmd.Stdin = bytes.NewReader(in)
-	}
-	g := newGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	g := &group{}
+	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
+	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
+	err = g.start(func() *exec.Cmd {
+		cmd := exec.CommandContext(runCtx, a.path, argv...)
+		cmd.Args[0] = a.name // as a shell would: programs name themselves so
+		cmd.Dir = a.dir
+		cmd.Env = environ
+		cmd.Stdout = stdout
+		cmd.Stderr = stderr
+		if in != nil {
+			cmd.Stdin = bytes.NewReader(in)
+		}
+		return cmd
+	})
+	if err != nil {
 		if runCtx.Err() != nil {
 			return nil, a.stopped(ctx, runCtx, "")
 		}
@@ -72,10 +75,16 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if stopped {
 		return nil, a.stopped(ctx, runCtx, engine.Sanitize(stderr.bytes()))
 	}
-	if cmd.ProcessState == nil {
+	if stdout.over || stderr.over {
+		// The run was killed at max_output, unless it had just ended: how
+		// it ended says nothing of the program then, and the output is
+		// the whole result.
+		return a.response(0, "", stdout, stderr)
+	}
+	if g.cmd.ProcessState == nil {
 		return nil, fmt.Errorf("command %s could not be waited for: %v", a.path, err)
 	}
-	code, signal := exitStatus(cmd.ProcessState)
+	code, signal := exitStatus(g.cmd.ProcessState)
 	return a.response(code, signal, stdout, stderr)
 }
 
@@ -88,11 +97,8 @@ func (a *action) response(code int, signal string, stdout, stderr *capped) (*eng
 		} else if stderr.over {
 			stream = "stdout and to stderr"
 		}
-		msg := fmt.Sprintf("command %s wrote more than %d bytes to %s, the limit of max_output; raise max_output, or set truncate = true to keep the first %d bytes",
+		msg := fmt.Sprintf("command %s wrote more than %d bytes to %s, the limit of max_output, and was stopped; raise max_output, or set truncate = true to keep the first %d bytes",
 			a.path, a.maxOutput, stream, a.maxOutput)
-		if code != 0 {
-			msg += "; " + a.status(code, signal)
-		}
 		return nil, errors.New(msg)
 	}
 	outBytes := stdout.bytes()
@@ -135,14 +141,6 @@ func (a *action) response(code int, signal string, stdout, stderr *capped) (*eng
 		resp.Failure = a.failure(code, signal, errText, text)
 	}
 	return resp, nil
-}
-
-// status says how the program ended, for messages.
-func (a *action) status(code int, signal string) string {
-	if signal != "" {
-		return "it was killed by " + signal
-	}
-	return fmt.Sprintf("it exited with code %d", code)
 }
 
 // failure words a non-zero exit code, with an excerpt of what the program

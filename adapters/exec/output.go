@@ -13,31 +13,43 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// capped keeps the first max bytes written to it and counts the rest, which
-// it discards: the program is read to its end and never blocks on a full
-// pipe. It is written by one goroutine of os/exec and read after Wait.
+// capped keeps the first max bytes written to it. Once more arrive it
+// calls stop, which ends the run, and reads no more: a program that writes
+// without end is stopped there, not left to write, or spin, until its time
+// runs out. It is written by one goroutine of os/exec and read after Wait.
 type capped struct {
 	buf  []byte
 	max  int
-	over bool // more than max bytes were written
+	over bool   // more than max bytes were written
+	stop func() // ends the run; called once, when over is set
 }
 
+// passed records that more than max bytes were written, and stops the run.
+func (c *capped) passed() {
+	if !c.over {
+		c.over = true
+		if c.stop != nil {
+			c.stop()
+		}
+	}
+}
+
+// Write keeps what fits, and drops the rest: by then the run is being
+// killed.
 func (c *capped) Write(p []byte) (int, error) {
 	room := c.max - len(c.buf)
 	if len(p) > room {
-		c.over = true
-		if room > 0 {
-			c.buf = append(c.buf, p[:room]...)
-		}
+		c.buf = append(c.buf, p[:max(room, 0)]...)
+		c.passed()
 		return len(p), nil
 	}
 	c.buf = append(c.buf, p...)
 	return len(p), nil
 }
 
-// ReadFrom reads r to its end, keeping the first max bytes. os/exec copies
-// a program's output with it, reading straight into the kept bytes instead
-// of through a buffer of its own.
+// ReadFrom reads r to its end, or until more than max bytes came, keeping
+// the first max. os/exec copies a program's output with it, reading
+// straight into the kept bytes instead of through a buffer of its own.
 func (c *capped) ReadFrom(r io.Reader) (int64, error) {
 	var n int64
 	for len(c.buf) < c.max {
@@ -56,12 +68,21 @@ func (c *capped) ReadFrom(r io.Reader) (int64, error) {
 			return n, err
 		}
 	}
-	// At the limit: read the rest, to let the program finish, and drop it.
-	m, err := io.Copy(io.Discard, r)
-	if m > 0 {
-		c.over = true
+	// At the limit: one byte more is one too many.
+	var one [1]byte
+	for {
+		m, err := r.Read(one[:])
+		if m > 0 {
+			c.passed()
+			return n, nil
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
 	}
-	return n + m, err
 }
 
 // bytes returns what was kept, without a character cut in half at the

@@ -167,10 +167,10 @@ func TestGuardedExample(t *testing.T) {
 	}
 	last := audit[5]
 	args, _ := json.Marshal(last["arguments"])
-	if last["tool"] != "rotate_key" || last["client"] != "admin" || last["outcome"] != "ok" || string(args) != `{"key":"k1","password":"(sensitive)"}` {
+	if last["tool"] != "rotate_key" || last["client"] != "token:admin" || last["outcome"] != "ok" || string(args) != `{"key":"k1","password":"(sensitive)"}` {
 		t.Errorf("last audit line = %v", last)
 	}
-	if audit[3]["outcome"] != "error" || audit[3]["client"] != "team" {
+	if audit[3]["outcome"] != "error" || audit[3]["client"] != "token:team" {
 		t.Errorf("the refused call's line = %v", audit[3])
 	}
 }

@@ -233,6 +233,7 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 		Settings:    l.settings,
 		Redactor:    l.redactor,
 		Dir:         filepath.Dir(filename),
+		Logger:      l.opts.Logger,
 	}
 }
 

@@ -41,6 +41,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Name: "scopes"},
 			{Name: "icons"},
 			{Name: "meta"},
+			{Name: "sanitize"},
 		},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "annotations"},
@@ -191,6 +192,14 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	}
 	if a, ok := content.Attributes["scopes"]; ok {
 		spec.Scopes = l.scopes(ctx, a)
+	}
+	if a, ok := content.Attributes["sanitize"]; ok {
+		// Only an explicit false turns cleaning off; null keeps it.
+		keep, diags := ctx.Bool(a.Expr)
+		l.diags = append(l.diags, diags...)
+		if v, _ := ctx.Eval(a.Expr); !diags.HasErrors() && !v.IsNull() {
+			spec.NoSanitize = !keep
+		}
 	}
 	spec.RateLimiter = l.rateLimiter(ctx, content.Blocks)
 

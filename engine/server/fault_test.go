@@ -97,6 +97,9 @@ http_api "up" {
 tool "get" {
   description = "Asks the upstream to behave as mode says."
   timeout     = "2s"
+  # Every caller at once: a slot held by a stalled call must not make
+  # the others wait.
+  max_concurrency = 64
   arg "mode" { type = string }
   http {
     api         = http_api.up
