@@ -111,6 +111,12 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		cfg := l.generation().cfg
 		list.CacheScope = cacheScope(cfg)
+		if r, ok := req.(*mcp.ListToolsRequest); ok {
+			version := r.ProtocolVersion()
+			for i, mt := range list.Tools {
+				list.Tools[i] = toolForRevision(mt, version)
+			}
+		}
 		caller := callerOf(req.GetExtra())
 		if !caller.Authenticated {
 			return list, nil
@@ -124,6 +130,26 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		list.Tools = kept
 		return list, nil
 	}
+}
+
+// toolForRevision is mt as a client of the protocol revision version knows
+// a tool: without the members its schema does not define (annotations came
+// in 2025-03-26; title, outputSchema and _meta in 2025-06-18; icons in
+// 2025-11-25). mt is the server's own, never changed: a copy is returned
+// when members are left out. An unknown version ("") gets every member.
+func toolForRevision(mt *mcp.Tool, version string) *mcp.Tool {
+	if version == "" || version >= "2025-11-25" {
+		return mt
+	}
+	t := *mt
+	t.Icons = nil
+	if version < "2025-06-18" {
+		t.Title, t.OutputSchema, t.Meta = "", nil, nil
+	}
+	if version < "2025-03-26" {
+		t.Annotations = nil
+	}
+	return &t
 }
 
 // Server is the MCP server to run on a transport.

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -338,4 +340,54 @@ func members(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
 		t.Fatalf("result %s: %v", raw, err)
 	}
 	return m
+}
+
+// TestToolMembersByRevision: tools/list describes each tool with the
+// members the client's revision defines.
+func TestToolMembersByRevision(t *testing.T) {
+	yes := true
+	tool, err := engine.NewTool(engine.ToolSpec{
+		Name: "rich", Title: "Rich", Description: "d", Text: mapping.Const("hi"),
+		Annotations: &engine.Annotations{ReadOnlyHint: &yes},
+		Icons:       []engine.Icon{{Src: "https://example.com/rich.png"}},
+		Meta:        map[string]any{"example.com/owner": "team"},
+		Outputs:     []engine.Output{{Output: schema.Output{Name: "n", Type: &schema.Type{Kind: schema.Integer}}, Value: mapping.Const(1)}},
+	}, engine.DefaultSettings(), &engine.Redactor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, engine.DefaultSettings(), []*engine.Tool{tool}, &engine.Redactor{}, nil)
+	ts := serveFront(t, cfg)
+	since := map[string]string{ // the revision that defined each member
+		"name": "2024-11-05", "description": "2024-11-05", "inputSchema": "2024-11-05",
+		"annotations": "2025-03-26",
+		"title":       "2025-06-18", "outputSchema": "2025-06-18", "_meta": "2025-06-18",
+		"icons": "2025-11-25",
+	}
+	for _, version := range server.ProtocolVersions() {
+		meta := ""
+		lines := []string{strings.Replace(initialize, "2025-11-25", version, 1), initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`}
+		if version >= "2026-07-28" {
+			meta = meta2026
+			lines = []string{`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta + `}}`}
+		}
+		listed, _, _ := answer(t, stdioSession(t, cfg, lines...), "2")
+		for what, res := range map[string]map[string]json.RawMessage{
+			"stdio": members(t, listed),
+			"HTTP":  post(t, ts, version, "", "tools/list", meta),
+		} {
+			var tools []map[string]json.RawMessage
+			if err := json.Unmarshal(res["tools"], &tools); err != nil || len(tools) != 1 {
+				t.Fatalf("%s %s: tools %s", version, what, res["tools"])
+			}
+			for member, from := range since {
+				if _, ok := tools[0][member]; ok != (version >= from) {
+					t.Errorf("%s %s: %s present: %v, want %v (defined since %s)", version, what, member, ok, !ok, from)
+				}
+			}
+			if len(tools[0]) > len(since) {
+				t.Errorf("%s %s: members beyond those checked: %s", version, what, res["tools"])
+			}
+		}
+	}
 }
