@@ -64,7 +64,7 @@ configuration they started with.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			live := server.NewLive(cfg, logger, watch)
+			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != ""})
 			defer live.Close()
 
 			reloads := make(chan string, 1)
@@ -85,10 +85,9 @@ configuration they started with.`,
 			}
 			go a.reloadLoop(ctx, paths, live, reloads, logger)
 
-			srv := live.Server()
 			if addr == "" {
 				logger.Info("serving on stdio", "tools", len(cfg.Tools), "watch", watch)
-				return server.ServeStdio(ctx, srv)
+				return live.ServeStdio(ctx)
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {

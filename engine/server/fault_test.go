@@ -120,7 +120,7 @@ tool "get" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	live := server.NewLive(cfg, nil, false)
+	live := server.NewLive(cfg, nil, server.Options{})
 	front := httptest.NewServer(live.HTTPHandler())
 	transport := &http.Transport{MaxIdleConnsPerHost: concurrency}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "fault", Version: "0"}, nil).Connect(context.Background(),

@@ -16,7 +16,7 @@ func ProtocolVersions() []string { return mcp.SupportedProtocolVersions() }
 // New builds an MCP server that serves the tools of cfg. Calls are logged to
 // logger: tool errors at Info, successes at Debug, with secrets redacted.
 func New(cfg *engine.Config, logger *slog.Logger) *mcp.Server {
-	return NewLive(cfg, logger, false).Server()
+	return NewLive(cfg, logger, Options{}).Server()
 }
 
 // Tool describes t as the MCP tool that tools/list shows.
@@ -103,11 +103,27 @@ func contentAnnotations(a *engine.ContentAnnotations) *mcp.Annotations {
 // one page, as the server sends it.
 func ListJSON(cfg *engine.Config) ([]byte, error) {
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, len(cfg.Tools))}
-	res.CacheScope = "public" // what the server puts in every list result
+	res.CacheScope = cacheScope(cfg) // as the server labels every list
 	for i, t := range cfg.Tools {
 		res.Tools[i] = Tool(t)
 	}
 	return json.MarshalIndent(res, "", "  ")
+}
+
+// cacheScope is the cacheScope of cfg's tools/list results: "private" when
+// the list depends on the caller, that is when an auth block checks tokens
+// and some tool declares scopes (a caller sees only the tools its token's
+// scopes grant), "public" otherwise. A shared cache must not serve one
+// caller's list to another.
+func cacheScope(cfg *engine.Config) string {
+	if authenticator(cfg) != nil {
+		for _, t := range cfg.Tools {
+			if len(t.Scopes()) > 0 {
+				return "private"
+			}
+		}
+	}
+	return "public"
 }
 
 // ResultJSON is the tools/call result r, as JSON.

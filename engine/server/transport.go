@@ -3,9 +3,11 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,15 +18,34 @@ import (
 // Path is where the streamable HTTP endpoint is mounted.
 const Path = "/mcp"
 
-// ServeStdio serves s on standard input and output until the client
+// ServeStdio serves l on standard input and output until the client
 // disconnects or ctx is done.
-func ServeStdio(ctx context.Context, s *mcp.Server) error {
-	err := s.Run(ctx, &mcp.StdioTransport{})
+func (l *Live) ServeStdio(ctx context.Context) error {
+	return l.ServeIO(ctx, os.Stdin, nopCloser{os.Stdout})
+}
+
+// ServeIO serves l on r and w as ServeStdio does on standard input and
+// output: one JSON-RPC message a line. A line that is not a message, or
+// longer than MaxRequestBody allows, is answered with a JSON-RPC error
+// (-32700 parse error, -32600 invalid request; id null) and the session
+// goes on. When r ends, the calls already read are answered (waiting up to
+// ShutdownTimeout) before ServeIO returns.
+func (l *Live) ServeIO(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
+	l.mu.Lock()
+	maxLine := MaxRequestBody(l.current.cfg.Settings)
+	l.mu.Unlock()
+	err := l.srv.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: int(maxLine), DrainTimeout: ShutdownTimeout})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
+
+// nopCloser is a writer whose Close does nothing: standard output belongs
+// to the process, and stays open until it exits.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 // Handler returns the HTTP handler of s: streamable HTTP at [Path], in
 // stateless mode with plain JSON answers, so that clients of every
