@@ -53,8 +53,11 @@ const (
 // token check when there is one; the auth block's metadata document; and
 // the unauthenticated health endpoints [HealthPath] (the process is alive)
 // and [ReadyPath] (the configuration is loaded and what it connects to
-// answers). Request bodies larger than what the current settings allow are
-// refused with 413; a client that goes away cancels its call.
+// answers). Requests to [Path] from a browser page of another origin are
+// refused with 403 (see allowedOrigin), before the token check; refusals
+// close the connection without reading the body. Request bodies larger
+// than what the current settings allow are refused with 413; a client that
+// goes away cancels its call. [ServeHTTP] bounds the connections.
 func (l *Live) HTTPHandler() http.Handler {
 	l.mu.Lock()
 	maxBody := MaxRequestBody(l.current.cfg.Settings)
