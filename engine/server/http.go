@@ -37,6 +37,9 @@ const (
 	ReadyPath  = "/readyz"
 )
 
+// maxEchoedOrigin caps how much of a refused Origin is logged and sent back.
+const maxEchoedOrigin = 256
+
 // remoteHeader carries the client's address from the HTTP front to the tool
 // handlers, which see only headers; a client cannot set it.
 const remoteHeader = "Mcpdecl-Remote-Addr"
@@ -80,6 +83,9 @@ func (l *Live) HTTPHandler() http.Handler {
 		r.Header.Set(remoteHeader, r.RemoteAddr)
 		g := l.generation()
 		if origin, ok := allowedOrigin(r, g.cfg.Settings.AllowedOrigins); !ok {
+			if len(origin) > maxEchoedOrigin {
+				origin = origin[:maxEchoedOrigin] + "…"
+			}
 			l.logger.Debug("cross-origin request refused", "origin", origin, "remote", r.RemoteAddr)
 			w.Header().Set("Connection", "close")
 			plain(w, http.StatusForbidden, fmt.Sprintf("Forbidden: the Origin %q is neither this server's own nor listed in the server block's allowed_origins.\n", origin))
