@@ -95,7 +95,7 @@ configuration they started with.`,
 			}
 			logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+server.Path, "tools", len(cfg.Tools), "watch", watch)
 			warnOpenScopes(cfg, logger)
-			return server.ServeHTTP(ctx, ln, live.HTTPHandler(), logger)
+			return server.ServeHTTP(ctx, ln, live.HTTPHandler(), server.DefaultLimits(cfg.Settings, raiseOpenFiles(logger)), logger)
 		},
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (such as 127.0.0.1:8080) at /mcp instead of stdio")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -77,12 +78,19 @@ func MaxRequestBody(settings engine.Settings) int64 {
 // the server is asked to stop.
 const ShutdownTimeout = 10 * time.Second
 
-// ServeHTTP serves h on ln until ctx is done, then shuts down gracefully,
-// letting calls in flight finish for up to ShutdownTimeout.
-func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+// ServeHTTP serves h on ln within limits until ctx is done, then shuts down
+// gracefully, letting calls in flight finish for up to ShutdownTimeout.
+func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, limits Limits, logger *slog.Logger) error {
+	if limits.MaxConnections > 0 {
+		ln = netutil.LimitListener(ln, limits.MaxConnections)
+	}
+	logger.Debug("HTTP connection limits", "max_connections", limits.MaxConnections, "read_timeout", limits.ReadTimeout, "write_timeout", limits.WriteTimeout, "idle_timeout", limits.IdleTimeout)
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: limits.ReadHeaderTimeout,
+		ReadTimeout:       limits.ReadTimeout,
+		WriteTimeout:      limits.WriteTimeout,
+		IdleTimeout:       limits.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
