@@ -41,7 +41,7 @@ func serveLimited(t *testing.T, cfg *engine.Config, limits server.Limits) string
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := server.NewLive(cfg, nil, false)
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- server.ServeHTTP(ctx, ln, live.HTTPHandler(), limits, slog.New(slog.DiscardHandler)) }()

@@ -11,7 +11,7 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 )
 
-const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`
+const initializeRequest = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`
 
 // TestOrigin: requests at /mcp from a browser page of another origin are
 // refused (MCP requires the check, against DNS rebinding), with or without
@@ -54,7 +54,7 @@ func TestOrigin(t *testing.T) {
 				s = strings.ReplaceAll(s, "SELF", ts.URL)
 				return strings.ReplaceAll(s, "PORT", u.Port())
 			}
-			req, err := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(initialize))
+			req, err := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(initializeRequest))
 			if err != nil {
 				t.Fatal(err)
 			}
