@@ -88,13 +88,13 @@ func writeTraceField(b *bytes.Buffer, f engine.TraceField) {
 		}
 		return
 	} else {
-		j, err := json.Marshal(f.Value)
+		j, err := marshalJSON(f.Value, "")
 		if err != nil {
 			j = []byte(fmt.Sprint(f.Value))
 		}
 		text = string(j)
 		if len(text) > 80 {
-			if ij, err := json.MarshalIndent(f.Value, "", "  "); err == nil {
+			if ij, err := marshalJSON(f.Value, "  "); err == nil {
 				text = string(ij)
 			}
 		}
@@ -158,13 +158,13 @@ func (o orderedJSON) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := json.Marshal(f.Name)
+		k, err := marshalJSON(f.Name, "")
 		if err != nil {
 			return nil, err
 		}
-		v, err := json.Marshal(f.Value)
+		v, err := marshalJSON(f.Value, "")
 		if err != nil {
-			v, _ = json.Marshal(fmt.Sprint(f.Value))
+			v, _ = marshalJSON(fmt.Sprint(f.Value), "")
 		}
 		b.Write(k)
 		b.WriteByte(':')
@@ -182,10 +182,25 @@ func writeTraceJSON(w io.Writer, tool string, stages []engine.TraceStage, total 
 	for i, s := range stages {
 		doc.Stages[i] = traceJSONItem{Stage: s.Name, DurationMS: ms(s.Took), Fields: orderedJSON(s.Fields)}
 	}
-	b, err := json.MarshalIndent(doc, "", "  ")
+	b, err := marshalJSON(doc, "  ")
 	if err != nil {
 		return fmt.Errorf("writing the trace as JSON: %w", err)
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// marshalJSON is json.Marshal without escaping <, > and &, which a reader
+// of a trace would have to decode, indented by indent when not empty.
+func marshalJSON(v any, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
