@@ -92,6 +92,7 @@ type Tool struct {
 	redactor     *Redactor
 	slots        chan struct{} // nil: no bound on concurrent runs
 	sensitive    []string      // the names of the sensitive arguments
+	tracer       Tracer        // of the copy that runs a traced call; see trace.go
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -221,7 +222,12 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 }
 
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[string]any) {
+	tr := TracerFrom(ctx)
+	began := traceNow(tr)
 	args, msg := t.arguments(raw)
+	if tr != nil {
+		t, ctx = t.startTrace(ctx, tr, began, raw, args, msg)
+	}
 	if msg != "" {
 		// The arguments are refused, but their sensitive values are still
 		// redacted from the message, should it hold one (a property name).
@@ -247,7 +253,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 			}
 		}
 		var err error
+		began := traceNow(t.tracer)
 		resp, err = t.spec.Action.Run(ctx, args)
+		t.traceAction(began, resp, err)
 		if err != nil {
 			return errorResult(t.actionError(ctx, err)), args
 		}
@@ -453,7 +461,10 @@ func (t *Tool) outputs(env map[string]any) (map[string]any, string) {
 		}
 		out[o.Name] = v
 	}
-	if vs := t.output.Validate(out); len(vs) > 0 {
+	began := traceNow(t.tracer)
+	vs := t.output.Validate(out)
+	t.traceValidation(began, vs)
+	if len(vs) > 0 {
 		return nil, "the result does not match the tool's outputSchema; this is a mistake in the tool's configuration or a change in its upstream:\n" + schema.FormatViolations(vs)
 	}
 	return out, ""

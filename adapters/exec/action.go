@@ -50,6 +50,11 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		runCtx, cancel = context.WithTimeout(ctx, a.timeout)
 		defer cancel()
 	}
+	tr := engine.TracerFrom(ctx)
+	var began time.Time
+	if tr != nil {
+		began = time.Now()
+	}
 	g := &group{}
 	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
 	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
@@ -72,6 +77,9 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		return nil, fmt.Errorf("command %s could not be started: %s", a.path, startError(err))
 	}
 	stopped, err := g.wait()
+	if tr != nil {
+		a.trace(tr, time.Since(began), argv, in, g, stopped, stdout, stderr)
+	}
 	if stopped {
 		return nil, a.stopped(ctx, runCtx, stderr.text(ctx))
 	}

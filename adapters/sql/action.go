@@ -290,12 +290,20 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if err != nil {
 		return nil, err
 	}
+	tr := engine.TracerFrom(ctx)
+	var began time.Time
+	if tr != nil {
+		began = time.Now()
+	}
 	res, qctx, err := a.attempt(ctx, params)
 	if err != nil && a.readOnly && brokenConnection(err) && ctx.Err() == nil && !errors.Is(qctx.Err(), context.DeadlineExceeded) {
 		// The connection was lost before the statement could run, say
 		// because the server restarted: a statement that only reads can
 		// safely run again on a new one.
 		res, qctx, err = a.attempt(ctx, params)
+	}
+	if tr != nil {
+		a.trace(tr, time.Since(began), params, res, err)
 	}
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
