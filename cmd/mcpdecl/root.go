@@ -49,7 +49,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.As(err, &ec):
 		return ec.code
 	case errors.As(err, &ue), strings.HasPrefix(err.Error(), "unknown command"):
-		fmt.Fprintf(stderr, "Error: %s\nRun 'mcpdecl %s --help' for usage.\n", err, commandName(root, args))
+		fmt.Fprintf(stderr, "Error: %s\nRun '%s --help' for usage.\n", err, commandPath(root, args))
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "Error: %s\n", err)
@@ -57,12 +57,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
-// commandName is the subcommand args name, for usage hints.
-func commandName(root *cobra.Command, args []string) string {
-	if c, _, err := root.Find(args); err == nil && c != root {
-		return c.Name()
+// commandPath is the command args name, such as "mcpdecl serve", or
+// "mcpdecl" alone when they name no subcommand, for usage hints.
+func commandPath(root *cobra.Command, args []string) string {
+	if c, _, err := root.Find(args); err == nil {
+		return c.CommandPath()
 	}
-	return ""
+	return root.CommandPath()
 }
 
 // app is what the subcommands share.
