@@ -30,7 +30,7 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		}
 		b, isBool := v.(bool)
 		if !isBool {
-			return Content{}, false, fmt.Errorf("the when of a %s content block must yield true or false, but it yielded %s", c.Type, describe(v))
+			return Content{}, false, fmt.Errorf("the when of %s content block must yield true or false, but it yielded %s", WithArticle(string(c.Type)), describe(v))
 		}
 		if !b {
 			return Content{}, false, nil
@@ -63,7 +63,7 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		case nil:
 		default:
 			if f.name != "text" {
-				return Content{}, false, fmt.Errorf("the %s of a %s content block must be a string, but it is %s", f.name, c.Type, describe(v))
+				return Content{}, false, fmt.Errorf("the %s of %s content block must be a string, but it is %s", f.name, WithArticle(string(c.Type)), describe(v))
 			}
 			if clean {
 				v = SanitizeValue(v)
@@ -84,10 +84,10 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		}
 		s, isString := v.(string)
 		if !isString {
-			return Content{}, false, fmt.Errorf("the %s of a %s content block must be a base64 string, but it is %s", f.name, c.Type, describe(v))
+			return Content{}, false, fmt.Errorf("the %s of %s content block must be a base64 string, but it is %s", f.name, WithArticle(string(c.Type)), describe(v))
 		}
 		if content.Data, err = base64.StdEncoding.DecodeString(s); err != nil {
-			return Content{}, false, fmt.Errorf("the %s of a %s content block is not valid base64: %v", f.name, c.Type, err)
+			return Content{}, false, fmt.Errorf("the %s of %s content block is not valid base64: %v", f.name, WithArticle(string(c.Type)), err)
 		}
 	}
 	return content, true, nil

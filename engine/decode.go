@@ -152,7 +152,7 @@ func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagno
 	return nil, append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid reference",
-		Detail:   fmt.Sprintf("This must refer to a %s block by its name, like %s.example.", kind, kind),
+		Detail:   fmt.Sprintf("This must refer to %s block by its name, like %s.example.", WithArticle(kind), kind),
 		Subject:  e.Range().Ptr(),
 	})
 }

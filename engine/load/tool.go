@@ -244,7 +244,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		}
 		if actionBlock != nil {
 			l.error(ab.DefRange, "More than one action",
-				"This tool already has a %s action at %s. A tool runs one action; split it into two tools.", actionBlock.Type, actionBlock.DefRange)
+				"This tool already has %s action at %s. A tool runs one action; split it into two tools.", engine.WithArticle(actionBlock.Type), actionBlock.DefRange)
 			continue
 		}
 		actionBlock = ab
