@@ -107,7 +107,7 @@ func ListJSON(cfg *engine.Config) ([]byte, error) {
 	for i, t := range cfg.Tools {
 		res.Tools[i] = Tool(t)
 	}
-	return json.MarshalIndent(res, "", "  ")
+	return indentJSON(res)
 }
 
 // cacheScope is the cacheScope of cfg's tools/list results: "private" when
@@ -128,5 +128,51 @@ func cacheScope(cfg *engine.Config) string {
 
 // ResultJSON is the tools/call result r, as JSON.
 func ResultJSON(r *engine.Result) ([]byte, error) {
-	return json.MarshalIndent(Result(r), "", "  ")
+	return indentJSON(Result(r))
+}
+
+// indentJSON is v as indented JSON for people to read: "&", "<" and ">"
+// as themselves, not the \u0026, \u003c and \u003e that encoding/json
+// writes to keep JSON safe inside HTML. The SDK's types marshal their
+// parts with json.Marshal, so the escapes are undone after encoding.
+func indentJSON(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return unescapeHTML(b), nil
+}
+
+// unescapeHTML replaces the escapes \u0026, \u003c and \u003e in the JSON
+// text b by the characters they stand for. Other escapes, and an escaped
+// backslash followed by "u0026", are kept as they are: outside strings,
+// JSON has no backslashes, and inside one a backslash always starts an
+// escape.
+func unescapeHTML(b []byte) []byte {
+	out := b[:0:0]
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			switch string(b[i+2 : i+6]) {
+			case "0026":
+				out = append(out, '&')
+				i += 5
+				continue
+			case "003c":
+				out = append(out, '<')
+				i += 5
+				continue
+			case "003e":
+				out = append(out, '>')
+				i += 5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1]) // the escape's first two bytes
+		i++
+	}
+	return out
 }
