@@ -42,6 +42,9 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 			}
 			live.Swap(cfg)
 			logger.Info("configuration reloaded", "reason", why, "tools", len(cfg.Tools))
+			if len(cfg.Tools) == 0 {
+				logger.Warn(noTools)
+			}
 		}
 	}
 }

@@ -54,6 +54,9 @@ configuration they started with.`,
 				_ = cfg.Close()
 				return err
 			}
+			if len(cfg.Tools) == 0 {
+				logger.Warn(noTools)
+			}
 			if pprofAddr != "" {
 				stopProfiling, err := servePprof(pprofAddr, logger)
 				if err != nil {

@@ -6,6 +6,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// noTools warns of a configuration that declares no tools: it loads, but
+// serves nothing, which is rarely what was meant.
+const noTools = "the configuration declares no tools: clients will see an empty list; declare a tool block"
+
 func (a *app) validateCmd() *cobra.Command {
 	var connect bool
 	c := &cobra.Command{
@@ -29,6 +33,9 @@ database, as serve does (a database's init SQL then runs if it has not yet).`,
 				}
 			}
 			n := len(cfg.Tools)
+			if n == 0 {
+				fmt.Fprintf(a.stderr, "Warning: %s.\n", noTools)
+			}
 			fmt.Fprintf(a.stdout, "The configuration is valid: %d %s.\n", n, plural(n, "tool", "tools"))
 			return nil
 		},
