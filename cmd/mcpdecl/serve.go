@@ -65,7 +65,8 @@ configuration they started with.`,
 				}
 				defer stopProfiling()
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			down := &shutdown{logger: logger}
+			ctx, stop := down.onSignal(cmd.Context())
 			defer stop()
 			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != ""})
 			defer live.Close()
@@ -90,7 +91,8 @@ configuration they started with.`,
 
 			if addr == "" {
 				logger.Info("serving on stdio", "tools", len(cfg.Tools), "watch", watch)
-				return live.ServeStdio(ctx)
+				stdin := &eofReader{ReadCloser: os.Stdin, eof: func() { down.begin("stdin closed") }}
+				return down.stopped(live.ServeIO(ctx, stdin, nopCloser{os.Stdout}))
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
@@ -98,7 +100,7 @@ configuration they started with.`,
 			}
 			logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+server.Path, "tools", len(cfg.Tools), "watch", watch)
 			warnOpenScopes(cfg, logger)
-			return server.ServeHTTP(ctx, ln, live.HTTPHandler(), server.DefaultLimits(cfg.Settings, raiseOpenFiles(logger)), logger)
+			return down.stopped(server.ServeHTTP(ctx, ln, live.HTTPHandler(), server.DefaultLimits(cfg.Settings, raiseOpenFiles(logger)), logger))
 		},
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (such as 127.0.0.1:8080) at /mcp instead of stdio")
