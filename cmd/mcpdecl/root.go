@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
@@ -146,11 +147,28 @@ func registry() *engine.Registry {
 // load reads the configuration at paths, printing every diagnostic to
 // stderr. It returns an exitCoder error when the configuration has errors.
 func (a *app) load(paths []string) (*engine.Config, error) {
+	cfg, files, diags, secrets, err := a.loadDiagnostics(paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(diags) > 0 {
+		writeDiagnostics(a.stderr, files, diags, secrets)
+	}
+	if diags.HasErrors() {
+		return nil, exitCoder{exitError}
+	}
+	return cfg, nil
+}
+
+// loadDiagnostics reads the configuration at paths and returns it (nil
+// when diags has errors) with the files read, the diagnostics and the
+// secrets to redact from them. err is a mistake in the flags.
+func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor, err error) {
 	vars := map[string]string{}
 	for _, kv := range a.vars {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || name == "" {
-			return nil, usageError{fmt.Errorf("--var %q must be name=value", kv)}
+			return nil, nil, nil, nil, usageError{fmt.Errorf("--var %q must be name=value", kv)}
 		}
 		vars[name] = value
 	}
@@ -164,17 +182,14 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 	}
 	logger, err := a.logger()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, nil, err
 	}
-	secrets := &engine.Redactor{}
-	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger, Redactor: secrets}, paths...)
-	if len(diags) > 0 {
-		writeDiagnostics(a.stderr, files, diags, secrets)
-	}
+	secrets = &engine.Redactor{}
+	cfg, files, diags = load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger, Redactor: secrets}, paths...)
 	if diags.HasErrors() {
-		return nil, exitCoder{exitError}
+		cfg = nil
 	}
-	return cfg, nil
+	return cfg, files, diags, secrets, nil
 }
 
 // checkTimeout bounds the reachability checks of a configuration.
