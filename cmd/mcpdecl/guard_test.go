@@ -79,7 +79,8 @@ func guardedExample(t *testing.T) string {
 
 func TestGuardedExample(t *testing.T) {
 	g := newGuarded(t)
-	endpoint, _, logs := startHTTPEnv(t, g.env(), guardedExample(t))
+	// JSON logs: the audit on standard error is then JSON lines too.
+	endpoint, _, logs := startHTTPEnv(t, g.env(), "--log-format", "json", guardedExample(t))
 	base := strings.TrimSuffix(endpoint, "/mcp")
 
 	for path, want := range map[string]string{"/healthz": "ok\n", "/readyz": "ready\n"} {

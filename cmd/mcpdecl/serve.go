@@ -68,7 +68,7 @@ configuration they started with.`,
 			down := &shutdown{logger: logger}
 			ctx, stop := down.onSignal(cmd.Context())
 			defer stop()
-			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != ""})
+			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text"})
 			defer live.Close()
 
 			reloads := make(chan string, 1)

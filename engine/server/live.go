@@ -21,11 +21,12 @@ import (
 // tools changed, and a call in flight finishes on the configuration it
 // started with, whose resources are released only after its last call.
 type Live struct {
-	srv     *mcp.Server
-	logger  *slog.Logger
-	stderr  io.Writer // where an audit log without a file goes
-	mu      sync.Mutex
-	current *generation
+	srv       *mcp.Server
+	logger    *slog.Logger
+	stderr    io.Writer // where an audit log without a file goes
+	textAudit bool      // write that audit log as text lines
+	mu        sync.Mutex
+	current   *generation
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -46,7 +47,7 @@ type generation struct {
 func (l *Live) newGeneration(cfg *engine.Config) *generation {
 	g := &generation{cfg: cfg, auth: authenticator(cfg)}
 	var err error
-	if g.audit, err = openAudit(cfg.Audit, l.stderr); err != nil {
+	if g.audit, err = openAudit(cfg.Audit, l.stderr, l.textAudit); err != nil {
 		l.logger.Error("no audit log", "error", err)
 	}
 	return g
@@ -66,6 +67,12 @@ type Options struct {
 	// HTTP is true when the server is served over streamable HTTP, false
 	// over stdio.
 	HTTP bool
+	// TextAudit writes an audit log that goes to standard error (no file)
+	// as text lines like those of slog's text handler, with the same
+	// fields, instead of JSON lines: set it when the logs on standard
+	// error are text, so that the two do not interleave two formats. An
+	// audit file always holds JSON lines.
+	TextAudit bool
 }
 
 // listChanged reports whether the server declares the tools.listChanged
@@ -80,7 +87,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Live{logger: logger, stderr: os.Stderr}
+	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit}
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
