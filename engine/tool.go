@@ -166,6 +166,20 @@ func (t *Tool) Meta() map[string]any { return t.spec.Meta }
 // InputSchema is the JSON Schema of the tool's arguments.
 func (t *Tool) InputSchema() map[string]any { return t.inputSchema }
 
+// Args are the tool's arguments as declared, with their declared types and
+// constraints, in declaration order. The caller must not modify them.
+func (t *Tool) Args() []schema.Arg { return t.spec.Args }
+
+// Outputs are the tool's output fields as declared, with their declared
+// types, in declaration order.
+func (t *Tool) Outputs() []schema.Output {
+	out := make([]schema.Output, len(t.spec.Outputs))
+	for i, o := range t.spec.Outputs {
+		out[i] = o.Output
+	}
+	return out
+}
+
 // OutputSchema is the JSON Schema of the tool's structured output, or nil
 // when the tool declares no outputs.
 func (t *Tool) OutputSchema() map[string]any { return t.outputSchema }
