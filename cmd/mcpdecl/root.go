@@ -89,6 +89,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
 	root.PersistentFlags().StringVar(&a.logFormat, "log-format", "text", "log format: text or json")
 	root.AddCommand(a.serveCmd(), a.validateCmd(), a.listCmd(), a.callCmd(), a.versionCmd())
+	root.AddCommand(a.fmtCmd())
 	return root
 }
 
