@@ -72,6 +72,7 @@ type app struct {
 	vars           []string
 	logLevel       string
 	logFormat      string
+	collect        *diagCollector // when set, load gathers diagnostics here instead of printing them
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -168,7 +169,9 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 	}
 	secrets := &engine.Redactor{}
 	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger, Redactor: secrets}, paths...)
-	if len(diags) > 0 {
+	if a.collect != nil {
+		a.collect.add(diags, secrets)
+	} else if len(diags) > 0 {
 		writeDiagnostics(a.stderr, files, diags, secrets)
 	}
 	if diags.HasErrors() {
