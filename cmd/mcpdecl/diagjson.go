@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // diagFormatVersion is the version of the shape validate --format json
@@ -78,6 +79,18 @@ func (c *diagCollector) add(diags hcl.Diagnostics, secrets *engine.Redactor) {
 			}
 		}
 		c.diags = append(c.diags, j)
+	}
+}
+
+// report prints diags on stderr, or gathers them when validate --format
+// json runs.
+func (a *app) report(files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor) {
+	if a.collect != nil {
+		a.collect.add(diags, secrets)
+		return
+	}
+	if len(diags) > 0 {
+		writeDiagnostics(a.stderr, files, diags, secrets)
 	}
 }
 

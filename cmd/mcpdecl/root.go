@@ -72,6 +72,7 @@ type app struct {
 	vars           []string
 	logLevel       string
 	logFormat      string
+	envFiles       []string
 	collect        *diagCollector // when set, load gathers diagnostics here instead of printing them
 }
 
@@ -97,6 +98,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // addVarFlag adds --var to a command that loads configuration.
 func (a *app) addVarFlag(c *cobra.Command) {
 	c.Flags().StringArrayVar(&a.vars, "var", nil, "set a variable: --var name=value (repeatable; wins over MCPDECL_VAR_name and defaults)")
+	c.Flags().StringArrayVar(&a.envFiles, "env-file", nil, "read values for env() and MCPDECL_VAR_name from a dotenv file (repeatable; the environment wins over it)")
 }
 
 // args checks positional arguments, as a usage error.
@@ -168,12 +170,13 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 		return nil, err
 	}
 	secrets := &engine.Redactor{}
-	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger, Redactor: secrets}, paths...)
-	if a.collect != nil {
-		a.collect.add(diags, secrets)
-	} else if len(diags) > 0 {
-		writeDiagnostics(a.stderr, files, diags, secrets)
+	lookupEnv, diags := a.envLookup()
+	if diags.HasErrors() {
+		a.report(nil, diags, secrets)
+		return nil, exitCoder{exitError}
 	}
+	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars, LookupEnv: lookupEnv, Logger: logger, Redactor: secrets}, paths...)
+	a.report(files, diags, secrets)
 	if diags.HasErrors() {
 		return nil, exitCoder{exitError}
 	}
