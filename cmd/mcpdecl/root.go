@@ -92,6 +92,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.PersistentFlags().StringVar(&a.logFormat, "log-format", "text", "log format: text or json")
 	root.AddCommand(a.serveCmd(), a.validateCmd(), a.listCmd(), a.callCmd(), a.versionCmd())
 	root.AddCommand(a.fmtCmd())
+	root.AddCommand(a.initCmd())
 	return root
 }
 
