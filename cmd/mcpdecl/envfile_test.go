@@ -1,9 +1,18 @@
 package main
 
 import (
+	"context"
 	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestParseEnv(t *testing.T) {
@@ -72,5 +81,56 @@ func TestParseEnvErrors(t *testing.T) {
 				t.Errorf("detail %q quotes the value", d.Detail)
 			}
 		})
+	}
+}
+
+// TestServeReloadsEnvFile checks that SIGHUP reads the env files again: a
+// running server answers with the value written to the file since.
+func TestServeReloadsEnvFile(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "tools.hcl")
+	envFile := filepath.Join(dir, "app.env")
+	write(t, conf, `tool "hello" {
+  description = "Says hello."
+  text        = env("GREETING")
+}
+`)
+	write(t, envFile, "GREETING=first\n")
+	cmd := exec.Command(bin, "serve", "--env-file", envFile, conf)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GREETING=") })
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "envfile-test", Version: "0"}, nil)
+	ctx := context.Background()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer session.Close()
+	hello := func() string {
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "hello"})
+		if err != nil || res.IsError || len(res.Content) == 0 {
+			t.Fatalf("hello: %v %+v", err, res)
+		}
+		text, _ := res.Content[0].(*mcp.TextContent)
+		if text == nil {
+			t.Fatalf("hello answered %+v, not text", res.Content[0])
+		}
+		return text.Text
+	}
+	if got := hello(); got != "first" {
+		t.Fatalf("hello = %q, want the file's value %q", got, "first")
+	}
+	write(t, envFile, "GREETING=second\n")
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for hello() != "second" {
+		if time.Now().After(deadline) {
+			t.Fatalf("after SIGHUP hello still answers %q\nlogs:\n%s", hello(), stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
