@@ -74,6 +74,8 @@ type app struct {
 	vars           []string
 	logLevel       string
 	logFormat      string
+	envFiles       []string
+	collect        *diagCollector // when set, load gathers diagnostics here instead of printing them
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -91,12 +93,15 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
 	root.PersistentFlags().StringVar(&a.logFormat, "log-format", "text", "log format: text or json")
 	root.AddCommand(a.serveCmd(), a.validateCmd(), a.listCmd(), a.callCmd(), a.versionCmd())
+	root.AddCommand(a.fmtCmd())
+	root.AddCommand(a.initCmd())
 	return root
 }
 
 // addVarFlag adds --var to a command that loads configuration.
 func (a *app) addVarFlag(c *cobra.Command) {
 	c.Flags().StringArrayVar(&a.vars, "var", nil, "set a variable: --var name=value (repeatable; wins over MCPDECL_VAR_name and defaults)")
+	c.Flags().StringArrayVar(&a.envFiles, "env-file", nil, "read values for env() and MCPDECL_VAR_name from a dotenv file (repeatable; the environment wins over it)")
 }
 
 // args checks positional arguments, as a usage error.
@@ -151,9 +156,7 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(diags) > 0 {
-		writeDiagnostics(a.stderr, files, diags, secrets)
-	}
+	a.report(files, diags, secrets)
 	if diags.HasErrors() {
 		return nil, exitCoder{exitError}
 	}
@@ -185,7 +188,12 @@ func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Fi
 		return nil, nil, nil, nil, err
 	}
 	secrets = &engine.Redactor{}
-	cfg, files, diags = load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger, Redactor: secrets}, paths...)
+	lookupEnv, envDiags := a.envLookup()
+	if envDiags.HasErrors() {
+		return nil, nil, envDiags, secrets, nil
+	}
+	cfg, files, diags = load.Load(load.Options{Registry: registry(), Vars: vars, LookupEnv: lookupEnv, Logger: logger, Redactor: secrets}, paths...)
+	diags = append(envDiags, diags...)
 	if diags.HasErrors() {
 		cfg = nil
 	}
