@@ -88,10 +88,10 @@ tool "json_schema_2020_12_tool" {
       phone         = { type = "string" }
       email         = { type = "string" }
     }
-    allOf = [{ anyOf = [{ required = ["phone"] }, { required = ["email"] }] }]
-    if    = { properties = { contactMethod = { const = "phone" } }, required = ["contactMethod"] }
-    then  = { required = ["phone"] }
-    else  = { required = ["email"] }
+    allOf                = [{ anyOf = [{ required = ["phone"] }, { required = ["email"] }] }]
+    if                   = { properties = { contactMethod = { const = "phone" } }, required = ["contactMethod"] }
+    then                 = { required = ["phone"] }
+    else                 = { required = ["email"] }
     additionalProperties = false
   })
   text = "ok"

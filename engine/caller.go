@@ -9,8 +9,11 @@ import (
 // address it came from, and the scopes its token grants.
 type Caller struct {
 	// ID names the caller in logs, audit lines and rate-limit keys: a
-	// token's subject, else the client's address, else "local" for stdio
-	// and the command line.
+	// verified token's identity, which begins with its kind ("token:" and
+	// a static token's label, "jwt:" and a JWT's subject), else the
+	// client's address, else "local" for stdio and the command line. Each
+	// kind of caller has names of its own, so that a JWT whose subject is
+	// "team" never spends the rate limit of the static token "team".
 	ID string
 	// Authenticated is true when a token was checked; only then do a tool's
 	// scopes apply.

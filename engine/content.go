@@ -19,8 +19,10 @@ type ContentSpec struct {
 }
 
 // build evaluates the block for one call; ok is false when When leaves it
-// out.
-func (c *ContentSpec) build(env map[string]any) (content Content, ok bool, err error) {
+// out. With clean, a text written as the JSON of a value is written from
+// the value cleaned (see [SanitizeValue]): once in JSON, a control
+// character is an escape that cleaning the text cannot see.
+func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok bool, err error) {
 	if c.When != nil {
 		v, err := c.When.Eval(env)
 		if err != nil {
@@ -28,7 +30,7 @@ func (c *ContentSpec) build(env map[string]any) (content Content, ok bool, err e
 		}
 		b, isBool := v.(bool)
 		if !isBool {
-			return Content{}, false, fmt.Errorf("the when of a %s content block must yield true or false, but it yielded %s", c.Type, describe(v))
+			return Content{}, false, fmt.Errorf("the when of %s content block must yield true or false, but it yielded %s", WithArticle(string(c.Type)), describe(v))
 		}
 		if !b {
 			return Content{}, false, nil
@@ -61,7 +63,10 @@ func (c *ContentSpec) build(env map[string]any) (content Content, ok bool, err e
 		case nil:
 		default:
 			if f.name != "text" {
-				return Content{}, false, fmt.Errorf("the %s of a %s content block must be a string, but it is %s", f.name, c.Type, describe(v))
+				return Content{}, false, fmt.Errorf("the %s of %s content block must be a string, but it is %s", f.name, WithArticle(string(c.Type)), describe(v))
+			}
+			if clean {
+				v = SanitizeValue(v)
 			}
 			*f.dst = jsonText(v)
 		}
@@ -79,10 +84,10 @@ func (c *ContentSpec) build(env map[string]any) (content Content, ok bool, err e
 		}
 		s, isString := v.(string)
 		if !isString {
-			return Content{}, false, fmt.Errorf("the %s of a %s content block must be a base64 string, but it is %s", f.name, c.Type, describe(v))
+			return Content{}, false, fmt.Errorf("the %s of %s content block must be a base64 string, but it is %s", f.name, WithArticle(string(c.Type)), describe(v))
 		}
 		if content.Data, err = base64.StdEncoding.DecodeString(s); err != nil {
-			return Content{}, false, fmt.Errorf("the %s of a %s content block is not valid base64: %v", f.name, c.Type, err)
+			return Content{}, false, fmt.Errorf("the %s of %s content block is not valid base64: %v", f.name, WithArticle(string(c.Type)), err)
 		}
 	}
 	return content, true, nil

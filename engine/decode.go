@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,6 +30,9 @@ type DecodeContext struct {
 	Redactor *Redactor
 	// Dir is the directory of the file being decoded, for relative paths.
 	Dir string
+	// Logger receives what a resource logs while it serves, such as a
+	// database's init running; nil discards it.
+	Logger *slog.Logger
 }
 
 // Eval evaluates a load-time expression. The value may still carry marks,
@@ -148,7 +152,7 @@ func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagno
 	return nil, append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid reference",
-		Detail:   fmt.Sprintf("This must refer to a %s block by its name, like %s.example.", kind, kind),
+		Detail:   fmt.Sprintf("This must refer to %s block by its name, like %s.example.", WithArticle(kind), kind),
 		Subject:  e.Range().Ptr(),
 	})
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"unicode/utf8"
 )
@@ -8,11 +9,14 @@ import (
 // ExcerptBytes bounds the part of a body or an output quoted in messages.
 const ExcerptBytes = 512
 
-// Excerpt returns the start of text on one line, for error messages: runs
-// of white space become one space, control characters and invalid UTF-8
+// Excerpt returns the start of text on one line, for error messages. The
+// redaction ctx carries (see [WithRedaction]) is applied to the whole text
+// first, so that the cut can never leave part of a secret. Then runs of
+// white space become one space, control characters and invalid UTF-8
 // become U+FFFD, and at most ExcerptBytes bytes are kept, with "…" when
 // text was cut.
-func Excerpt(text string) string {
+func Excerpt(ctx context.Context, text string) string {
+	text = RedactText(ctx, text)
 	var b strings.Builder
 	b.Grow(min(len(text), ExcerptBytes) + 3)
 	space := false

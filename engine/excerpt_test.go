@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestExcerpt(t *testing.T) {
 		"ok" + strings.Repeat(" ", 600): "ok",
 	}
 	for in, want := range tests {
-		if got := engine.Excerpt(in); got != want {
+		if got := engine.Excerpt(context.Background(), in); got != want {
 			t.Errorf("Excerpt(%q) = %q, want %q", in, got, want)
 		}
 	}

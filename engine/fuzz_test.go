@@ -220,8 +220,8 @@ func replayed(raw []byte) *engine.Response {
 // arbitrary action results. A call never panics and always answers: either
 // a tool error with a message and no structured content, or a success
 // whose structured content the output schema accepts. Either way the
-// result marshals to JSON, its text is valid UTF-8 without terminal
-// control characters, it stays near max_result_bytes, and it never shows
+// result marshals to JSON, its text and structured content are valid
+// UTF-8 without terminal control characters, it stays near max_result_bytes, and it never shows
 // the sensitive variable.
 func FuzzCall(f *testing.F) {
 	seeds := []struct {
@@ -239,6 +239,7 @@ func FuzzCall(f *testing.F) {
 		{0, `{"q": "x", "n": 1.5, "extra": 1}`, `"text"`},
 		{0, `{"q": "x"}`, `{"body": "` + strings.Repeat("y", 5000) + `"}`},
 		{0, `{"q": "x"}`, `{"body": "\u001b[31mred\u001b[0m\r\u009b"}`},
+		{0, `{"q": "x"}`, `{"body": {"name": "\u001b]0;t\u0007x", "items": ["\u0000"], "obj": {"k\u001b[1m": "\u009d8;;u\u009c"}}}`},
 		{1, `{"q": "x"}`, `{"body": {"png": "iVBORw0KGgo="}}`},
 		{1, `{}`, `{"body": {"png": "not base64!"}}`},
 		{1, `{"q": null}`, `{"body": [{"deep": [[[]]]}], "headers": {"x": "` + fuzzSecret + `"}}`},
@@ -289,9 +290,14 @@ func FuzzCall(f *testing.F) {
 			if !utf8.ValidString(c.Text) {
 				t.Fatalf("text is not UTF-8: %q", c.Text)
 			}
-			if c.Type == engine.TextContent && strings.ContainsAny(c.Text, "\x1b\r\x00\u009b") {
-				t.Fatalf("a terminal control character in text: %q", c.Text)
+			for _, f := range []string{c.Text, c.Name, c.Title, c.Description, c.URI, c.MIMEType} {
+				if hasControl(f) {
+					t.Fatalf("a terminal control character in a %s block: %q", c.Type, f)
+				}
 			}
+		}
+		if valueHasControl(res.Structured) {
+			t.Fatalf("a terminal control character in the structured content: %s", all)
 		}
 		if size > 4096+1024 {
 			t.Fatalf("the result takes %d bytes, beyond max_result_bytes", size)
@@ -323,4 +329,37 @@ func FuzzCall(f *testing.F) {
 			t.Fatalf("structured content, as JSON, breaks the output schema: %s: %v", b, vs)
 		}
 	})
+}
+
+// hasControl reports whether s holds a terminal control character: C0
+// but newline and tab, DEL, C1.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueHasControl reports whether a string or a key in v holds a terminal
+// control character.
+func valueHasControl(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return hasControl(x)
+	case []any:
+		for _, e := range x {
+			if valueHasControl(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if hasControl(k) || valueHasControl(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

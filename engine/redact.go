@@ -1,10 +1,18 @@
 package engine
 
 import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"math/big"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Redactor hides the values of sensitive variables and arguments wherever
@@ -14,6 +22,9 @@ type Redactor struct {
 	mu       sync.Mutex // serializes Add
 	secrets  []string
 	replacer atomic.Pointer[strings.Replacer]
+	// published is a copy of secrets as of the last Add, read without the
+	// lock on the per-call path.
+	published atomic.Pointer[[]string]
 }
 
 // Mask is what a secret is replaced with.
@@ -23,21 +34,123 @@ const Mask = "(sensitive)"
 // replacing it would garble unrelated text without protecting anything.
 const minSecretLen = 4
 
-// Add records a secret. Values shorter than four bytes are not recorded.
+// SecretForms returns secret and the encodings of it that the server itself
+// writes when it sends the value somewhere: query and form escaping, path
+// escaping, the inside of a JSON string (with and without HTML escaping)
+// and standard base64. An upstream that echoes a request quotes one of
+// them; each must be redacted. Forms shorter than four bytes are left out.
+func SecretForms(secret string) []string {
+	if len(secret) < minSecretLen {
+		return nil
+	}
+	forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret),
+		jsonInner(secret, true), jsonInner(secret, false),
+		base64.StdEncoding.EncodeToString([]byte(secret))}
+	out := forms[:0]
+	for _, f := range forms {
+		if len(f) >= minSecretLen && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// jsonInner returns s as written inside a JSON string, without the quotes.
+func jsonInner(s string, escapeHTML bool) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	_ = enc.Encode(s) // a string always encodes
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+// Add records a secret and its encoded forms (see [SecretForms]). Values
+// shorter than four bytes are not recorded.
 func (r *Redactor) Add(secret string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(secret) < minSecretLen || slices.Contains(r.secrets, secret) {
+	forms := SecretForms(secret)
+	if len(forms) == 0 {
 		return
 	}
-	r.secrets = append(r.secrets, secret)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	added := false
+	for _, f := range forms {
+		if !slices.Contains(r.secrets, f) {
+			r.secrets = append(r.secrets, f)
+			added = true
+		}
+	}
+	if !added {
+		return
+	}
 	// Longest first, so that a secret containing another is hidden whole.
-	slices.SortFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(r.secrets))
 	for _, s := range r.secrets {
 		pairs = append(pairs, s, Mask)
 	}
 	r.replacer.Store(strings.NewReplacer(pairs...))
+	published := slices.Clone(r.secrets)
+	r.published.Store(&published)
+}
+
+// AddValue records every leaf of a sensitive value of any type: each
+// string, and each number as it is written as text. Marks are ignored;
+// unknown and null parts, and bools, hold nothing to hide.
+func (r *Redactor) AddValue(v cty.Value) {
+	for _, s := range SecretStrings(v) {
+		r.Add(s)
+	}
+}
+
+// SecretStrings returns the leaves of a sensitive value as text: each
+// string, and each number as it is written as text.
+func SecretStrings(v cty.Value) []string {
+	var out []string
+	var walk func(v cty.Value)
+	walk = func(v cty.Value) {
+		v, _ = v.Unmark()
+		if v.IsNull() || !v.IsKnown() {
+			return
+		}
+		ty := v.Type()
+		switch {
+		case ty == cty.String:
+			out = append(out, v.AsString())
+		case ty == cty.Number:
+			out = append(out, numberText(v.AsBigFloat()))
+		case ty.IsListType() || ty.IsSetType() || ty.IsTupleType() || ty.IsMapType() || ty.IsObjectType():
+			for it := v.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// numberText writes a number as the JSON and text forms of it do: an
+// integer without a fraction, others in the shortest exact form.
+func numberText(f *big.Float) string {
+	if f.IsInt() {
+		i, _ := f.Int(nil)
+		return i.String()
+	}
+	g, _ := f.Float64()
+	return strconv.FormatFloat(g, 'f', -1, 64)
+}
+
+// recorded returns a copy of the recorded secrets, without taking a lock.
+func (r *Redactor) recorded() []string {
+	if r == nil {
+		return nil
+	}
+	if p := r.published.Load(); p != nil {
+		return slices.Clone(*p)
+	}
+	return nil
 }
 
 // Active reports whether any secret is recorded.
@@ -52,6 +165,28 @@ func (r *Redactor) Redact(s string) string {
 	}
 	if rep := r.replacer.Load(); rep != nil {
 		return rep.Replace(s)
+	}
+	return s
+}
+
+// redactKey is the context key of the redaction of the call under way.
+type redactKey struct{}
+
+// WithRedaction returns a context whose calls to [Excerpt] first apply
+// redact to the whole text. The engine sets it for every call: the
+// configuration's secrets and the call's sensitive argument values.
+func WithRedaction(ctx context.Context, redact func(string) string) context.Context {
+	return context.WithValue(ctx, redactKey{}, redact)
+}
+
+// RedactText applies the redaction that ctx carries (see [WithRedaction])
+// to s; without one, s is returned as is.
+func RedactText(ctx context.Context, s string) string {
+	if ctx == nil {
+		return s
+	}
+	if redact, ok := ctx.Value(redactKey{}).(func(string) string); ok && redact != nil {
+		return redact(s)
 	}
 	return s
 }

@@ -28,6 +28,16 @@ type Content struct {
 	Annotations *ContentAnnotations
 }
 
+// apply replaces each string field of c that holds text, f of it: the text,
+// and the MIME type, URI, name, title and description.
+func (c *Content) apply(f func(string) string) {
+	for _, p := range [...]*string{&c.Text, &c.MIMEType, &c.URI, &c.Name, &c.Title, &c.Description} {
+		if *p != "" {
+			*p = f(*p)
+		}
+	}
+}
+
 // ContentAnnotations tell clients who a block is for and how it matters.
 type ContentAnnotations struct {
 	Audience     []string // "user", "assistant"

@@ -16,6 +16,13 @@ type Settings struct {
 	MaxResultBytes int64
 	// PageSize is the number of tools in one page of tools/list.
 	PageSize int
+	// AllowedOrigins lists the browser origins (such as
+	// "https://app.example.com") whose requests the HTTP front serves
+	// besides its own; "*" allows any.
+	AllowedOrigins []string
+	// MaxConnections caps the HTTP connections open at once; further ones
+	// wait to be accepted. It is read when the server starts.
+	MaxConnections int
 }
 
 // DefaultSettings returns the settings in force when the server block does
@@ -27,5 +34,6 @@ func DefaultSettings() Settings {
 		MaxArgumentBytes: 1 << 20,
 		MaxResultBytes:   1 << 20,
 		PageSize:         100,
+		MaxConnections:   1024,
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,6 +74,11 @@ type ToolSpec struct {
 	// tool over authenticated HTTP.
 	Scopes []string
 	Range  hcl.Range // where the tool is declared
+
+	// NoSanitize (sanitize = false) leaves terminal escape sequences and
+	// control characters in the tool's results: its text, content blocks
+	// and structured content. Tool errors are cleaned all the same.
+	NoSanitize bool
 }
 
 // Tool is one compiled tool, ready to be called concurrently.
@@ -85,6 +92,7 @@ type Tool struct {
 	redactor     *Redactor
 	slots        chan struct{} // nil: no bound on concurrent runs
 	sensitive    []string      // the names of the sensitive arguments
+	tracer       Tracer        // of the copy that runs a traced call; see trace.go
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -118,6 +126,10 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		if a.Sensitive {
 			t.sensitive = append(t.sensitive, a.Name)
 		}
+	}
+	if len(t.sensitive) > 0 {
+		// Messages about a sensitive argument never show its value.
+		t.input = t.input.HideValues(t.sensitive...)
 	}
 	if t.spec.MaxConcurrency == 0 {
 		if l, ok := spec.Action.(ConcurrencyLimiter); ok {
@@ -153,6 +165,20 @@ func (t *Tool) Meta() map[string]any { return t.spec.Meta }
 
 // InputSchema is the JSON Schema of the tool's arguments.
 func (t *Tool) InputSchema() map[string]any { return t.inputSchema }
+
+// Args are the tool's arguments as declared, with their declared types and
+// constraints, in declaration order. The caller must not modify them.
+func (t *Tool) Args() []schema.Arg { return t.spec.Args }
+
+// Outputs are the tool's output fields as declared, with their declared
+// types, in declaration order.
+func (t *Tool) Outputs() []schema.Output {
+	out := make([]schema.Output, len(t.spec.Outputs))
+	for i, o := range t.spec.Outputs {
+		out[i] = o.Output
+	}
+	return out
+}
 
 // OutputSchema is the JSON Schema of the tool's structured output, or nil
 // when the tool declares no outputs.
@@ -190,7 +216,8 @@ func (t *Tool) IsSensitive(name string) bool { return slices.Contains(t.sensitiv
 // or null for none), for the caller ctx carries (see [WithCaller]). Every
 // failure, from bad arguments to an upstream that is down, comes back as a
 // tool error. Before the result leaves, terminal control sequences are
-// stripped from its text, it is cut to the tool's max_result_bytes, and
+// stripped from its strings (see [SanitizeValue] and ToolSpec.NoSanitize),
+// it is cut to the tool's max_result_bytes, and
 // every secret of the configuration and every value of a sensitive argument
 // of this call is redacted from it.
 func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
@@ -201,7 +228,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 	}
 	if t.spec.RateLimiter != nil {
 		if err := t.spec.RateLimiter.Admit(ctx, t.spec.Name+"\x00"+caller.ID); err != nil {
-			return errorResult(t.redactor.Redact(err.Error()))
+			return errorResult(t.redactor.Redact(SanitizeString(err.Error())))
 		}
 	}
 	res, args := t.call(ctx, raw)
@@ -209,7 +236,12 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 }
 
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[string]any) {
+	tr := TracerFrom(ctx)
+	began := traceNow(tr)
 	args, msg := t.arguments(raw)
+	if tr != nil {
+		t, ctx = t.startTrace(ctx, tr, began, raw, args, msg)
+	}
 	if msg != "" {
 		// The arguments are refused, but their sensitive values are still
 		// redacted from the message, should it hold one (a property name).
@@ -219,6 +251,10 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
+	ctx = withMaxResultBytes(ctx, t.spec.MaxResultBytes)
+	// What the action quotes in its errors (see Excerpt) is redacted whole
+	// before it is cut.
+	ctx = WithRedaction(ctx, t.redactFunc(t.sensitiveValues(args)))
 
 	var resp *Response
 	if t.spec.Action != nil {
@@ -231,7 +267,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 			}
 		}
 		var err error
+		began := traceNow(t.tracer)
 		resp, err = t.spec.Action.Run(ctx, args)
+		t.traceAction(began, resp, err)
 		if err != nil {
 			return errorResult(t.actionError(ctx, err)), args
 		}
@@ -259,7 +297,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 	}
 	if len(t.spec.Content) > 0 {
 		for i := range t.spec.Content {
-			c, ok, err := t.spec.Content[i].build(env)
+			c, ok, err := t.spec.Content[i].build(env, !t.spec.NoSanitize)
 			if err != nil {
 				return errorResult(err.Error()), args
 			}
@@ -403,7 +441,7 @@ func (t *Tool) failed(resp *Response, env map[string]any) (bool, string) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			s = jsonText(v)
+			s = jsonText(SanitizeValue(v)) // errors are always cleaned
 		}
 		if strings.TrimSpace(s) != "" {
 			return true, s
@@ -429,9 +467,18 @@ func (t *Tool) outputs(env map[string]any) (map[string]any, string) {
 		if v == nil && o.Optional {
 			continue
 		}
+		if !t.spec.NoSanitize {
+			// Cleaned before validation, so that what is validated is
+			// what the client gets, and before the default text is
+			// written from it.
+			v = SanitizeValue(v)
+		}
 		out[o.Name] = v
 	}
-	if vs := t.output.Validate(out); len(vs) > 0 {
+	began := traceNow(t.tracer)
+	vs := t.output.Validate(out)
+	t.traceValidation(began, vs)
+	if len(vs) > 0 {
 		return nil, "the result does not match the tool's outputSchema; this is a mistake in the tool's configuration or a change in its upstream:\n" + schema.FormatViolations(vs)
 	}
 	return out, ""
@@ -447,6 +494,9 @@ func (t *Tool) text(env map[string]any, structured map[string]any) (string, bool
 		}
 		if s, ok := v.(string); ok {
 			return s, true, nil
+		}
+		if !t.spec.NoSanitize {
+			v = SanitizeValue(v) // cleaned before escapes hide its controls
 		}
 		return jsonText(v), true, nil
 	}
@@ -482,20 +532,20 @@ func describe(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-// finish makes a result fit to leave the server: text without terminal
-// control sequences, cut to max_result_bytes, and with the configuration's
-// secrets and the call's sensitive argument values redacted.
+// finish makes a result fit to leave the server: its strings without
+// terminal control sequences (the structured content was cleaned by
+// outputs), cut to max_result_bytes, and with the configuration's secrets
+// and the call's sensitive argument values redacted.
 func (t *Tool) finish(res *Result, args map[string]any) *Result {
 	secrets := t.sensitiveValues(args)
 	redact := t.redactFunc(secrets)
+	clean := res.IsError || !t.spec.NoSanitize
 	for i := range res.Content {
 		c := &res.Content[i]
-		if c.Text != "" {
-			if c.Type == TextContent {
-				c.Text = SanitizeString(c.Text)
-			}
-			c.Text = redact(c.Text)
+		if clean {
+			c.apply(SanitizeString)
 		}
+		c.apply(redact)
 	}
 	if res.Structured != nil && (len(secrets) > 0 || t.redactor.Active()) {
 		res.Structured = redactStrings(res.Structured, redact).(map[string]any)
@@ -504,15 +554,30 @@ func (t *Tool) finish(res *Result, args map[string]any) *Result {
 }
 
 // redactFunc returns what redacts a text: the configuration's secrets and
-// secrets, the sensitive values of one call.
+// secrets, the sensitive values of one call, in every form [SecretForms]
+// lists.
 func (t *Tool) redactFunc(secrets []string) func(string) string {
-	return func(s string) string {
-		s = t.redactor.Redact(s)
-		for _, v := range secrets {
-			s = strings.ReplaceAll(s, v, Mask)
-		}
-		return s
+	if len(secrets) == 0 {
+		return t.redactor.Redact
 	}
+	// One replacer for all, so that a secret holding another, whichever
+	// is known where, is hidden whole.
+	forms := t.redactor.recorded()
+	for _, v := range secrets {
+		for _, f := range SecretForms(v) {
+			if !slices.Contains(forms, f) {
+				forms = append(forms, f)
+			}
+		}
+	}
+	// Longest first, so that a form holding another is hidden whole.
+	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(forms))
+	for _, f := range forms {
+		pairs = append(pairs, f, Mask)
+	}
+	rep := strings.NewReplacer(pairs...)
+	return rep.Replace
 }
 
 // AuditArguments are the arguments a client sent, raw JSON, as an audit
@@ -564,6 +629,12 @@ func (t *Tool) sensitiveValues(args map[string]any) []string {
 			}
 		case json.Number:
 			collect(string(v))
+		case float64:
+			collect(strconv.FormatFloat(v, 'f', -1, 64))
+		case int:
+			collect(strconv.Itoa(v))
+		case int64:
+			collect(strconv.FormatInt(v, 10))
 		}
 	}
 	for _, name := range t.sensitive {
@@ -574,21 +645,48 @@ func (t *Tool) sensitiveValues(args map[string]any) []string {
 	return out
 }
 
-// redactStrings returns v with redact applied to every string in it.
+// redactStrings returns v with redact applied to every string in it. v is
+// not modified: it may be a constant of the configuration, shared by every
+// call, so what holds a string to change is copied.
 func redactStrings(v any, redact func(string) string) any {
-	switch v := v.(type) {
+	out, _ := redactValue(v, redact)
+	return out
+}
+
+// redactValue is redactStrings; changed reports whether out differs from v.
+func redactValue(v any, redact func(string) string) (out any, changed bool) {
+	switch x := v.(type) {
 	case string:
-		return redact(v)
+		r := redact(x)
+		return r, r != x
 	case []any:
-		for i, e := range v {
-			v[i] = redactStrings(e, redact)
+		var c []any
+		for i, e := range x {
+			if ne, ch := redactValue(e, redact); ch {
+				if c == nil {
+					c = slices.Clone(x)
+				}
+				c[i] = ne
+			}
+		}
+		if c != nil {
+			return c, true
 		}
 	case map[string]any:
-		for k, e := range v {
-			v[k] = redactStrings(e, redact)
+		var c map[string]any
+		for k, e := range x {
+			if ne, ch := redactValue(e, redact); ch {
+				if c == nil {
+					c = maps.Clone(x)
+				}
+				c[k] = ne
+			}
+		}
+		if c != nil {
+			return c, true
 		}
 	}
-	return v
+	return v, false
 }
 
 // approxJSONSize estimates the size of v as JSON, without encoding it.

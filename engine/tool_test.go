@@ -218,3 +218,97 @@ func TestToolErrorsHaveAMessage(t *testing.T) {
 		})
 	}
 }
+
+func TestResultLeavesConstantsAlone(t *testing.T) {
+	// An output whose value is a constant of the configuration hands
+	// every call the same map: cleaning and redacting a result must copy
+	// what they change, never write into it, which would change later
+	// results and race between concurrent calls.
+	constant := map[string]any{"title": "\x1b]0;pwned\x07Paris", "key": []any{"supersecretvalue"}, "n": 1}
+	redactor := &engine.Redactor{}
+	redactor.Add("supersecretvalue")
+	tool, err := engine.NewTool(engine.ToolSpec{
+		Name: "t", Description: "d",
+		Outputs: []engine.Output{{Output: schema.Output{Name: "o", Type: &schema.Type{Kind: schema.Any}}, Value: mapping.Const(constant)}},
+	}, engine.DefaultSettings(), redactor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				res := tool.Call(context.Background(), nil)
+				o := res.Structured["o"].(map[string]any)
+				if o["title"] != "Paris" || o["key"].([]any)[0] != engine.Mask {
+					t.Errorf("structured content = %q, want the title cleaned and the key redacted", o)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if constant["title"] != "\x1b]0;pwned\x07Paris" || constant["key"].([]any)[0] != "supersecretvalue" {
+		t.Errorf("the constant changed: %q", constant)
+	}
+}
+
+// TestSensitiveArgumentNeverShown checks that a validation message about a
+// sensitive argument shows nothing of the value sent, whatever its type,
+// not even a short number the redactor would not catch.
+func TestSensitiveArgumentNeverShown(t *testing.T) {
+	min := 1000.0
+	spec := engine.ToolSpec{Args: []schema.Arg{
+		{Name: "token", Type: &schema.Type{Kind: schema.String}, Sensitive: true},
+		{Name: "pin", Type: &schema.Type{Kind: schema.Integer}, Sensitive: true, Minimum: &min},
+	}, Timeout: time.Second}
+	tool := newTool(t, spec)
+	tests := map[string]struct{ args, shown, wanted string }{
+		"number for a string":  {`{"token": 123456789, "pin": 5000}`, "123456789", "must be a string, but got a number"},
+		"short number":         {`{"token": 123, "pin": 5000}`, "123", "must be a string, but got a number"},
+		"object for a string":  {`{"token": {"k": "inner-secret"}, "pin": 5000}`, "inner-secret", "must be a string, but got an object"},
+		"bool for a string":    {`{"token": true, "pin": 5000}`, "true", "must be a string, but got a bool"},
+		"below the minimum":    {`{"token": "abcdefgh", "pin": 777}`, "777", "must be at least 1000"},
+		"fraction for integer": {`{"token": "abcdefgh", "pin": 1234.5}`, "1234.5", "must be an integer"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			res := tool.Call(context.Background(), []byte(tt.args))
+			text := res.Text()
+			if !res.IsError {
+				t.Fatalf("the call succeeded: %s", text)
+			}
+			if strings.Contains(text, tt.shown) {
+				t.Errorf("the error shows the sensitive value %q: %s", tt.shown, text)
+			}
+			if !strings.Contains(text, tt.wanted) {
+				t.Errorf("the error does not say %q: %s", tt.wanted, text)
+			}
+		})
+	}
+}
+
+// echoArg is a mapping that yields args.token, built without HCL.
+type echoArg struct{}
+
+func (echoArg) Eval(env map[string]any) (any, error) {
+	return "got " + env["args"].(map[string]any)["token"].(string), nil
+}
+
+// TestSecretHoldingAnother checks that a sensitive argument whose value
+// holds a secret of the configuration is hidden whole, not cut around the
+// inner one.
+func TestSecretHoldingAnother(t *testing.T) {
+	redactor := &engine.Redactor{}
+	redactor.Add("inner-secret")
+	spec := engine.ToolSpec{Name: "t", Description: "d", Text: echoArg{}, Timeout: time.Second,
+		Args: []schema.Arg{{Name: "token", Type: &schema.Type{Kind: schema.String}, Sensitive: true}}}
+	tool, err := engine.NewTool(spec, engine.DefaultSettings(), redactor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := tool.Call(context.Background(), []byte(`{"token": "outer-inner-secret-outer"}`))
+	if got := res.Text(); got != "got "+engine.Mask {
+		t.Errorf("text = %q, want %q", got, "got "+engine.Mask)
+	}
+}

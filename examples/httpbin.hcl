@@ -37,9 +37,9 @@ tool "echo" {
   }
 
   http {
-    api    = http_api.httpbin
-    method = "POST"
-    path   = "/anything/{message}"
+    api         = http_api.httpbin
+    method      = "POST"
+    path        = "/anything/{message}"
     path_params = { message = expr("args.message") }
     body = {
       message = expr("args.message")

@@ -50,37 +50,54 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		runCtx, cancel = context.WithTimeout(ctx, a.timeout)
 		defer cancel()
 	}
-	stdout := &capped{max: a.maxOutput}
-	stderr := &capped{max: a.maxOutput}
-	cmd := exec.CommandContext(runCtx, a.path, argv...)
-	cmd.Args[0] = a.name // as a shell would: programs name themselves so
-	cmd.Dir = a.dir
-	cmd.Env = environ
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	if in != nil {
-		cmd.Stdin = bytes.NewReader(in)
+	tr := engine.TracerFrom(ctx)
+	var began time.Time
+	if tr != nil {
+		began = time.Now()
 	}
-	g := newGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	g := &group{}
+	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
+	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
+	err = g.start(func() *exec.Cmd {
+		cmd := exec.CommandContext(runCtx, a.path, argv...)
+		cmd.Args[0] = a.name // as a shell would: programs name themselves so
+		cmd.Dir = a.dir
+		cmd.Env = environ
+		cmd.Stdout = stdout
+		cmd.Stderr = stderr
+		if in != nil {
+			cmd.Stdin = bytes.NewReader(in)
+		}
+		return cmd
+	})
+	if err != nil {
 		if runCtx.Err() != nil {
 			return nil, a.stopped(ctx, runCtx, "")
 		}
 		return nil, fmt.Errorf("command %s could not be started: %s", a.path, startError(err))
 	}
 	stopped, err := g.wait()
-	if stopped {
-		return nil, a.stopped(ctx, runCtx, engine.Sanitize(stderr.bytes()))
+	if tr != nil {
+		a.trace(tr, time.Since(began), argv, in, g, stopped, stdout, stderr)
 	}
-	if cmd.ProcessState == nil {
+	if stopped {
+		return nil, a.stopped(ctx, runCtx, stderr.text(ctx))
+	}
+	if stdout.over || stderr.over {
+		// The run was killed at max_output, unless it had just ended: how
+		// it ended says nothing of the program then, and the output is
+		// the whole result.
+		return a.response(ctx, 0, "", stdout, stderr)
+	}
+	if g.cmd.ProcessState == nil {
 		return nil, fmt.Errorf("command %s could not be waited for: %v", a.path, err)
 	}
-	code, signal := exitStatus(cmd.ProcessState)
-	return a.response(code, signal, stdout, stderr)
+	code, signal := exitStatus(g.cmd.ProcessState)
+	return a.response(ctx, code, signal, stdout, stderr)
 }
 
 // response builds what programs see from a finished run.
-func (a *action) response(code int, signal string, stdout, stderr *capped) (*engine.Response, error) {
+func (a *action) response(ctx context.Context, code int, signal string, stdout, stderr *capped) (*engine.Response, error) {
 	if !a.truncate && (stdout.over || stderr.over) {
 		stream := "stdout"
 		if !stdout.over {
@@ -88,16 +105,13 @@ func (a *action) response(code int, signal string, stdout, stderr *capped) (*eng
 		} else if stderr.over {
 			stream = "stdout and to stderr"
 		}
-		msg := fmt.Sprintf("command %s wrote more than %d bytes to %s, the limit of max_output; raise max_output, or set truncate = true to keep the first %d bytes",
+		msg := fmt.Sprintf("command %s wrote more than %d bytes to %s, the limit of max_output, and was stopped; raise max_output, or set truncate = true to keep the first %d bytes",
 			a.path, a.maxOutput, stream, a.maxOutput)
-		if code != 0 {
-			msg += "; " + a.status(code, signal)
-		}
 		return nil, errors.New(msg)
 	}
 	outBytes := stdout.bytes()
-	text := engine.Sanitize(outBytes)
-	errText := engine.Sanitize(stderr.bytes())
+	text := stdout.text(ctx)
+	errText := stderr.text(ctx)
 
 	var out any
 	switch a.parse {
@@ -132,22 +146,14 @@ func (a *action) response(code int, signal string, stdout, stderr *capped) (*eng
 	resp.Vars["stderr"] = errText
 	resp.Vars["truncated"] = stdout.over || stderr.over
 	if code != 0 {
-		resp.Failure = a.failure(code, signal, errText, text)
+		resp.Failure = a.failure(ctx, code, signal, errText, text)
 	}
 	return resp, nil
 }
 
-// status says how the program ended, for messages.
-func (a *action) status(code int, signal string) string {
-	if signal != "" {
-		return "it was killed by " + signal
-	}
-	return fmt.Sprintf("it exited with code %d", code)
-}
-
 // failure words a non-zero exit code, with an excerpt of what the program
 // said: its stderr, or its stdout when stderr is empty.
-func (a *action) failure(code int, signal, stderr, stdout string) string {
+func (a *action) failure(ctx context.Context, code int, signal, stderr, stdout string) string {
 	var b strings.Builder
 	b.WriteString("command ")
 	b.WriteString(a.path)
@@ -157,10 +163,10 @@ func (a *action) failure(code int, signal, stderr, stdout string) string {
 	} else {
 		fmt.Fprintf(&b, " exited with code %d", code)
 	}
-	if ex := engine.Excerpt(stderr); ex != "" {
+	if ex := engine.Excerpt(ctx, stderr); ex != "" {
 		b.WriteString(": ")
 		b.WriteString(ex)
-	} else if ex := engine.Excerpt(stdout); ex != "" {
+	} else if ex := engine.Excerpt(ctx, stdout); ex != "" {
 		b.WriteString("; stdout: ")
 		b.WriteString(ex)
 	}
@@ -185,7 +191,7 @@ func (a *action) stopped(parent, run context.Context, stderr string) error {
 	} else {
 		msg = fmt.Sprintf("command %s was stopped before it finished", a.path)
 	}
-	if ex := engine.Excerpt(stderr); ex != "" {
+	if ex := engine.Excerpt(parent, stderr); ex != "" {
 		msg += "; its stderr: " + ex
 	}
 	return &stoppedError{msg: msg, cause: run.Err()}

@@ -59,10 +59,12 @@
 // call as well, whichever is shorter wins.
 //
 // max_output is how many bytes of stdout, and of stderr, are kept; it
-// defaults to 1 MiB. A program that writes more is still read to its end (the
-// excess is discarded, so it never blocks), then the call fails with an error
-// that states the limit, unless truncate = true, in which case the output is
-// cut at the limit and truncated is true.
+// defaults to 1 MiB. A program that writes more to either is stopped at once,
+// with whatever it started, so that one that writes without end does not run
+// until its timeout; the call then fails with an error that states the limit,
+// unless truncate = true, in which case the output is cut at the limit,
+// truncated is true, and exit_code is 0: how a run killed at the limit ended
+// says nothing of the program.
 //
 // # Processes
 //
@@ -72,9 +74,16 @@
 // out, or the client cancels it, the whole group is sent SIGTERM (and
 // SIGCONT, should it be stopped), then SIGKILL after a grace period of two
 // seconds: children and grandchildren are stopped too, even those that
-// ignore SIGTERM, and the call returns within that bound. When the program exits, whatever it left running in its
-// group is killed, so no call leaves processes behind. The program is always
-// waited for, so none remains a zombie.
+// ignore SIGTERM, and the call returns within that bound. When the program
+// exits, whatever it left running in its group is killed. The program is
+// always waited for, so none remains a zombie.
+//
+// A process can leave its process group (setsid, setpgid). On Linux, where
+// the server may create cgroups in a cgroup v2 file system, each run is
+// started in a cgroup of its own, a child of the server's, that no process
+// can leave: when the program exits or is killed, every process in it is
+// killed (cgroup.kill), and the cgroup is removed. Elsewhere, the process
+// group alone is killed.
 //
 // A tool of this kind runs at most as many calls at once as the machine has
 // CPUs, unless the tool sets max_concurrency.

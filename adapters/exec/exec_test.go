@@ -372,7 +372,9 @@ tool %q {
 		{"lines_crlf", `{"stdout":["a","b"],"type":"array"}`},
 		{"lines_empty", `{"stdout":[],"type":"array"}`},
 		{"lines_one_eol", `{"stdout":[""],"type":"array"}`},
-		{"json", `{"stdout":{"big":12345678901234567,"e":1000,"f":2.5,"l":[true,null],"n":3,"s":"\u001b[31mx"},"type":"map"}`},
+		// The escape decoded from the JSON is cleaned from the structured
+		// content, as from text.
+		{"json", `{"stdout":{"big":12345678901234567,"e":1000,"f":2.5,"l":[true,null],"n":3,"s":"x"},"type":"map"}`},
 		{"json_scalar", `{"stdout":"hi","type":"string"}`},
 		{"json_failed", `{"stdout":"not json\n","type":"string"}`},
 	}
@@ -406,7 +408,7 @@ func TestMaxOutput(t *testing.T) {
 	big := `head -c 1048577 /dev/zero | tr '\0' a`
 	src := sh("default", big, "") +
 		sh("stderr", big+" >&2", "") +
-		sh("both", big+"; "+big+" >&2; exit 3", "") +
+		sh("stopped", big+"; echo never >&2; exit 3", "") +
 		sh("small", `echo 12345678901; echo abcdefghijk >&2`, "max_output = 10") +
 		sh("exact", `printf 1234567890`, "max_output = 10") +
 		sh("cut", `echo 12345678901; echo abcdefghijk >&2`, "max_output = 10\n truncate = true") +
@@ -415,10 +417,11 @@ func TestMaxOutput(t *testing.T) {
 tool "vars" {
   description = "d"
   exec {
-    command    = ["/bin/sh", "-c", "echo 12345678901; echo abcdefghijk >&2"]
+    command    = ["/bin/sh", "-c", "printf abcdefghij >&2; echo 12345678901; exit 3"]
     max_output = 10
     truncate   = true
   }
+  output "exit_code" { value = expr("exit_code") }
   output "stdout" { value = expr("stdout") }
   output "stderr" { value = expr("stderr") }
   output "truncated" { value = expr("truncated") }
@@ -435,12 +438,17 @@ tool "not_cut" {
 `
 	cfg, _ := mustLoad(t, src)
 	mustFail(t, call(t, cfg, "default", `{}`),
-		"command /bin/sh wrote more than 1048576 bytes to stdout, the limit of max_output; raise max_output, or set truncate = true to keep the first 1048576 bytes")
-	mustFail(t, call(t, cfg, "stderr", `{}`), "wrote more than 1048576 bytes to stderr")
-	mustFail(t, call(t, cfg, "both", `{}`), "wrote more than 1048576 bytes to stdout and to stderr", "it exited with code 3")
+		"command /bin/sh wrote more than 1048576 bytes to stdout, the limit of max_output, and was stopped; raise max_output, or set truncate = true to keep the first 1048576 bytes")
+	mustFail(t, call(t, cfg, "stderr", `{}`), "wrote more than 1048576 bytes to stderr, the limit of max_output, and was stopped")
+	// Stopped at the limit: the rest of the script never runs.
+	res := call(t, cfg, "stopped", `{}`)
+	mustFail(t, res, "wrote more than 1048576 bytes to stdout, the limit of max_output, and was stopped")
+	if strings.Contains(res.Text(), "exit") || strings.Contains(res.Text(), "never") {
+		t.Errorf("the program went on after the limit: %s", res.Text())
+	}
 	mustFail(t, call(t, cfg, "small", `{}`), "wrote more than 10 bytes to stdout")
 
-	res := call(t, cfg, "exact", `{}`)
+	res = call(t, cfg, "exact", `{}`)
 	mustSucceed(t, res)
 	if res.Text() != "1234567890" {
 		t.Errorf("exact = %q", res.Text())
@@ -457,7 +465,7 @@ tool "not_cut" {
 	}
 	res = call(t, cfg, "vars", `{}`)
 	mustSucceed(t, res)
-	if got, want := structured(t, res), `{"stderr":"abcdefghij","stdout":"1234567890","truncated":true}`; got != want {
+	if got, want := structured(t, res), `{"exit_code":0,"stderr":"abcdefghij","stdout":"1234567890","truncated":true}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	res = call(t, cfg, "not_cut", `{}`)

@@ -2,6 +2,7 @@ package execaction
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,42 +14,65 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// capped keeps the first max bytes written to it and counts the rest, which
-// it discards: the program is read to its end and never blocks on a full
-// pipe. It is written by one goroutine of os/exec and read after Wait.
+// capped keeps the first max bytes written to it. Once more arrive it
+// calls stop, which ends the run: a program that writes without end is
+// stopped there, not left to write, or spin, until its time runs out. It
+// keeps up to redactSlack bytes past max that are already on their way, so
+// that a secret the limit falls within is redacted whole before the cut
+// (see text). It is written by one goroutine of os/exec and read after
+// Wait.
 type capped struct {
 	buf  []byte
 	max  int
-	over bool // more than max bytes were written
+	over bool   // more than max bytes were written
+	stop func() // ends the run; called once, when over is set
 }
 
-func (c *capped) Write(p []byte) (int, error) {
-	room := c.max - len(c.buf)
-	if len(p) > room {
+// redactSlack is how many bytes past max are kept, so that a secret that
+// the limit falls within is redacted whole before the cut (see text).
+const redactSlack = 16 << 10
+
+func (c *capped) limit() int { return c.max + redactSlack }
+
+// passed records that more than max bytes were written, and stops the run.
+func (c *capped) passed() {
+	if !c.over {
 		c.over = true
-		if room > 0 {
-			c.buf = append(c.buf, p[:room]...)
+		if c.stop != nil {
+			c.stop()
 		}
-		return len(p), nil
 	}
-	c.buf = append(c.buf, p...)
+}
+
+// Write keeps what fits under the limit, and drops the rest: by then the
+// run is being killed.
+func (c *capped) Write(p []byte) (int, error) {
+	room := c.limit() - len(c.buf)
+	c.buf = append(c.buf, p[:min(len(p), max(room, 0))]...)
+	if len(c.buf) > c.max || len(p) > room {
+		c.passed()
+	}
 	return len(p), nil
 }
 
-// ReadFrom reads r to its end, keeping the first max bytes. os/exec copies
-// a program's output with it, reading straight into the kept bytes instead
-// of through a buffer of its own.
+// ReadFrom reads r to its end, or to the limit, keeping what it read; past
+// max bytes it stops the run, and reads on only what is still in the pipe.
+// os/exec copies a program's output with it, reading straight into the
+// kept bytes instead of through a buffer of its own.
 func (c *capped) ReadFrom(r io.Reader) (int64, error) {
 	var n int64
-	for len(c.buf) < c.max {
+	for len(c.buf) < c.limit() {
 		if len(c.buf) == cap(c.buf) {
-			grown := make([]byte, len(c.buf), min(c.max, max(512, 2*cap(c.buf))))
+			grown := make([]byte, len(c.buf), min(c.limit(), max(512, 2*cap(c.buf))))
 			copy(grown, c.buf)
 			c.buf = grown
 		}
 		m, err := r.Read(c.buf[len(c.buf):cap(c.buf)])
 		c.buf = c.buf[:len(c.buf)+m]
 		n += int64(m)
+		if len(c.buf) > c.max {
+			c.passed()
+		}
 		if err == io.EOF {
 			return n, nil
 		}
@@ -56,21 +80,31 @@ func (c *capped) ReadFrom(r io.Reader) (int64, error) {
 			return n, err
 		}
 	}
-	// At the limit: read the rest, to let the program finish, and drop it.
-	m, err := io.Copy(io.Discard, r)
-	if m > 0 {
-		c.over = true
-	}
-	return n + m, err
+	return n, nil
 }
 
-// bytes returns what was kept, without a character cut in half at the
-// limit.
+// bytes returns the first max bytes, without a character cut in half at
+// the limit.
 func (c *capped) bytes() []byte {
 	if c.over {
-		return trimPartialRune(c.buf)
+		return trimPartialRune(c.buf[:min(len(c.buf), c.max)])
 	}
 	return c.buf
+}
+
+// text returns the output as text (see [engine.Sanitize]), cut at max
+// bytes only after the redaction ctx carries was applied to all that was
+// kept: a secret that the limit falls within is hidden whole, never cut to
+// a prefix that redaction would no longer recognize.
+func (c *capped) text(ctx context.Context) string {
+	if !c.over {
+		return engine.Sanitize(c.buf)
+	}
+	s := engine.RedactText(ctx, engine.Sanitize(c.buf))
+	if len(s) > c.max {
+		s = string(trimPartialRune([]byte(s[:c.max])))
+	}
+	return s
 }
 
 // splitLines splits text into its lines, without their line breaks; a final

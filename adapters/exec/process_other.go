@@ -13,7 +13,12 @@ const supported = false
 
 type group struct{ cmd *exec.Cmd }
 
-func newGroup(cmd *exec.Cmd) *group { return &group{cmd: cmd} }
+func (g *group) start(build func() *exec.Cmd) error {
+	g.cmd = build()
+	return g.cmd.Start()
+}
+
+func (*group) cutOff() {}
 
 func (g *group) wait() (bool, error) { return false, g.cmd.Wait() }
 

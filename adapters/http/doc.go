@@ -171,4 +171,9 @@
 // larger than max_response_bytes (it is never cut short and parsed), or when
 // a response that says it is JSON is not, unless its status is 400 or more, in
 // which case the body is kept as text.
+//
+// A call holds its body and, for JSON, the decoded value, which for a list of
+// small objects takes about ten times the body: a tool that does not set
+// max_concurrency runs at most [engine.IOConcurrency] calls at once, so that
+// memory stays bounded.
 package httpaction

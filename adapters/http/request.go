@@ -18,6 +18,11 @@ import (
 // Run sends the request of one call and reads its response. It is safe for
 // concurrent use.
 func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response, error) {
+	tr := engine.TracerFrom(ctx)
+	var began time.Time
+	if tr != nil {
+		began = time.Now()
+	}
 	var env map[string]any
 	if a.dynamic {
 		env = map[string]any{"args": args}
@@ -55,6 +60,10 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	}
 	req.SetContext(ctx)
 
+	if tr != nil {
+		a.traceRequest(tr, time.Since(began), target, req, body)
+		began = time.Now()
+	}
 	resp, err := req.Execute(a.method, target)
 	if err != nil {
 		if resp != nil && resp.RawResponse != nil {
@@ -64,9 +73,12 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	}
 	raw := resp.RawResponse
 	defer raw.Body.Close()
-	out, err := a.response(raw, where)
+	out, err := a.response(parent, raw, where)
 	if err != nil {
 		return nil, a.failure(parent, ctx, where, err)
+	}
+	if tr != nil {
+		a.traceResponse(tr, time.Since(began), resp, out)
 	}
 	return out, nil
 }

@@ -1,7 +1,8 @@
 package httpaction
 
 import (
-	"encoding/json"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,13 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
+
+var _ engine.ConcurrencyLimiter = (*action)(nil)
+
+// DefaultMaxConcurrency bounds the calls of a tool under way at once, when
+// the tool does not set max_concurrency: each may hold a body of up to
+// max_response_bytes and its decoded value (see [engine.IOConcurrency]).
+func (a *action) DefaultMaxConcurrency() int { return engine.IOConcurrency() }
 
 // tooLargeError is a response body over max_response_bytes.
 type tooLargeError struct{ limit int64 }
@@ -32,7 +40,7 @@ func (e *invalidJSONError) Error() string {
 }
 
 // response reads a response into what the programs and the result see.
-func (a *action) response(raw *http.Response, where string) (*engine.Response, error) {
+func (a *action) response(ctx context.Context, raw *http.Response, where string) (*engine.Response, error) {
 	data, err := readBody(raw, a.maxBytes)
 	if err != nil {
 		return nil, err
@@ -60,12 +68,12 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 	case isJSON(mediaType):
 		text = string(data)
 		if len(data) > 0 {
-			v, err := decodeJSON(data)
+			v, err := decodeJSON(data, text)
 			switch {
 			case err == nil:
 				body = v
 			case status < 400:
-				return nil, &invalidJSONError{mediaType: mediaType, err: err, excerpt: engine.Excerpt(string(data))}
+				return nil, &invalidJSONError{mediaType: mediaType, err: err, excerpt: engine.Excerpt(ctx, string(data))}
 			default:
 				// An error page that says it is JSON: keep it as text.
 				body = text
@@ -78,7 +86,7 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 		text = string(data)
 		body = text
 		if mediaType == "" && looksLikeJSON(data) {
-			if v, err := decodeJSON(data); err == nil {
+			if v, err := decodeJSON(data, text); err == nil {
 				body = v
 			}
 		}
@@ -98,7 +106,7 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 		}
 		msg += " from " + a.method + " " + where
 		if isText && len(data) > 0 {
-			if e := engine.Excerpt(string(data)); e != "" {
+			if e := engine.Excerpt(ctx, string(data)); e != "" {
 				msg += ": " + e
 			}
 		}
@@ -108,35 +116,75 @@ func (a *action) response(raw *http.Response, where string) (*engine.Response, e
 }
 
 // readBody reads a body of at most limit bytes. A longer one is an error:
-// it is never cut short.
+// it is never cut short. A body of known length is read into a buffer of
+// that size; one of unknown length (chunked, say) into pieces of growing
+// size, then joined once, so that it costs at most twice its size, where
+// a buffer doubling as it fills would cost up to four times (the copies it
+// leaves behind, and up to twice the size it ends with).
 func readBody(raw *http.Response, limit int64) ([]byte, error) {
 	if raw.ContentLength > limit {
 		return nil, &tooLargeError{limit: limit}
 	}
-	size := int64(512)
+	r := &io.LimitedReader{R: raw.Body, N: limit + 1}
 	if raw.ContentLength >= 0 {
-		size = raw.ContentLength + 1 // room to read the end of the body
-	}
-	size = min(size, limit+1)
-	buf := make([]byte, 0, size)
-	r := io.LimitedReader{R: raw.Body, N: limit + 1}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+		// Room to read the end of the body, and a byte more when it
+		// says less than it sends.
+		buf := make([]byte, raw.ContentLength+1)
+		n, err := io.ReadFull(r, buf)
+		switch {
+		case err == nil:
+			// Longer than it said: read the rest as pieces.
+			return readPieces(r, buf, limit)
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			return buf[:n], nil
+		default:
+			return nil, err
 		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
+	}
+	return readPieces(r, nil, limit)
+}
+
+// Sizes of the pieces a body of unknown length is read into.
+const (
+	firstPiece = 512
+	largePiece = 1 << 20
+)
+
+// readPieces reads r to its end after first, into pieces of growing size,
+// and joins them. More than limit bytes in all is an error.
+func readPieces(r io.Reader, first []byte, limit int64) ([]byte, error) {
+	var pieces [][]byte
+	total := int64(len(first))
+	if len(first) > 0 {
+		pieces = append(pieces, first)
+	}
+	size := firstPiece
+	for {
+		p := make([]byte, size)
+		n, err := io.ReadFull(r, p)
+		if n > 0 {
+			pieces = append(pieces, p[:n])
+			total += int64(n)
+		}
+		if total > limit {
+			return nil, &tooLargeError{limit: limit}
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
+		size = min(2*size, largePiece)
 	}
-	if int64(len(buf)) > limit {
-		return nil, &tooLargeError{limit: limit}
+	if len(pieces) == 1 {
+		return pieces[0], nil
 	}
-	return buf, nil
+	out := make([]byte, 0, total)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, nil
 }
 
 // mediaTypeOf returns the media type of a Content-Type, without its
@@ -165,16 +213,6 @@ func looksLikeJSON(data []byte) bool {
 		return false
 	}
 	return false
-}
-
-// decodeJSON decodes a JSON body; whole numbers that float64 holds exactly
-// become ints, as in the rest of mcpdecl.
-func decodeJSON(data []byte) (any, error) {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, err
-	}
-	return wholeNumbers(v), nil
 }
 
 // maxExact is the largest magnitude below which every whole float64 is

@@ -53,9 +53,14 @@ type action struct {
 }
 
 var (
-	_ engine.Action = (*action)(nil)
-	_ engine.Hinter = (*action)(nil)
+	_ engine.Action             = (*action)(nil)
+	_ engine.Hinter             = (*action)(nil)
+	_ engine.ConcurrencyLimiter = (*action)(nil)
 )
+
+// DefaultMaxConcurrency bounds the calls of a tool under way at once, when
+// the tool does not set max_concurrency (see [engine.IOConcurrency]).
+func (a *action) DefaultMaxConcurrency() int { return engine.IOConcurrency() }
 
 var actionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "database", Required: true},
@@ -269,6 +274,9 @@ type result struct {
 	columns   []any
 	affected  int
 	truncated bool
+	// cutAt is the max_result_bytes that the rows read passed, when that
+	// is what cut them short; 0 when max_rows did, or nothing.
+	cutAt int64
 }
 
 // Run binds the values, runs the statement and reads at most max_rows
@@ -282,12 +290,20 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if err != nil {
 		return nil, err
 	}
+	tr := engine.TracerFrom(ctx)
+	var began time.Time
+	if tr != nil {
+		began = time.Now()
+	}
 	res, qctx, err := a.attempt(ctx, params)
 	if err != nil && a.readOnly && brokenConnection(err) && ctx.Err() == nil && !errors.Is(qctx.Err(), context.DeadlineExceeded) {
 		// The connection was lost before the statement could run, say
 		// because the server restarted: a statement that only reads can
 		// safely run again on a new one.
 		res, qctx, err = a.attempt(ctx, params)
+	}
+	if tr != nil {
+		a.trace(tr, time.Since(began), params, res, err)
 	}
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
@@ -384,15 +400,21 @@ func (a *action) run(ctx context.Context, cancel context.CancelFunc, params []an
 		return nil, err
 	}
 	defer rows.Close()
-	return a.read(rows, cancel)
+	return a.read(rows, cancel, engine.MaxResultBytes(ctx))
 }
 
 // read reads at most max_rows rows, and one more to tell whether there
-// were more. The rest of a result that is cut short is not read: the
-// statement is cancelled instead (on PostgreSQL and MySQL; SQLite stops by
-// itself). A statement that changes rows and returns them has done its
-// work already: its rows are counted to the end for rows_affected.
-func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error) {
+// were more. It stops too before the first row that would take the rows'
+// JSON past budget bytes (the tool's max_result_bytes, less room for the
+// notice; 0: no such bound), the first row being always kept: the result
+// could not show more, and the memory of a call stays within a small
+// multiple of what it may show (and one row), whatever the size of the
+// result. The rest of
+// a result that is cut short is not read: the statement is cancelled
+// instead (on PostgreSQL and MySQL; SQLite stops by itself). A statement
+// that changes rows and returns them has done its work already: its rows
+// are counted to the end for rows_affected.
+func (a *action) read(rows *sql.Rows, cancel context.CancelFunc, budget int64) (*result, error) {
 	sh, err := a.shapeOf(rows)
 	if err != nil {
 		return nil, err
@@ -404,6 +426,8 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error
 		dest[i] = &values[i]
 	}
 	res := &result{rows: make([]any, 0, min(a.maxRows, 16)), columns: sh.columns, shape: sh}
+	room := budget - noticeRoom // for the rows' JSON
+	size := int64(2)            // of the rows' JSON so far: []
 	for rows.Next() {
 		if len(res.rows) == a.maxRows {
 			res.truncated = true
@@ -411,6 +435,16 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error
 		}
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
+		}
+		if budget > 0 {
+			rowSize := int64(2) // {} and a comma
+			for i, v := range values {
+				rowSize += int64(len(names[i])) + 4 + jsonSize(kinds[i], v)
+			}
+			if size += rowSize; size > room && len(res.rows) > 0 {
+				res.truncated, res.cutAt = true, budget
+				break
+			}
 		}
 		row := make(map[string]any, n)
 		for i, v := range values {
@@ -440,6 +474,28 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc) (*result, error
 		}
 	}
 	return res, nil
+}
+
+// noticeRoom is what the notice of rows cut short at max_result_bytes may
+// take.
+const noticeRoom = 256
+
+// jsonSize is about what a value of kind k as the driver gives it takes in
+// the rows' JSON, erring on the large side where it cannot tell: bytes that
+// may not be text are written in base64.
+func jsonSize(k kind, v any) int64 {
+	switch x := v.(type) {
+	case []byte:
+		if k == kindBytes || k == kindAuto {
+			return int64(len(x))*4/3 + 4
+		}
+		return int64(len(x)) + 2
+	case string:
+		return int64(len(x)) + 2
+	case nil:
+		return 4
+	}
+	return 24
 }
 
 // shape is what a statement's columns are: their names, database types
@@ -519,7 +575,10 @@ func (a *action) rowsText(res *result) string {
 		b = appendObject(b, res.shape.keys, res.shape.names, row.(map[string]any))
 	}
 	b = append(b, ']')
-	if res.truncated {
+	switch {
+	case res.cutAt > 0:
+		b = fmt.Appendf(b, "\n\nOnly the first %d rows are shown: the query returned more, and these already take more than max_result_bytes (%d bytes). Narrow the query, or select fewer columns, to see the rest.", len(res.rows), res.cutAt)
+	case res.truncated:
 		b = fmt.Appendf(b, "\n\nOnly the first %d rows are shown: the query returned more (max_rows = %d). Narrow the query to see the rest.", a.maxRows, a.maxRows)
 	}
 	return string(b)

@@ -2,9 +2,12 @@ package sqlaction
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,10 +36,13 @@ type Database struct {
 	// nil for the other drivers, whose cancellation already does.
 	killer *killer
 
-	init     string                  // SQL run once, when the marker table is absent
+	init     string                  // SQL run once per database, keyed by its SHA-256 in the marker table
 	initOpen func() (*sql.DB, error) // a handle of its own for init; nil: db
 	initDone atomic.Bool
 	initMu   sync.Mutex
+
+	// logger says when init runs, and when it is skipped.
+	logger *slog.Logger
 }
 
 // Name is the label of the database block.
@@ -132,7 +138,10 @@ var drivers = map[string]dialect{
 // nil when the block has errors.
 func decodeDatabase(ctx *engine.DecodeContext, block *hcl.Block) (*Database, hcl.Diagnostics) {
 	content, diags := block.Body.Content(databaseSchema)
-	d := &Database{name: block.Labels[0]}
+	d := &Database{name: block.Labels[0], logger: ctx.Logger}
+	if d.logger == nil {
+		d.logger = slog.New(slog.DiscardHandler)
+	}
 
 	var dsn string
 	var dsnRange hcl.Range
@@ -274,9 +283,12 @@ func (d *Database) addSecret(ctx *engine.DecodeContext, dsn, password string) {
 	d.secrets = strings.NewReplacer(pairs...)
 }
 
-// ensureInit applies the init SQL once, when the marker table mcpdecl_init
-// is absent: in one transaction, which also creates the marker. A failure
-// is returned to the call that triggered it, and the next call tries again.
+// ensureInit applies the init SQL once per database and text of init: the
+// marker table mcpdecl_init records the SHA-256 of every init that ran, so
+// that the init of another configuration on the same database, or an
+// edited one, runs too, and the same init never runs twice. An init runs in
+// one transaction, which also records it. A failure is returned to the call
+// that triggered it, and the next call tries again.
 func (d *Database) ensureInit(ctx context.Context) error {
 	if d.init == "" || d.initDone.Load() {
 		return nil
@@ -294,40 +306,130 @@ func (d *Database) ensureInit(ctx context.Context) error {
 		}
 		defer db.Close()
 	}
-	present, err := d.markerPresent(ctx, db)
+	sum := initSum(d.init)
+	state, err := d.markerState(ctx, db)
 	if err != nil {
 		return d.fail(err, "init cannot tell whether it already ran")
 	}
-	if !present {
-		if err := d.applyInit(ctx, db); err != nil {
-			return err
+	if state == markerUnkeyed {
+		if err := d.keyMarker(ctx, db, sum); err != nil {
+			return d.fail(err, "init cannot upgrade its marker table %s", markerTable)
+		}
+		d.logger.Info("database init marker upgraded: the init that ran before is taken to be the current one",
+			"database", d.name, "init_sha256", sum[:12])
+		state = markerKeyed
+	}
+	if state == markerKeyed {
+		ran, err := d.initRan(ctx, db, sum)
+		if err != nil {
+			return d.fail(err, "init cannot tell whether it already ran")
+		}
+		if ran {
+			d.logger.Info("database init skipped: already run", "database", d.name, "init_sha256", sum[:12])
+			d.initDone.Store(true)
+			return nil
 		}
 	}
+	if err := d.applyInit(ctx, db, sum, state == markerAbsent); err != nil {
+		return err
+	}
+	d.logger.Info("database init ran", "database", d.name, "init_sha256", sum[:12])
 	d.initDone.Store(true)
 	return nil
 }
 
-// markerTable is created by init, so that it runs once.
-const markerTable = "mcpdecl_init"
-
-func (d *Database) markerPresent(ctx context.Context, db *sql.DB) (bool, error) {
-	var q string
-	switch d.dialect {
-	case dialectSQLite:
-		q = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + markerTable + "'"
-	case dialectPostgres:
-		q = "SELECT count(*) FROM pg_catalog.pg_class WHERE oid = to_regclass('" + markerTable + "')"
-	case dialectMySQL:
-		q = "SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '" + markerTable + "'"
-	}
-	var n int
-	if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
-		return false, err
-	}
-	return n > 0, nil
+// initSum is the key of an init in the marker table: the SHA-256 of its
+// text, in hexadecimal.
+func initSum(init string) string {
+	h := sha256.Sum256([]byte(init))
+	return hex.EncodeToString(h[:])
 }
 
-func (d *Database) applyInit(ctx context.Context, db *sql.DB) error {
+// markerTable records the inits that ran, so that each runs once.
+const markerTable = "mcpdecl_init"
+
+// markerColumn holds the SHA-256 of an init that ran. Marker tables made
+// before it existed say only that some init ran.
+const markerColumn = "init_sha256"
+
+// markerState is what the marker table of a database is.
+type markerState int
+
+const (
+	markerAbsent  markerState = iota // no init ever ran
+	markerUnkeyed                    // an init ran, which one is not recorded
+	markerKeyed                      // the table records which inits ran
+)
+
+// markerState finds the marker table and tells whether it records which
+// inits ran.
+func (d *Database) markerState(ctx context.Context, db *sql.DB) (markerState, error) {
+	var table, column string
+	switch d.dialect {
+	case dialectSQLite:
+		table = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + markerTable + "'"
+		column = "SELECT count(*) FROM pragma_table_info('" + markerTable + "') WHERE name = '" + markerColumn + "'"
+	case dialectPostgres:
+		table = "SELECT count(*) FROM pg_catalog.pg_class WHERE oid = to_regclass('" + markerTable + "')"
+		column = "SELECT count(*) FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('" + markerTable + "') AND attname = '" + markerColumn + "' AND NOT attisdropped"
+	case dialectMySQL:
+		table = "SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '" + markerTable + "'"
+		column = "SELECT count(*) FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = '" + markerTable + "' AND column_name = '" + markerColumn + "'"
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, table).Scan(&n); err != nil {
+		return markerAbsent, err
+	}
+	if n == 0 {
+		return markerAbsent, nil
+	}
+	if err := db.QueryRowContext(ctx, column).Scan(&n); err != nil {
+		return markerAbsent, err
+	}
+	if n == 0 {
+		return markerUnkeyed, nil
+	}
+	return markerKeyed, nil
+}
+
+// placeholder is the first bound parameter in the database's dialect.
+func (d *Database) placeholder() string {
+	if d.dialect == dialectPostgres {
+		return "$1"
+	}
+	return "?"
+}
+
+// keyMarker adds the column of SHA-256s to a marker table made before it
+// existed, and takes the init that ran to be the current one, sum: the
+// database was initialised by this configuration, and running its init
+// again would fail on the tables it made.
+func (d *Database) keyMarker(ctx context.Context, db *sql.DB, sum string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	if _, err := tx.ExecContext(ctx, "ALTER TABLE "+markerTable+" ADD COLUMN "+markerColumn+" VARCHAR(64) NOT NULL DEFAULT ''"); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE "+markerTable+" SET "+markerColumn+" = "+d.placeholder(), sum); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// initRan reports whether the marker table records the init whose SHA-256
+// is sum.
+func (d *Database) initRan(ctx context.Context, db *sql.DB, sum string) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+markerTable+" WHERE "+markerColumn+" = "+d.placeholder(), sum).Scan(&n)
+	return n > 0, err
+}
+
+// applyInit runs init and records its SHA-256, sum, in one transaction,
+// which first creates the marker table when create is true.
+func (d *Database) applyInit(ctx context.Context, db *sql.DB, sum string, create bool) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return d.fail(err, "init cannot begin a transaction")
@@ -337,17 +439,19 @@ func (d *Database) applyInit(ctx context.Context, db *sql.DB) error {
 	if d.dialect == dialectMySQL {
 		failed = "init failed; it runs again on the next call, but MySQL commits schema changes at once, so the statements before the failing one may have been applied"
 	}
-	if _, err := tx.ExecContext(ctx, "CREATE TABLE "+markerTable+" (applied_at VARCHAR(64) NOT NULL)"); err != nil {
-		return d.fail(err, "init cannot create its marker table %s", markerTable)
+	if create {
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE "+markerTable+" ("+markerColumn+" VARCHAR(64) NOT NULL, applied_at VARCHAR(64) NOT NULL)"); err != nil {
+			return d.fail(err, "init cannot create its marker table %s", markerTable)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, d.init); err != nil {
 		return d.fail(err, "%s", failed)
 	}
-	placeholder := "?"
+	ph2 := "?"
 	if d.dialect == dialectPostgres {
-		placeholder = "$1"
+		ph2 = "$2"
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO "+markerTable+" (applied_at) VALUES ("+placeholder+")", time.Now().UTC().Format(time.RFC3339)); err != nil {
+	if _, err := tx.ExecContext(ctx, "INSERT INTO "+markerTable+" ("+markerColumn+", applied_at) VALUES ("+d.placeholder()+", "+ph2+")", sum, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return d.fail(err, "init cannot record that it ran")
 	}
 	if err := tx.Commit(); err != nil {

@@ -45,12 +45,19 @@
 // TRANSACTION READ ONLY); SQLite opens the file with mode=ro (the file must
 // exist; init creates it).
 //
-// init is SQL (several statements) run once per database, the first time a
-// call or Check needs it: when the table mcpdecl_init is absent, init runs
-// in one transaction that also creates that table. If it fails, nothing is
-// applied (MySQL commits schema changes at once, so there the statements
-// before the failing one stay) and the next call tries again. It is meant
-// for seeding a local SQLite file; on a shared server, prefer migrations.
+// init is SQL (several statements) run once per database and text, the
+// first time a call or Check needs it: the table mcpdecl_init records the
+// SHA-256 of every init that ran, and an init it does not record runs in
+// one transaction that also records it (and creates the table). So the
+// init of another configuration on the same database runs too, and so does
+// an edited init, whole: write it so that it can run over what an earlier
+// version made (CREATE TABLE IF NOT EXISTS). The log says, at info, which
+// init ran or was skipped, by the first 12 digits of its hash. A marker
+// table from before the hash was recorded is upgraded, taking the init
+// that ran to be the current one. If init fails, nothing is applied (MySQL
+// commits schema changes at once, so there the statements before the
+// failing one stay) and the next call tries again. It is meant for seeding
+// a local SQLite file; on a shared server, prefer migrations.
 //
 // # The sql action block
 //
@@ -77,10 +84,14 @@
 // and the like, or that says RETURNING, runs with QueryContext and yields
 // rows; INSERT, UPDATE, DELETE, DDL and the like run with ExecContext and
 // yield rows_affected. At most max_rows rows are read, and one more to tell
-// whether there were more; the rest of the result is not read: PostgreSQL
-// and MySQL statements are cancelled instead (a statement that changes rows
-// and returns them has already done its work, and its rows are counted to
-// the end for rows_affected).
+// whether there were more. Rows are also counted against the tool's
+// max_result_bytes as they are read (see [engine.MaxResultBytes]): reading
+// stops before the first row that would take the rows' JSON past it, the
+// first row being always kept. The rest of the result is not read:
+// PostgreSQL and MySQL statements are cancelled instead (a statement that
+// changes rows and returns them has already done its work, and its rows are
+// counted to the end for rows_affected). A tool that does not set
+// max_concurrency runs at most [engine.IOConcurrency] calls at once.
 //
 // The statement runs under the call's context and, when set, the timeout
 // of the block or the query_timeout of the database. When either ends the
@@ -108,7 +119,8 @@
 //   - rows_affected: the rows changed by an INSERT, UPDATE, DELETE…, or
 //     returned by one with RETURNING; 0 for a query (MySQL counts the rows
 //     whose values changed, unless the dsn sets clientFoundRows=true);
-//   - truncated: whether there were more than max_rows rows.
+//   - truncated: whether there were more rows than rows holds: more than
+//     max_rows, or more than fit in max_result_bytes.
 //
 // Values keep their types:
 //

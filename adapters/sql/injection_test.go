@@ -83,6 +83,7 @@ func injectionTable(t *testing.T, b *backend) {
 	cfg := mustLoad(t, b.dir, b.database("db", "")+fmt.Sprintf(`
 tool "find" {
   description = "Find rows by name."
+  sanitize    = false # rows are compared byte for byte, NUL included
   arg "name" { type = string }
   sql {
     database = database.db
@@ -103,6 +104,7 @@ tool "add" {
 }
 tool "all" {
   description = "Every row."
+  sanitize    = false # rows are compared byte for byte, NUL included
   sql {
     database = database.db
     query    = "SELECT id, name FROM t ORDER BY id"

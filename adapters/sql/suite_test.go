@@ -48,6 +48,8 @@ func runSuite(t *testing.T, b *backend) {
 	t.Run("sql_error", func(t *testing.T) { testSQLError(t, b) })
 	t.Run("programs", func(t *testing.T) { testPrograms(t, b) })
 	t.Run("params", func(t *testing.T) { testParams(t, b) })
+	t.Run("init", func(t *testing.T) { testInit(t, b) })
+	t.Run("result_cap", func(t *testing.T) { testResultCap(t, b) })
 }
 
 // testInjection sends values that would change the statement if they were

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
 func (a *app) callCmd() *cobra.Command {
+	var trace string
 	c := &cobra.Command{
 		Use:   "call PATH... TOOL [JSON]",
 		Short: "Run one tool once and print the MCP result",
@@ -19,9 +22,18 @@ func (a *app) callCmd() *cobra.Command {
 arguments (an object; none means {}), and prints the MCP result as JSON, as a
 client would receive it. It exits with 1 when the result is a tool error.
 
-The last argument is taken as JSON when it starts with "{".`,
+The last argument is taken as JSON when it starts with "{".
+
+With --trace, every stage of the call is printed on stderr, with its
+duration: the arguments, the request and response (or the command, or the
+statement), each program's value and the output validation, secrets
+redacted. --trace=json prints the same, and the result, as one JSON
+document on stderr.`,
 		Args: args(cobra.MinimumNArgs(2)),
 		RunE: func(cmd *cobra.Command, rest []string) error {
+			if err := checkTraceMode(trace); err != nil {
+				return err
+			}
 			var raw json.RawMessage
 			if last := rest[len(rest)-1]; len(last) > 0 && last[0] == '{' {
 				raw = json.RawMessage(last)
@@ -46,10 +58,22 @@ The last argument is taken as JSON when it starts with "{".`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			var rec *engine.TraceRecorder
+			if trace != "" {
+				rec = &engine.TraceRecorder{}
+				ctx = engine.WithTracer(ctx, rec)
+			}
+			began := time.Now()
 			res := tool.Call(ctx, raw)
+			took := time.Since(began)
 			b, err := server.ResultJSON(res)
 			if err != nil {
 				return err
+			}
+			if rec != nil {
+				if err := writeTrace(a.stderr, trace, name, rec.Stages(), took, b); err != nil {
+					return err
+				}
 			}
 			fmt.Fprintf(a.stdout, "%s\n", b)
 			if res.IsError {
@@ -59,5 +83,6 @@ The last argument is taken as JSON when it starts with "{".`,
 		},
 	}
 	a.addVarFlag(c)
+	addTraceFlag(c, &trace)
 	return c
 }

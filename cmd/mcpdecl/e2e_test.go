@@ -229,7 +229,7 @@ func startHTTPEnv(t *testing.T, env []string, args ...string) (string, *exec.Cmd
 	found := make(chan string, 1)
 	lines := make(chan string, 1000)
 	go func() {
-		re := regexp.MustCompile(`url=(http://\S+/mcp)`)
+		re := regexp.MustCompile(`url"?[=:]"?(http://[^\s"]+/mcp)`) // text or JSON logs
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {

@@ -79,7 +79,8 @@ func guardedExample(t *testing.T) string {
 
 func TestGuardedExample(t *testing.T) {
 	g := newGuarded(t)
-	endpoint, _, logs := startHTTPEnv(t, g.env(), guardedExample(t))
+	// JSON logs: the audit on standard error is then JSON lines too.
+	endpoint, _, logs := startHTTPEnv(t, g.env(), "--log-format", "json", guardedExample(t))
 	base := strings.TrimSuffix(endpoint, "/mcp")
 
 	for path, want := range map[string]string{"/healthz": "ok\n", "/readyz": "ready\n"} {
@@ -167,10 +168,10 @@ func TestGuardedExample(t *testing.T) {
 	}
 	last := audit[5]
 	args, _ := json.Marshal(last["arguments"])
-	if last["tool"] != "rotate_key" || last["client"] != "admin" || last["outcome"] != "ok" || string(args) != `{"key":"k1","password":"(sensitive)"}` {
+	if last["tool"] != "rotate_key" || last["client"] != "token:admin" || last["outcome"] != "ok" || string(args) != `{"key":"k1","password":"(sensitive)"}` {
 		t.Errorf("last audit line = %v", last)
 	}
-	if audit[3]["outcome"] != "error" || audit[3]["client"] != "team" {
+	if audit[3]["outcome"] != "error" || audit[3]["client"] != "token:team" {
 		t.Errorf("the refused call's line = %v", audit[3])
 	}
 }

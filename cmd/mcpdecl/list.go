@@ -1,13 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
-	"slices"
+	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -48,61 +51,123 @@ an MCP client receives.`,
 	return c
 }
 
-// writeTool prints one tool for people.
-func writeTool(w interface{ Write([]byte) (int, error) }, t *engine.Tool) {
+// writeTool prints one tool for people: its arguments and outputs with
+// their types as declared in HCL, and the arguments' constraints.
+func writeTool(w io.Writer, t *engine.Tool) {
 	title := ""
 	if t.Title() != "" {
 		title = " — " + t.Title()
 	}
 	fmt.Fprintf(w, "%s%s\n  %s\n", t.Name(), title, strings.ReplaceAll(t.Description(), "\n", "\n  "))
-	writeProps(w, "arguments", t.InputSchema())
-	if out := t.OutputSchema(); out != nil {
-		writeProps(w, "outputs", out)
+	if args := t.Args(); len(args) > 0 {
+		fmt.Fprintf(w, "  arguments:\n")
+		for _, a := range args {
+			writeLine(w, a.Name, argFacts(a), a.Description)
+		}
+	}
+	if outs := t.Outputs(); len(outs) > 0 {
+		fmt.Fprintf(w, "  outputs:\n")
+		for _, o := range outs {
+			facts := []string{o.Type.String()}
+			if o.Optional {
+				facts = append(facts, "optional")
+			}
+			writeLine(w, o.Name, facts, o.Description)
+		}
 	}
 }
 
-// writeProps prints the properties of an object schema, one a line.
-func writeProps(w interface{ Write([]byte) (int, error) }, heading string, s map[string]any) {
-	props, _ := s["properties"].(map[string]any)
-	if len(props) == 0 {
-		return
+// writeLine prints one argument or output: "name (facts): description".
+func writeLine(w io.Writer, name string, facts []string, description string) {
+	desc := ""
+	if description != "" {
+		desc = ": " + strings.ReplaceAll(description, "\n", " ")
 	}
-	required := map[string]bool{}
-	if req, ok := s["required"].([]string); ok {
-		for _, r := range req {
-			required[r] = true
+	fmt.Fprintf(w, "    %s (%s)%s\n", name, strings.Join(facts, ", "), desc)
+}
+
+// argFacts describes an argument: its declared type, whether it is
+// required, its default and its constraints, in words.
+func argFacts(a schema.Arg) []string {
+	typ := a.Type.String()
+	if a.Type == nil && a.Schema != nil {
+		typ = "JSON Schema"
+		if t, ok := a.Schema["type"].(string); ok {
+			typ += " " + t
 		}
 	}
-	if req, ok := s["required"].([]any); ok {
-		for _, r := range req {
-			if name, ok := r.(string); ok {
-				required[name] = true
-			}
-		}
+	facts := []string{typ}
+	switch {
+	case a.HasDefault:
+		facts = append(facts, "default "+jsonValue(a.Default))
+	case a.Optional:
+		facts = append(facts, "optional")
+	default:
+		facts = append(facts, "required")
 	}
-	fmt.Fprintf(w, "  %s:\n", heading)
-	names := make([]string, 0, len(props))
-	for name := range props {
-		names = append(names, name)
+	if a.Sensitive {
+		facts = append(facts, "sensitive")
 	}
-	slices.Sort(names)
-	for _, name := range names {
-		p, _ := props[name].(map[string]any)
-		typ, _ := p["type"].(string)
-		if typ == "" {
-			typ = "any"
+	if len(a.Enum) > 0 {
+		values := make([]string, len(a.Enum))
+		for i, v := range a.Enum {
+			values[i] = jsonValue(v)
 		}
-		flag := ""
-		if !required[name] {
-			flag = ", optional"
-		}
-		if d, ok := p["default"]; ok {
-			flag = fmt.Sprintf(", default %v", d)
-		}
-		desc := ""
-		if d, ok := p["description"].(string); ok && d != "" {
-			desc = ": " + d
-		}
-		fmt.Fprintf(w, "    %s (%s%s)%s\n", name, typ, flag, desc)
+		facts = append(facts, "one of "+strings.Join(values, ", "))
 	}
+	facts = appendRange(facts, "", "", floatText(a.Minimum), floatText(a.Maximum))
+	facts = appendRange(facts, " character", " characters", intText(a.MinLength), intText(a.MaxLength))
+	facts = appendRange(facts, " item", " items", intText(a.MinItems), intText(a.MaxItems))
+	if a.Pattern != "" {
+		facts = append(facts, "matching "+jsonValue(a.Pattern))
+	}
+	if a.Format != "" {
+		facts = append(facts, "format "+a.Format)
+	}
+	return facts
+}
+
+// appendRange appends inclusive bounds in words, lo and hi empty when
+// absent: "1 to 5 items", "at least 1 character", "at most 10".
+func appendRange(facts []string, one, many, lo, hi string) []string {
+	unit := func(n string) string {
+		if n == "1" {
+			return n + one
+		}
+		return n + many
+	}
+	switch {
+	case lo != "" && hi != "":
+		return append(facts, lo+" to "+unit(hi))
+	case lo != "":
+		return append(facts, "at least "+unit(lo))
+	case hi != "":
+		return append(facts, "at most "+unit(hi))
+	}
+	return facts
+}
+
+func floatText(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f, 'g', -1, 64)
+}
+
+func intText(n *int) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.Itoa(*n)
+}
+
+// jsonValue is v as JSON, "&" and "<" as themselves.
+func jsonValue(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

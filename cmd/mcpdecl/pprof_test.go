@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPprof: --pprof serves the profiler on its own listener and turns the
@@ -43,5 +44,59 @@ func TestPprof(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "heap profile:") {
 		t.Errorf("heap profile: %d %.200s", resp.StatusCode, body)
+	}
+}
+
+// TestPprofBounds: the profiler's listener cuts a request whose body comes a
+// byte at a time, and closes idle connections, as the MCP endpoint does.
+func TestPprofBounds(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	limits := pprofLimits()
+	limits.ReadTimeout, limits.IdleTimeout = 300*time.Millisecond, 300*time.Millisecond
+	stop, err := servePprofWithin(addr, limits, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	requests := map[string]string{
+		"slow body": "POST /debug/pprof/symbol HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n0",
+		"idle":      "GET /debug/pprof/cmdline HTTP/1.1\r\nHost: x\r\n\r\n",
+	}
+	for name, req := range requests {
+		t.Run(name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := io.WriteString(conn, req); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			defer close(done)
+			go func() { // the slow body goes on, a byte at a time
+				for name == "slow body" {
+					select {
+					case <-done:
+						return
+					case <-time.After(100 * time.Millisecond):
+						if _, err := conn.Write([]byte("+")); err != nil {
+							return
+						}
+					}
+				}
+			}()
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			_, err = io.ReadAll(conn)
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Fatal("the connection is still open after 10s")
+			}
+		})
 	}
 }

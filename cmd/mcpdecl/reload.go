@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -11,7 +12,9 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -27,23 +30,64 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 		case <-ctx.Done():
 			return
 		case why := <-reloads:
-			var diags bytes.Buffer
-			b := *a
-			b.stderr = &diags
-			cfg, err := b.load(paths)
+			cfg, _, diags, secrets, err := a.loadDiagnostics(paths)
 			if err != nil {
-				logger.Error("the configuration has errors; the previous one keeps serving", "reason", why, "diagnostics", strings.TrimSpace(diags.String()))
+				logger.Error("reload failed; the previous configuration keeps serving", "reason", why, "error", err)
 				continue
 			}
+			logDiagnostics(logger, diags, secrets)
+			if cfg == nil {
+				n := len(diags.Errs())
+				logger.Error(fmt.Sprintf("reload failed: %d %s; the previous configuration keeps serving", n, plural(n, "error", "errors")), "reason", why)
+				continue
+			}
+			var checked bytes.Buffer
+			b := *a
+			b.stderr = &checked
 			if err := b.check(ctx, cfg); err != nil {
 				_ = cfg.Close()
-				logger.Error("the new configuration cannot reach its databases; the previous one keeps serving", "reason", why, "error", strings.TrimSpace(diags.String()))
+				logger.Error("the new configuration cannot reach its databases; the previous one keeps serving", "reason", why, "error", strings.TrimPrefix(strings.TrimSpace(checked.String()), "Error: "))
 				continue
 			}
 			live.Swap(cfg)
 			logger.Info("configuration reloaded", "reason", why, "tools", len(cfg.Tools))
+			if len(cfg.Tools) == 0 {
+				logger.Warn(noTools)
+			}
 		}
 	}
+}
+
+// logDiagnostics logs each diagnostic of a reload as one record, at error
+// or warn, with its place and text as attributes, secrets redacted: text
+// logs show them one a line, JSON logs as fields.
+func logDiagnostics(logger *slog.Logger, diags hcl.Diagnostics, secrets *engine.Redactor) {
+	for _, d := range diags {
+		level := slog.LevelError
+		if d.Severity == hcl.DiagWarning {
+			level = slog.LevelWarn
+		}
+		attrs := make([]slog.Attr, 0, 5)
+		if d.Subject != nil {
+			attrs = append(attrs,
+				slog.String("file", d.Subject.Filename),
+				slog.Int("line", d.Subject.Start.Line),
+				slog.Int("col", d.Subject.Start.Column))
+		}
+		attrs = append(attrs, slog.String("summary", secrets.Redact(d.Summary)))
+		if d.Detail != "" {
+			attrs = append(attrs, slog.String("detail", secrets.Redact(d.Detail)))
+		}
+		logger.LogAttrs(context.Background(), level, "configuration "+severityWord(d.Severity), attrs...)
+	}
+}
+
+// severityWord names a diagnostic's severity in a log message.
+func severityWord(s hcl.DiagnosticSeverity) string {
+	if s == hcl.DiagWarning {
+		return "warning"
+	}
+	return "error"
 }
 
 // watchFiles watches the configuration's files and directories, and asks for

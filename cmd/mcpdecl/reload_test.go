@@ -161,10 +161,10 @@ func TestServeWatch(t *testing.T) {
   description = expr("args.nope")
 `)
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(stderr.String(), "the configuration has errors") && time.Now().Before(deadline) {
+	for !strings.Contains(stderr.String(), "reload failed") && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if !strings.Contains(stderr.String(), "the configuration has errors; the previous one keeps serving") {
+	if !strings.Contains(stderr.String(), "reload failed: 1 error; the previous configuration keeps serving") {
 		t.Fatalf("the broken edit was not reported\nlogs:\n%s", stderr.String())
 	}
 	if got := names(); !slices.Equal(got, []string{"a", "c", "held"}) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
@@ -49,7 +50,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.As(err, &ec):
 		return ec.code
 	case errors.As(err, &ue), strings.HasPrefix(err.Error(), "unknown command"):
-		fmt.Fprintf(stderr, "Error: %s\nRun 'mcpdecl %s --help' for usage.\n", err, commandName(root, args))
+		fmt.Fprintf(stderr, "Error: %s\nRun '%s --help' for usage.\n", err, commandPath(root, args))
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "Error: %s\n", err)
@@ -57,12 +58,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
-// commandName is the subcommand args name, for usage hints.
-func commandName(root *cobra.Command, args []string) string {
-	if c, _, err := root.Find(args); err == nil && c != root {
-		return c.Name()
+// commandPath is the command args name, such as "mcpdecl serve", or
+// "mcpdecl" alone when they name no subcommand, for usage hints.
+func commandPath(root *cobra.Command, args []string) string {
+	if c, _, err := root.Find(args); err == nil {
+		return c.CommandPath()
 	}
-	return ""
+	return root.CommandPath()
 }
 
 // app is what the subcommands share.
@@ -72,6 +74,8 @@ type app struct {
 	vars           []string
 	logLevel       string
 	logFormat      string
+	envFiles       []string
+	collect        *diagCollector // when set, load gathers diagnostics here instead of printing them
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -89,12 +93,15 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
 	root.PersistentFlags().StringVar(&a.logFormat, "log-format", "text", "log format: text or json")
 	root.AddCommand(a.serveCmd(), a.validateCmd(), a.listCmd(), a.callCmd(), a.versionCmd())
+	root.AddCommand(a.fmtCmd())
+	root.AddCommand(a.initCmd())
 	return root
 }
 
 // addVarFlag adds --var to a command that loads configuration.
 func (a *app) addVarFlag(c *cobra.Command) {
 	c.Flags().StringArrayVar(&a.vars, "var", nil, "set a variable: --var name=value (repeatable; wins over MCPDECL_VAR_name and defaults)")
+	c.Flags().StringArrayVar(&a.envFiles, "env-file", nil, "read values for env() and MCPDECL_VAR_name from a dotenv file (repeatable; the environment wins over it)")
 }
 
 // args checks positional arguments, as a usage error.
@@ -145,11 +152,26 @@ func registry() *engine.Registry {
 // load reads the configuration at paths, printing every diagnostic to
 // stderr. It returns an exitCoder error when the configuration has errors.
 func (a *app) load(paths []string) (*engine.Config, error) {
+	cfg, files, diags, secrets, err := a.loadDiagnostics(paths)
+	if err != nil {
+		return nil, err
+	}
+	a.report(files, diags, secrets)
+	if diags.HasErrors() {
+		return nil, exitCoder{exitError}
+	}
+	return cfg, nil
+}
+
+// loadDiagnostics reads the configuration at paths and returns it (nil
+// when diags has errors) with the files read, the diagnostics and the
+// secrets to redact from them. err is a mistake in the flags.
+func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor, err error) {
 	vars := map[string]string{}
 	for _, kv := range a.vars {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || name == "" {
-			return nil, usageError{fmt.Errorf("--var %q must be name=value", kv)}
+			return nil, nil, nil, nil, usageError{fmt.Errorf("--var %q must be name=value", kv)}
 		}
 		vars[name] = value
 	}
@@ -163,16 +185,19 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 	}
 	logger, err := a.logger()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, nil, err
 	}
-	cfg, files, diags := load.Load(load.Options{Registry: registry(), Vars: vars, Logger: logger}, paths...)
-	if len(diags) > 0 {
-		writeDiagnostics(a.stderr, files, diags)
+	secrets = &engine.Redactor{}
+	lookupEnv, envDiags := a.envLookup()
+	if envDiags.HasErrors() {
+		return nil, nil, envDiags, secrets, nil
 	}
+	cfg, files, diags = load.Load(load.Options{Registry: registry(), Vars: vars, LookupEnv: lookupEnv, Logger: logger, Redactor: secrets}, paths...)
+	diags = append(envDiags, diags...)
 	if diags.HasErrors() {
-		return nil, exitCoder{exitError}
+		cfg = nil
 	}
-	return cfg, nil
+	return cfg, files, diags, secrets, nil
 }
 
 // checkTimeout bounds the reachability checks of a configuration.

@@ -54,6 +54,9 @@ configuration they started with.`,
 				_ = cfg.Close()
 				return err
 			}
+			if len(cfg.Tools) == 0 {
+				logger.Warn(noTools)
+			}
 			if pprofAddr != "" {
 				stopProfiling, err := servePprof(pprofAddr, logger)
 				if err != nil {
@@ -62,9 +65,10 @@ configuration they started with.`,
 				}
 				defer stopProfiling()
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			down := &shutdown{logger: logger}
+			ctx, stop := down.onSignal(cmd.Context())
 			defer stop()
-			live := server.NewLive(cfg, logger, watch)
+			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text"})
 			defer live.Close()
 
 			reloads := make(chan string, 1)
@@ -85,10 +89,10 @@ configuration they started with.`,
 			}
 			go a.reloadLoop(ctx, paths, live, reloads, logger)
 
-			srv := live.Server()
 			if addr == "" {
 				logger.Info("serving on stdio", "tools", len(cfg.Tools), "watch", watch)
-				return server.ServeStdio(ctx, srv)
+				stdin := &eofReader{ReadCloser: os.Stdin, eof: func() { down.begin("stdin closed") }}
+				return down.stopped(live.ServeIO(ctx, stdin, nopCloser{os.Stdout}))
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
@@ -96,7 +100,7 @@ configuration they started with.`,
 			}
 			logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+server.Path, "tools", len(cfg.Tools), "watch", watch)
 			warnOpenScopes(cfg, logger)
-			return server.ServeHTTP(ctx, ln, live.HTTPHandler(), logger)
+			return down.stopped(server.ServeHTTP(ctx, ln, live.HTTPHandler(), server.DefaultLimits(cfg.Settings, raiseOpenFiles(logger)), logger))
 		},
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (such as 127.0.0.1:8080) at /mcp instead of stdio")

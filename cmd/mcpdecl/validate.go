@@ -6,8 +6,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// noTools warns of a configuration that declares no tools: it loads, but
+// serves nothing, which is rarely what was meant.
+const noTools = "the configuration declares no tools: clients will see an empty list; declare a tool block"
+
 func (a *app) validateCmd() *cobra.Command {
 	var connect bool
+	var format string
 	c := &cobra.Command{
 		Use:   "validate PATH...",
 		Short: "Load and type-check the configuration, printing every problem",
@@ -15,9 +20,20 @@ func (a *app) validateCmd() *cobra.Command {
 whose *.hcl files are read in name order), type-checks every expr program, and
 prints every problem found with file:line:col and a source snippet. It exits
 with 1 when there is any error. With --connect it also connects to every
-database, as serve does (a database's init SQL then runs if it has not yet).`,
+database, as serve does (a database's init SQL then runs if it has not yet).
+
+With --format json it prints one JSON document on stdout instead, with every
+diagnostic's severity, summary, detail and source range (see the README for
+its shape); the exit code is the same.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, paths []string) error {
+			switch format {
+			case "text":
+			case "json":
+				return a.validateJSON(cmd.Context(), paths, connect)
+			default:
+				return usageError{fmt.Errorf("--format %q: use text or json", format)}
+			}
 			cfg, err := a.load(paths)
 			if err != nil {
 				return err
@@ -29,11 +45,15 @@ database, as serve does (a database's init SQL then runs if it has not yet).`,
 				}
 			}
 			n := len(cfg.Tools)
+			if n == 0 {
+				fmt.Fprintf(a.stderr, "Warning: %s.\n", noTools)
+			}
 			fmt.Fprintf(a.stdout, "The configuration is valid: %d %s.\n", n, plural(n, "tool", "tools"))
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&connect, "connect", false, "also connect to every database and check that it answers")
+	c.Flags().StringVar(&format, "format", "text", "how to print the diagnostics: text (on stderr) or json (one document on stdout)")
 	a.addVarFlag(c)
 	return c
 }

@@ -13,23 +13,42 @@ import (
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = ""
 
-// buildInfo returns the version and commit mcpdecl was built from.
-func buildInfo() (ver, commit string) {
-	ver, commit = version, "unknown"
-	if info, ok := debug.ReadBuildInfo(); ok {
-		if ver == "" {
+// describeBuild says what mcpdecl was built from, one fact a line: the
+// version, from -ldflags (stamped), else the module's version as `go
+// install …@version` records it, else "devel"; then the commit, when the
+// build recorded one (with "(modified)" for a dirty work tree). A devel
+// build without VCS information says that no commit was recorded rather
+// than naming a bogus one; a released module version needs no commit.
+func describeBuild(stamped string, info *debug.BuildInfo) []string {
+	ver := stamped
+	var revision, modified string
+	if info != nil {
+		if ver == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			ver = info.Main.Version
 		}
 		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" {
-				commit = s.Value
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.modified":
+				modified = s.Value
 			}
 		}
 	}
-	if ver == "" {
-		ver = "(devel)"
+	devel := ver == ""
+	if devel {
+		ver = "devel"
 	}
-	return ver, commit
+	lines := []string{"mcpdecl " + ver}
+	switch {
+	case revision != "" && modified == "true":
+		lines = append(lines, "commit: "+revision+" (modified)")
+	case revision != "":
+		lines = append(lines, "commit: "+revision)
+	case devel:
+		lines = append(lines, "commit: not recorded (built without VCS information)")
+	}
+	return lines
 }
 
 func (a *app) versionCmd() *cobra.Command {
@@ -38,9 +57,11 @@ func (a *app) versionCmd() *cobra.Command {
 		Short: "Print the version, the commit and the supported MCP revisions",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ver, commit := buildInfo()
-			fmt.Fprintf(a.stdout, "mcpdecl %s\ncommit: %s\nprotocol revisions: %s\n", ver, commit, strings.Join(server.ProtocolVersions(), ", "))
-			return nil
+			info, _ := debug.ReadBuildInfo()
+			lines := describeBuild(version, info)
+			lines = append(lines, "protocol revisions: "+strings.Join(server.ProtocolVersions(), ", "))
+			_, err := fmt.Fprintf(a.stdout, "%s\n", strings.Join(lines, "\n"))
+			return err
 		},
 	}
 }

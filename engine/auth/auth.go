@@ -118,11 +118,22 @@ func New(cfg *Config, logger *slog.Logger) (*Authenticator, error) {
 	return a, nil
 }
 
+// The prefixes of the UserID of a caller, by kind of token: a JWT whose sub
+// is "ci-bot" is not the static token labelled "ci-bot".
+const (
+	// StaticPrefix begins the UserID of a static token's caller.
+	StaticPrefix = "token:"
+	// JWTPrefix begins the UserID of a JWT's caller.
+	JWTPrefix = "jwt:"
+)
+
 // Verify checks token: a static token, else, with an oauth block, a JWT.
 // It is a go-sdk [sdkauth.TokenVerifier]: every failure wraps
 // [sdkauth.ErrInvalidToken], with a short reason that never holds the
-// token. The TokenInfo's UserID is the static token's label or the JWT's
-// sub claim.
+// token. The TokenInfo's UserID names the caller with its kind, so that
+// callers of different kinds never share an identity (a rate-limit bucket,
+// a session): "token:" and the static token's label, or "jwt:" and the
+// JWT's sub claim.
 func (a *Authenticator) Verify(ctx context.Context, token string, _ *http.Request) (*sdkauth.TokenInfo, error) {
 	if info := a.static(token); info != nil {
 		return info, nil
@@ -160,7 +171,7 @@ func (a *Authenticator) static(token string) *sdkauth.TokenInfo {
 		return nil
 	}
 	t := a.tokens[found]
-	return &sdkauth.TokenInfo{UserID: t.subject, Scopes: slices.Clone(t.scopes), Expiration: time.Now().Add(staticExpiry)}
+	return &sdkauth.TokenInfo{UserID: StaticPrefix + t.subject, Scopes: slices.Clone(t.scopes), Expiration: time.Now().Add(staticExpiry)}
 }
 
 // jwtHeader is what is read of a JWT's header before its signature is
@@ -207,7 +218,7 @@ func (a *Authenticator) jwt(ctx context.Context, token string) (*sdkauth.TokenIn
 	if err != nil || exp == nil { // the parser has checked it is there
 		return nil, "the token has no expiry (exp)", nil
 	}
-	return &sdkauth.TokenInfo{UserID: sub, Scopes: scopes(claims), Expiration: exp.Time}, "", nil
+	return &sdkauth.TokenInfo{UserID: JWTPrefix + sub, Scopes: scopes(claims), Expiration: exp.Time}, "", nil
 }
 
 // refusal is why a token is refused before its signature is checked: for

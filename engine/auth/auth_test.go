@@ -312,22 +312,22 @@ func TestVerifyThroughWrap(t *testing.T) {
 		body       string // 200: subject and scopes; 401: the start of the body
 		challenge  string
 	}{
-		{"RSA", "Bearer " + p.sign("k1", "RS256", nil), 200, "alice tickets:read,tickets:write", ""},
-		{"RSA-PSS", "Bearer " + p.sign("k1", "PS384", nil), 200, "alice tickets:read,tickets:write", ""},
-		{"EC", "Bearer " + p.sign("e1", "ES256", nil), 200, "alice tickets:read,tickets:write", ""},
-		{"EdDSA", "Bearer " + p.sign("d1", "EdDSA", nil), 200, "alice tickets:read,tickets:write", ""},
-		{"scp list", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["scope"], c["scp"] = nil, []string{"a", "b"} }), 200, "alice a,b", ""},
-		{"scp string", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["scope"], c["scp"] = nil, "a b" }), 200, "alice a,b", ""},
-		{"no scopes", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["scope"] = nil }), 200, "alice", ""},
-		{"aud as a string", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["aud"] = audience }), 200, "alice tickets:read,tickets:write", ""},
-		{"aud among others", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["aud"] = []string{"https://other.test", audience} }), 200, "alice tickets:read,tickets:write", ""},
-		{"expired within leeway", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["exp"] = now.Add(-10 * time.Second).Unix() }), 200, "alice tickets:read,tickets:write", ""},
-		{"nbf within leeway", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["nbf"] = now.Add(10 * time.Second).Unix() }), 200, "alice tickets:read,tickets:write", ""},
-		{"iat within leeway", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["iat"] = now.Add(10 * time.Second).Unix() }), 200, "alice tickets:read,tickets:write", ""},
-		{"alg pinned by the key", "Bearer " + p.sign("pinned", "RS256", nil), 200, "alice tickets:read,tickets:write", ""},
-		{"static token", "Bearer " + staticValue, 200, "ci-bot deploy", ""},
-		{"second static token", "Bearer another-static-token-ABCDEFGHIJ", 200, "other", ""},
-		{"lower-case scheme", "bearer " + staticValue, 200, "ci-bot deploy", ""},
+		{"RSA", "Bearer " + p.sign("k1", "RS256", nil), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"RSA-PSS", "Bearer " + p.sign("k1", "PS384", nil), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"EC", "Bearer " + p.sign("e1", "ES256", nil), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"EdDSA", "Bearer " + p.sign("d1", "EdDSA", nil), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"scp list", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["scope"], c["scp"] = nil, []string{"a", "b"} }), 200, "jwt:alice a,b", ""},
+		{"scp string", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["scope"], c["scp"] = nil, "a b" }), 200, "jwt:alice a,b", ""},
+		{"no scopes", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["scope"] = nil }), 200, "jwt:alice", ""},
+		{"aud as a string", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["aud"] = audience }), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"aud among others", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["aud"] = []string{"https://other.test", audience} }), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"expired within leeway", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["exp"] = now.Add(-10 * time.Second).Unix() }), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"nbf within leeway", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["nbf"] = now.Add(10 * time.Second).Unix() }), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"iat within leeway", "Bearer " + p.sign("k1", "RS256", func(c claims) { c["iat"] = now.Add(10 * time.Second).Unix() }), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"alg pinned by the key", "Bearer " + p.sign("pinned", "RS256", nil), 200, "jwt:alice tickets:read,tickets:write", ""},
+		{"static token", "Bearer " + staticValue, 200, "token:ci-bot deploy", ""},
+		{"second static token", "Bearer another-static-token-ABCDEFGHIJ", 200, "token:other", ""},
+		{"lower-case scheme", "bearer " + staticValue, 200, "token:ci-bot deploy", ""},
 
 		{"no header", "", 401, "no bearer token", `Bearer resource_metadata="` + metaURL + `"` + scope},
 		{"not bearer", "Basic YWxhZGRpbjpvcGVuc2VzYW1l", 401, "no bearer token", `Bearer resource_metadata="` + metaURL + `"` + scope},
@@ -415,7 +415,7 @@ func TestStaticTokensOnly(t *testing.T) {
 		name, auth string
 		want       answer
 	}{
-		{"right", "Bearer " + staticValue, answer{200, "ci-bot read,write", ""}},
+		{"right", "Bearer " + staticValue, answer{200, "token:ci-bot read,write", ""}},
 		{"no header", "", answer{401, "no bearer token", `Bearer realm="mcpdecl"`}},
 		{"wrong", "Bearer wrong-token-0123456789", answer{401, "invalid token: the token is not one of the declared tokens", `Bearer realm="mcpdecl", error="invalid_token", error_description="the token is not one of the declared tokens"`}},
 		{"prefix of right", "Bearer " + staticValue[:20], answer{401, "invalid token: the token is not one of the declared tokens", `Bearer realm="mcpdecl", error="invalid_token", error_description="the token is not one of the declared tokens"`}},
@@ -524,7 +524,7 @@ func TestTokenWithoutKid(t *testing.T) {
 	p := newIDP(t)
 	p.addKey("only", "ec", nil)
 	a := newAuth(t, p.config(), nil, 0)
-	if info, err := a.Verify(context.Background(), p.sign("-only", "ES256", nil), nil); err != nil || info.UserID != "alice" {
+	if info, err := a.Verify(context.Background(), p.sign("-only", "ES256", nil), nil); err != nil || info.UserID != "jwt:alice" {
 		t.Errorf("a token without kid, against a set of one key: %v, %v", info, err)
 	}
 }

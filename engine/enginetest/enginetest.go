@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,8 @@ type Options struct {
 	Vars map[string]string
 	// LookupEnv reads the environment; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Logger receives what the configuration logs; nil discards it.
+	Logger *slog.Logger
 }
 
 // Load writes src as tools.hcl in opts.Dir and loads it with the adapters
@@ -43,7 +46,7 @@ func Load(t testing.TB, reg *engine.Registry, src string, opts Options) (*engine
 	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _, diags := load.Load(load.Options{Registry: reg, Vars: opts.Vars, LookupEnv: opts.LookupEnv}, name)
+	cfg, _, diags := load.Load(load.Options{Registry: reg, Vars: opts.Vars, LookupEnv: opts.LookupEnv, Logger: opts.Logger}, name)
 	if cfg != nil {
 		t.Cleanup(func() { _ = cfg.Close() })
 	}

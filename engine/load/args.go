@@ -84,6 +84,10 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
 	a := schema.Arg{Name: b.Labels[0], Type: &schema.Type{Kind: schema.String}}
+	// All of these become the tool's input schema, which clients list.
+	l.publicAttrs(ctx, attrs, func(name string) string { return "the " + name + " of an argument" },
+		"description", "default", "enum", "minimum", "maximum", "min_length", "max_length",
+		"pattern", "format", "min_items", "max_items", "schema")
 	if at, ok := attrs["type"]; ok {
 		t, diags := schema.ParseType(at.Expr)
 		l.diags = append(l.diags, diags...)

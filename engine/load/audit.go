@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -24,7 +23,7 @@ func (l *loader) audit() *engine.Audit {
 	}
 	var ab auditBlock
 	ctx := l.decodeContext(b.DefRange.Filename)
-	diags := gohcl.DecodeBody(b.Body, ctx.EvalContext, &ab)
+	diags := decodeBody(ctx, b.Body, &ab)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {
 		return nil

@@ -33,6 +33,10 @@ type Options struct {
 	// Logger receives what the loaded configuration logs while it serves,
 	// such as refused tokens; nil discards it.
 	Logger *slog.Logger
+	// Redactor, when not nil, receives the configuration's secrets as they
+	// are found, even when the load fails: for hiding them from the source
+	// lines printed with the diagnostics.
+	Redactor *engine.Redactor
 }
 
 // Files are the parsed configuration files by name, for printing
@@ -49,12 +53,15 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
 	}
+	if opts.Redactor == nil {
+		opts.Redactor = &engine.Redactor{}
+	}
 	l := &loader{
 		opts:     opts,
 		parser:   hclparse.NewParser(),
 		ctxs:     map[string]*hcl.EvalContext{},
 		settings: engine.DefaultSettings(),
-		redactor: &engine.Redactor{},
+		redactor: opts.Redactor,
 		root:     &hcl.EvalContext{Variables: map[string]cty.Value{}},
 		read:     &readLog{},
 	}
@@ -255,6 +262,7 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 		Settings:    l.settings,
 		Redactor:    l.redactor,
 		Dir:         filepath.Dir(filename),
+		Logger:      l.opts.Logger,
 	}
 }
 

@@ -1,6 +1,9 @@
 package load
 
 import (
+	"net/url"
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -16,6 +19,8 @@ var serverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_argument_bytes"},
 	{Name: "max_result_bytes"},
 	{Name: "page_size"},
+	{Name: "allowed_origins"},
+	{Name: "max_connections"},
 }}
 
 // DefaultServerName and DefaultServerVersion describe the server when no
@@ -36,6 +41,8 @@ func (l *loader) server() engine.ServerInfo {
 	content, diags := b.Body.Content(serverSchema)
 	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
+	l.publicAttrs(ctx, content.Attributes, func(name string) string { return "the " + name + " of the server" },
+		"name", "version", "title", "instructions")
 	str := func(name string, dst *string) {
 		if attr, ok := content.Attributes[name]; ok {
 			s, diags := ctx.String(attr.Expr)
@@ -74,8 +81,41 @@ func (l *loader) server() engine.ServerInfo {
 	positive("max_argument_bytes", func(n int64) { l.settings.MaxArgumentBytes = n })
 	positive("max_result_bytes", func(n int64) { l.settings.MaxResultBytes = n })
 	positive("page_size", func(n int64) { l.settings.PageSize = int(n) })
+	positive("max_connections", func(n int64) { l.settings.MaxConnections = int(min(n, 1<<30)) })
+	if attr, ok := content.Attributes["allowed_origins"]; ok {
+		l.settings.AllowedOrigins = l.origins(ctx, attr.Expr)
+	}
 	if info.Name == "" {
 		l.error(content.Attributes["name"].Expr.Range(), "Invalid server name", "The server's name must not be empty.")
 	}
 	return info
+}
+
+// origins decodes allowed_origins: a list of "*" or origins such as
+// "https://app.example.com", each scheme, host and port with no path.
+func (l *loader) origins(ctx *engine.DecodeContext, e hcl.Expression) []string {
+	elems, diags := hcl.ExprList(e)
+	if diags.HasErrors() {
+		l.error(e.Range(), "Invalid allowed_origins", `allowed_origins must be a list of origins, such as ["https://app.example.com"], or ["*"] to allow any.`)
+		return nil
+	}
+	list := []string{}
+	for _, el := range elems {
+		s, diags := ctx.String(el)
+		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() {
+			continue
+		}
+		if s == "*" {
+			list = append(list, s)
+			continue
+		}
+		u, err := url.Parse(s)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			l.error(el.Range(), "Invalid origin", "%q is not an origin: write the scheme, host and port a browser sends in its Origin header, such as \"https://app.example.com\" or \"http://localhost:3000\", or \"*\" to allow any.", s)
+			continue
+		}
+		list = append(list, u.Scheme+"://"+strings.ToLower(u.Host))
+	}
+	return list
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -41,6 +40,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Name: "scopes"},
 			{Name: "icons"},
 			{Name: "meta"},
+			{Name: "sanitize"},
 		},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "annotations"},
@@ -148,6 +148,8 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
 	spec := engine.ToolSpec{Name: name, Range: b.DefRange}
+	l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of a tool" },
+		"title", "description", "icons", "meta", "input_schema")
 
 	str := func(attr string, dst *string) {
 		if a, ok := content.Attributes[attr]; ok {
@@ -192,6 +194,14 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	if a, ok := content.Attributes["scopes"]; ok {
 		spec.Scopes = l.scopes(ctx, a)
 	}
+	if a, ok := content.Attributes["sanitize"]; ok {
+		// Only an explicit false turns cleaning off; null keeps it.
+		keep, diags := ctx.Bool(a.Expr)
+		l.diags = append(l.diags, diags...)
+		if v, _ := ctx.Eval(a.Expr); !diags.HasErrors() && !v.IsNull() {
+			spec.NoSanitize = !keep
+		}
+	}
 	spec.RateLimiter = l.rateLimiter(ctx, content.Blocks)
 
 	var argsEnv types.Map
@@ -210,8 +220,13 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 			l.error(ab.DefRange, "Duplicate annotations block", "A tool takes at most one annotations block; merge them.")
 			continue
 		}
+		if attrs, diags := ab.Body.JustAttributes(); !diags.HasErrors() {
+			for _, a := range attrs {
+				l.public(ctx, a.Expr, "the annotation "+a.Name+" of a tool")
+			}
+		}
 		var ann annotationsBlock
-		l.diags = append(l.diags, gohcl.DecodeBody(ab.Body, ctx.EvalContext, &ann)...)
+		l.diags = append(l.diags, decodeBody(ctx, ab.Body, &ann)...)
 		spec.Annotations = &engine.Annotations{
 			ReadOnlyHint: ann.ReadOnly, DestructiveHint: ann.Destructive,
 			IdempotentHint: ann.Idempotent, OpenWorldHint: ann.OpenWorld,
@@ -229,7 +244,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		}
 		if actionBlock != nil {
 			l.error(ab.DefRange, "More than one action",
-				"This tool already has a %s action at %s. A tool runs one action; split it into two tools.", actionBlock.Type, actionBlock.DefRange)
+				"This tool already has %s action at %s. A tool runs one action; split it into two tools.", engine.WithArticle(actionBlock.Type), actionBlock.DefRange)
 			continue
 		}
 		actionBlock = ab
@@ -358,6 +373,7 @@ func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.
 			continue
 		}
 		o := engine.Output{Output: schema.Output{Name: name, Type: &schema.Type{Kind: schema.Any}}}
+		l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of an output" }, "description")
 		if a, ok := content.Attributes["type"]; ok {
 			t, diags := schema.ParseType(a.Expr)
 			l.diags = append(l.diags, diags...)

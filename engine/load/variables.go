@@ -101,11 +101,10 @@ func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
 		return cty.NilVal, false
 	}
 	if sensitive {
+		// Every leaf is a secret, whatever the variable's type: a map of
+		// headers is as secret as a token.
+		l.redactor.AddValue(val)
 		val = val.Mark(engine.SensitiveMark)
-		if val.Type() == cty.String && !val.IsNull() {
-			s, _ := val.Unmark()
-			l.redactor.Add(s.AsString())
-		}
 	}
 	return val, true
 }

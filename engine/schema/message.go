@@ -16,8 +16,13 @@ import (
 )
 
 // message words one violation for people. got is the value at fault, or
-// nil when it is not known.
-func (v *Validator) message(k jsonschema.ErrorKind, got any) string {
+// nil when it is not known. With hide, as for the value of a sensitive
+// argument, the message shows nothing of the value, whatever its type:
+// neither the value nor a number derived from it, only its type.
+func (v *Validator) message(k jsonschema.ErrorKind, got any, hide bool) string {
+	if hide {
+		return hiddenMessage(k, v.message(k, nil, false))
+	}
 	switch k := k.(type) {
 	case *kind.Type:
 		return "must be " + typeList(k.Want) + ", but got " + describe(got, k.Got)
@@ -90,6 +95,36 @@ func (v *Validator) message(k jsonschema.ErrorKind, got any) string {
 		return fmt.Sprintf("is not a JSON value but a Go %T", k.Value)
 	}
 	return k.LocalizedString(v.printer)
+}
+
+// hiddenMessage words a violation without anything of the value at fault:
+// plain is the message as worded for a value that is not known, used when
+// it holds nothing of the value.
+func hiddenMessage(k jsonschema.ErrorKind, plain string) string {
+	switch k := k.(type) {
+	case *kind.Type:
+		return "must be " + typeList(k.Want) + ", but got " + typeWord(k.Got)
+	case *kind.Format:
+		return "must be a valid " + formatName(k.Want)
+	case *kind.Minimum:
+		return "must be at least " + rat(k.Want)
+	case *kind.Maximum:
+		return "must be at most " + rat(k.Want)
+	case *kind.ExclusiveMinimum:
+		return "must be greater than " + rat(k.Want)
+	case *kind.ExclusiveMaximum:
+		return "must be less than " + rat(k.Want)
+	case *kind.MultipleOf:
+		return "must be a multiple of " + rat(k.Want)
+	case *kind.InvalidJsonValue:
+		return "is not a JSON value"
+	case *kind.Enum, *kind.Const, *kind.MinLength, *kind.MaxLength, *kind.Pattern,
+		*kind.MinItems, *kind.MaxItems, *kind.UniqueItems, *kind.AdditionalItems,
+		*kind.MinProperties, *kind.MaxProperties, *kind.Contains, *kind.MinContains,
+		*kind.MaxContains, *kind.Not, *kind.OneOf, *kind.AnyOf, *kind.FalseSchema:
+		return plain // words the schema, and counts, not the value
+	}
+	return "does not match the schema"
 }
 
 // unknownProperty words the violation of a property that the schema does

@@ -31,6 +31,18 @@ type Validator struct {
 	// document, and at once otherwise.
 	full    func() (*fullValidator, error)
 	printer *message.Printer
+	// hidden are the properties of the value whose violations must not
+	// show anything of it: the sensitive arguments.
+	hidden []string
+}
+
+// HideValues returns a validator like v whose messages show nothing of the
+// values of the named top-level properties, whatever their type: for the
+// sensitive arguments of a tool. v itself is left as it is.
+func (v *Validator) HideValues(names ...string) *Validator {
+	c := *v
+	c.hidden = slices.Clone(names)
+	return &c
 }
 
 // fullValidator is a document compiled by santhosh-tekuri/jsonschema, which
@@ -309,7 +321,8 @@ func (v *Validator) collect(known map[string][]string, e *jsonschema.ValidationE
 			return
 		}
 	}
-	*vs = append(*vs, Violation{Pointer: at, Message: v.message(e.ErrorKind, lookup(value, e.InstanceLocation))})
+	hide := len(e.InstanceLocation) > 0 && slices.Contains(v.hidden, e.InstanceLocation[0])
+	*vs = append(*vs, Violation{Pointer: at, Message: v.message(e.ErrorKind, lookup(value, e.InstanceLocation), hide)})
 }
 
 // tidy sorts violations by pointer, then message, and drops repeats.

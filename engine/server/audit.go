@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,20 +15,29 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// auditor writes the audit log: one JSON line per tool call.
+// auditor writes the audit log: one JSON line per tool call, or one text
+// line like the logs' when it shares standard error with text logs.
 type auditor struct {
 	log       *slog.Logger
 	arguments bool
+	text      bool     // lines as text: the arguments as one JSON string
 	file      *os.File // nil when writing to standard error
 }
 
 // openAudit opens the audit log a describes, appending to its file, created with
-// mode 0600 when missing. It returns nil when cfg has no audit block.
-func openAudit(a *engine.Audit, stderr io.Writer) (*auditor, error) {
+// mode 0600 when missing. Without a file it writes to stderr: text lines
+// when text is true, JSON lines otherwise. It returns nil when cfg has no
+// audit block.
+func openAudit(a *engine.Audit, stderr io.Writer, text bool) (*auditor, error) {
 	if a == nil {
 		return nil, nil
 	}
 	au := &auditor{arguments: a.Arguments}
+	if a.File == "" && text {
+		// Never filtered by --log-level: the audit records every call.
+		au.log, au.text = slog.New(slog.NewTextHandler(stderr, nil)), true
+		return au, nil
+	}
 	w := stderr
 	if a.File != "" {
 		f, err := os.OpenFile(a.File, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
@@ -42,7 +52,7 @@ func openAudit(a *engine.Audit, stderr io.Writer) (*auditor, error) {
 
 // CheckAudit reports whether the audit log of cfg, if any, can be written.
 func CheckAudit(cfg *engine.Config) error {
-	au, err := openAudit(cfg.Audit, io.Discard)
+	au, err := openAudit(cfg.Audit, io.Discard, false)
 	if err != nil {
 		return err
 	}
@@ -71,12 +81,32 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 		slog.Int("bytes", resultSize(res, out)),
 	)
 	if res.IsError {
-		attrs = append(attrs, slog.String("error", engine.Excerpt(res.Text())))
+		attrs = append(attrs, slog.String("error", engine.Excerpt(context.Background(), res.Text())))
 	}
 	if a.arguments {
-		attrs = append(attrs, slog.Any("arguments", t.AuditArguments(raw)))
+		args, omitted := capArguments(t.AuditArguments(raw))
+		if a.text {
+			attrs = append(attrs, slog.String("arguments", compactJSON(args)))
+		} else {
+			attrs = append(attrs, slog.Any("arguments", args))
+		}
+		if omitted > 0 {
+			attrs = append(attrs, slog.Int("arguments_omitted", omitted))
+		}
 	}
 	a.log.LogAttrs(context.Background(), slog.LevelInfo, "tool call", attrs...)
+}
+
+// compactJSON is v as one line of JSON, "&", "<" and ">" as themselves,
+// as slog's JSON handler writes values.
+func compactJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("(cannot be written as JSON: %v)", err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func outcome(res *engine.Result) string {

@@ -22,7 +22,7 @@ func BenchmarkHTTPCall(b *testing.B) {
 		{"2026-07-28", `,"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`},
 	} {
 		b.Run(rev.version, func(b *testing.B) {
-			live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, false)
+			live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, server.Options{})
 			defer live.Close()
 			h := live.HTTPHandler()
 			body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"typed","arguments":{"n":3}` + rev.meta + `}}`)

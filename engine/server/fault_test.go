@@ -97,6 +97,9 @@ http_api "up" {
 tool "get" {
   description = "Asks the upstream to behave as mode says."
   timeout     = "2s"
+  # Every caller at once: a slot held by a stalled call must not make
+  # the others wait.
+  max_concurrency = 64
   arg "mode" { type = string }
   http {
     api         = http_api.up
@@ -117,7 +120,7 @@ tool "get" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	live := server.NewLive(cfg, nil, false)
+	live := server.NewLive(cfg, nil, server.Options{})
 	front := httptest.NewServer(live.HTTPHandler())
 	transport := &http.Transport{MaxIdleConnsPerHost: concurrency}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "fault", Version: "0"}, nil).Connect(context.Background(),

@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +37,9 @@ const (
 	ReadyPath  = "/readyz"
 )
 
+// maxEchoedOrigin caps how much of a refused Origin is logged and sent back.
+const maxEchoedOrigin = 256
+
 // remoteHeader carries the client's address from the HTTP front to the tool
 // handlers, which see only headers; a client cannot set it.
 const remoteHeader = "Mcpdecl-Remote-Addr"
@@ -50,8 +56,11 @@ const (
 // token check when there is one; the auth block's metadata document; and
 // the unauthenticated health endpoints [HealthPath] (the process is alive)
 // and [ReadyPath] (the configuration is loaded and what it connects to
-// answers). Request bodies larger than what the current settings allow are
-// refused with 413; a client that goes away cancels its call.
+// answers). Requests to [Path] from a browser page of another origin are
+// refused with 403 (see allowedOrigin), before the token check; refusals
+// close the connection without reading the body. Request bodies larger
+// than what the current settings allow are refused with 413; a client that
+// goes away cancels its call. [ServeHTTP] bounds the connections.
 func (l *Live) HTTPHandler() http.Handler {
 	l.mu.Lock()
 	maxBody := MaxRequestBody(l.current.cfg.Settings)
@@ -73,11 +82,22 @@ func (l *Live) HTTPHandler() http.Handler {
 		r.Header.Del(remoteHeader)
 		r.Header.Set(remoteHeader, r.RemoteAddr)
 		g := l.generation()
+		if origin, ok := allowedOrigin(r, g.cfg.Settings.AllowedOrigins); !ok {
+			if len(origin) > maxEchoedOrigin {
+				origin = origin[:maxEchoedOrigin] + "…"
+			}
+			l.logger.Debug("cross-origin request refused", "origin", origin, "remote", r.RemoteAddr)
+			w.Header().Set("Connection", "close")
+			plain(w, http.StatusForbidden, fmt.Sprintf("Forbidden: the Origin %q is neither this server's own nor listed in the server block's allowed_origins.\n", origin))
+			return
+		}
+		// A call may run for the current timeout once its request is read.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(callWriteTimeout(g.cfg.Settings)))
 		if g.auth == nil {
 			mcpHandler.ServeHTTP(w, r)
 			return
 		}
-		g.front(mcpHandler).ServeHTTP(w, r)
+		g.front(mcpHandler).ServeHTTP(&closeOnRefusal{ResponseWriter: w}, r)
 	})
 	mux.HandleFunc("/.well-known/", func(w http.ResponseWriter, r *http.Request) {
 		g := l.generation()
@@ -94,6 +114,65 @@ func (l *Live) HTTPHandler() http.Handler {
 func (g *generation) front(h http.Handler) http.Handler {
 	g.frontOnce.Do(func() { g.wrapped = g.auth.Wrap(h) })
 	return g.wrapped
+}
+
+// closeOnRefusal closes the connection after a refusal written before the
+// request's body was read, such as the token check's 401: otherwise the
+// server would read out the body of a client it refuses, at whatever pace
+// the client sends it, before answering.
+type closeOnRefusal struct {
+	http.ResponseWriter
+}
+
+func (c *closeOnRefusal) WriteHeader(code int) {
+	if code == http.StatusUnauthorized || code == http.StatusForbidden {
+		c.Header().Set("Connection", "close")
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets [http.ResponseController] reach the connection's writer.
+func (c *closeOnRefusal) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// Flush sends what was written so far, when the writer can.
+func (c *closeOnRefusal) Flush() {
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// allowedOrigin reports whether the Origin of r, returned, may be served
+// (MCP requires servers to check it against DNS rebinding): a request
+// without one (not sent by a browser) may; one whose origin is listed in
+// allowed, or allowed holds "*", may; one from the server's own origin may,
+// that is an origin whose host and port are the request's Host and name an
+// IP address or localhost. Any other name is refused unless listed: this
+// server serves no pages, so a page on another name that reaches it is
+// either a deployment that must say so, or an attacker's name rebound to
+// this address.
+func allowedOrigin(r *http.Request, allowed []string) (string, bool) {
+	values := r.Header.Values("Origin")
+	if len(values) == 0 {
+		return "", true
+	}
+	origin := values[0]
+	if len(values) > 1 {
+		return strings.Join(values, ", "), false
+	}
+	for _, a := range allowed {
+		if a == "*" || strings.EqualFold(a, origin) {
+			return origin, true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.User != nil {
+		return origin, false
+	}
+	if !strings.EqualFold(u.Host, r.Host) {
+		return origin, false
+	}
+	host := u.Hostname()
+	return origin, strings.EqualFold(host, "localhost") || net.ParseIP(host) != nil
 }
 
 // plain writes a short text answer.

@@ -102,7 +102,7 @@ func frontConfig(t *testing.T, limiter engine.RateLimiter, audit *engine.Audit, 
 // serveFront serves cfg's HTTP front on a test server.
 func serveFront(t *testing.T, cfg *engine.Config) *httptest.Server {
 	t.Helper()
-	live := server.NewLive(cfg, nil, false)
+	live := server.NewLive(cfg, nil, server.Options{})
 	ts := httptest.NewServer(live.HTTPHandler())
 	t.Cleanup(func() {
 		ts.Close()

@@ -21,11 +21,12 @@ import (
 // tools changed, and a call in flight finishes on the configuration it
 // started with, whose resources are released only after its last call.
 type Live struct {
-	srv     *mcp.Server
-	logger  *slog.Logger
-	stderr  io.Writer // where an audit log without a file goes
-	mu      sync.Mutex
-	current *generation
+	srv       *mcp.Server
+	logger    *slog.Logger
+	stderr    io.Writer // where an audit log without a file goes
+	textAudit bool      // write that audit log as text lines
+	mu        sync.Mutex
+	current   *generation
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -46,7 +47,7 @@ type generation struct {
 func (l *Live) newGeneration(cfg *engine.Config) *generation {
 	g := &generation{cfg: cfg, auth: authenticator(cfg)}
 	var err error
-	if g.audit, err = openAudit(cfg.Audit, l.stderr); err != nil {
+	if g.audit, err = openAudit(cfg.Audit, l.stderr, l.textAudit); err != nil {
 		l.logger.Error("no audit log", "error", err)
 	}
 	return g
@@ -59,14 +60,34 @@ func (l *Live) generation() *generation {
 	return l.current
 }
 
-// NewLive builds an MCP server for cfg. listChanged declares the
-// tools.listChanged capability: true exactly when the configuration may be
-// swapped.
-func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
+// Options says how a Live server is served.
+type Options struct {
+	// Watch is true when the configuration may be swapped while it serves.
+	Watch bool
+	// HTTP is true when the server is served over streamable HTTP, false
+	// over stdio.
+	HTTP bool
+	// TextAudit writes an audit log that goes to standard error (no file)
+	// as text lines like those of slog's text handler, with the same
+	// fields, instead of JSON lines: set it when the logs on standard
+	// error are text, so that the two do not interleave two formats. An
+	// audit file always holds JSON lines.
+	TextAudit bool
+}
+
+// listChanged reports whether the server declares the tools.listChanged
+// capability: only when the configuration may be swapped and the transport
+// delivers notifications/tools/list_changed. Stateless streamable HTTP has
+// no stream to send it on (GET on the endpoint is 405), so it is declared
+// over stdio only.
+func (o Options) listChanged() bool { return o.Watch && !o.HTTP }
+
+// NewLive builds an MCP server for cfg, served as opts says.
+func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Live{logger: logger, stderr: os.Stderr}
+	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit}
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
@@ -75,7 +96,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
 		Instructions: cfg.Server.Instructions,
 		Logger:       sdkLogger(logger),
 		PageSize:     cfg.Settings.PageSize,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: listChanged}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: opts.listChanged()}},
 	})
 	l.srv.AddReceivingMiddleware(l.filterTools)
 	l.install(l.newGeneration(cfg), nil)
@@ -83,19 +104,30 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, listChanged bool) *Live {
 }
 
 // filterTools leaves out of tools/list the tools whose scopes the caller's
-// token does not grant. Calling them is refused by the tool itself.
+// token does not grant, and labels the list as cacheScope says. Calling
+// them is refused by the tool itself.
 func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if method != "tools/list" || err != nil {
 			return res, err
 		}
-		caller := callerOf(req.GetExtra())
 		list, ok := res.(*mcp.ListToolsResult)
-		if !ok || !caller.Authenticated {
+		if !ok {
 			return res, err
 		}
 		cfg := l.generation().cfg
+		list.CacheScope = cacheScope(cfg)
+		if r, ok := req.(*mcp.ListToolsRequest); ok {
+			version := r.ProtocolVersion()
+			for i, mt := range list.Tools {
+				list.Tools[i] = toolForRevision(mt, version)
+			}
+		}
+		caller := callerOf(req.GetExtra())
+		if !caller.Authenticated {
+			return list, nil
+		}
 		kept := list.Tools[:0:0]
 		for _, mt := range list.Tools {
 			if t, ok := cfg.Tool(mt.Name); ok && caller.Grants(t.Scopes()) {
@@ -105,6 +137,26 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		list.Tools = kept
 		return list, nil
 	}
+}
+
+// toolForRevision is mt as a client of the protocol revision version knows
+// a tool: without the members its schema does not define (annotations came
+// in 2025-03-26; title, outputSchema and _meta in 2025-06-18; icons in
+// 2025-11-25). mt is the server's own, never changed: a copy is returned
+// when members are left out. An unknown version ("") gets every member.
+func toolForRevision(mt *mcp.Tool, version string) *mcp.Tool {
+	if version == "" || version >= "2025-11-25" {
+		return mt
+	}
+	t := *mt
+	t.Icons = nil
+	if version < "2025-06-18" {
+		t.Title, t.OutputSchema, t.Meta = "", nil, nil
+	}
+	if version < "2025-03-26" {
+		t.Annotations = nil
+	}
+	return &t
 }
 
 // Server is the MCP server to run on a transport.

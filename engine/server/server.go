@@ -16,7 +16,7 @@ func ProtocolVersions() []string { return mcp.SupportedProtocolVersions() }
 // New builds an MCP server that serves the tools of cfg. Calls are logged to
 // logger: tool errors at Info, successes at Debug, with secrets redacted.
 func New(cfg *engine.Config, logger *slog.Logger) *mcp.Server {
-	return NewLive(cfg, logger, false).Server()
+	return NewLive(cfg, logger, Options{}).Server()
 }
 
 // Tool describes t as the MCP tool that tools/list shows.
@@ -103,14 +103,76 @@ func contentAnnotations(a *engine.ContentAnnotations) *mcp.Annotations {
 // one page, as the server sends it.
 func ListJSON(cfg *engine.Config) ([]byte, error) {
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, len(cfg.Tools))}
-	res.CacheScope = "public" // what the server puts in every list result
+	res.CacheScope = cacheScope(cfg) // as the server labels every list
 	for i, t := range cfg.Tools {
 		res.Tools[i] = Tool(t)
 	}
-	return json.MarshalIndent(res, "", "  ")
+	return indentJSON(res)
+}
+
+// cacheScope is the cacheScope of cfg's tools/list results: "private" when
+// the list depends on the caller, that is when an auth block checks tokens
+// and some tool declares scopes (a caller sees only the tools its token's
+// scopes grant), "public" otherwise. A shared cache must not serve one
+// caller's list to another.
+func cacheScope(cfg *engine.Config) string {
+	if authenticator(cfg) != nil {
+		for _, t := range cfg.Tools {
+			if len(t.Scopes()) > 0 {
+				return "private"
+			}
+		}
+	}
+	return "public"
 }
 
 // ResultJSON is the tools/call result r, as JSON.
 func ResultJSON(r *engine.Result) ([]byte, error) {
-	return json.MarshalIndent(Result(r), "", "  ")
+	return indentJSON(Result(r))
+}
+
+// indentJSON is v as indented JSON for people to read: "&", "<" and ">"
+// as themselves, not the \u0026, \u003c and \u003e that encoding/json
+// writes to keep JSON safe inside HTML. The SDK's types marshal their
+// parts with json.Marshal, so the escapes are undone after encoding.
+func indentJSON(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return unescapeHTML(b), nil
+}
+
+// unescapeHTML replaces the escapes \u0026, \u003c and \u003e in the JSON
+// text b by the characters they stand for. Other escapes, and an escaped
+// backslash followed by "u0026", are kept as they are: outside strings,
+// JSON has no backslashes, and inside one a backslash always starts an
+// escape.
+func unescapeHTML(b []byte) []byte {
+	out := b[:0:0]
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			switch string(b[i+2 : i+6]) {
+			case "0026":
+				out = append(out, '&')
+				i += 5
+				continue
+			case "003c":
+				out = append(out, '<')
+				i += 5
+				continue
+			case "003e":
+				out = append(out, '>')
+				i += 5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1]) // the escape's first two bytes
+		i++
+	}
+	return out
 }

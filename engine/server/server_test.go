@@ -181,3 +181,46 @@ func TestResultStructuredJSON(t *testing.T) {
 		t.Errorf("ResultJSON = %s, %v", indented, err)
 	}
 }
+
+// TestResultJSONReadable: what the CLI prints shows "&", "<" and ">" as
+// they are, not as \u0026, and keeps the escapes JSON needs.
+func TestResultJSONReadable(t *testing.T) {
+	text := `a & b <c> "q" \u0026 back\slash` + "\n"
+	r := &engine.Result{
+		Structured: map[string]any{"s": text},
+		Content:    []engine.Content{{Type: engine.TextContent, Text: text}},
+	}
+	b, err := server.ResultJSON(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"a & b <c> \"q\" \\u0026 back\\slash\n"`} {
+		if n := strings.Count(string(b), want); n != 2 {
+			t.Errorf("ResultJSON holds %s %d times, want 2 (text and structured):\n%s", want, n, b)
+		}
+	}
+	var back mcp.CallToolResult
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Content[0].(*mcp.TextContent).Text; got != text {
+		t.Errorf("decoded text = %q, want %q", got, text)
+	}
+}
+
+// TestListJSONReadable: list --json shows "&" in descriptions as it is.
+func TestListJSONReadable(t *testing.T) {
+	settings := engine.DefaultSettings()
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "plain", Description: "Search & <find>", Text: mapping.Const("x")}, settings, &engine.Redactor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, []*engine.Tool{tool}, &engine.Redactor{}, nil)
+	b, err := server.ListJSON(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"description": "Search & <find>"`) {
+		t.Errorf("ListJSON = %s", b)
+	}
+}

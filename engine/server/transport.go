@@ -3,12 +3,15 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -16,15 +19,34 @@ import (
 // Path is where the streamable HTTP endpoint is mounted.
 const Path = "/mcp"
 
-// ServeStdio serves s on standard input and output until the client
+// ServeStdio serves l on standard input and output until the client
 // disconnects or ctx is done.
-func ServeStdio(ctx context.Context, s *mcp.Server) error {
-	err := s.Run(ctx, &mcp.StdioTransport{})
+func (l *Live) ServeStdio(ctx context.Context) error {
+	return l.ServeIO(ctx, os.Stdin, nopCloser{os.Stdout})
+}
+
+// ServeIO serves l on r and w as ServeStdio does on standard input and
+// output: one JSON-RPC message a line. A line that is not a message, or
+// longer than MaxRequestBody allows, is answered with a JSON-RPC error
+// (-32700 parse error, -32600 invalid request; id null) and the session
+// goes on. When r ends, the calls already read are answered (waiting up to
+// ShutdownTimeout) before ServeIO returns.
+func (l *Live) ServeIO(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
+	l.mu.Lock()
+	maxLine := MaxRequestBody(l.current.cfg.Settings)
+	l.mu.Unlock()
+	err := l.srv.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: int(maxLine), DrainTimeout: ShutdownTimeout})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
+
+// nopCloser is a writer whose Close does nothing: standard output belongs
+// to the process, and stays open until it exits.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 // Handler returns the HTTP handler of s: streamable HTTP at [Path], in
 // stateless mode with plain JSON answers, so that clients of every
@@ -56,12 +78,19 @@ func MaxRequestBody(settings engine.Settings) int64 {
 // the server is asked to stop.
 const ShutdownTimeout = 10 * time.Second
 
-// ServeHTTP serves h on ln until ctx is done, then shuts down gracefully,
-// letting calls in flight finish for up to ShutdownTimeout.
-func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+// ServeHTTP serves h on ln within limits until ctx is done, then shuts down
+// gracefully, letting calls in flight finish for up to ShutdownTimeout.
+func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, limits Limits, logger *slog.Logger) error {
+	if limits.MaxConnections > 0 {
+		ln = netutil.LimitListener(ln, limits.MaxConnections)
+	}
+	logger.Debug("HTTP connection limits", "max_connections", limits.MaxConnections, "read_timeout", limits.ReadTimeout, "write_timeout", limits.WriteTimeout, "idle_timeout", limits.IdleTimeout)
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: limits.ReadHeaderTimeout,
+		ReadTimeout:       limits.ReadTimeout,
+		WriteTimeout:      limits.WriteTimeout,
+		IdleTimeout:       limits.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)

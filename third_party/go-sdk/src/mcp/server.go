@@ -5,6 +5,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -1986,7 +1987,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc.Request) (any,
 	default:
 		if !initialized && !validatedMeta.usesNewProtocol && req.IsCall() {
 			ss.server.opts.Logger.Error("method invalid during initialization", "method", req.Method)
-			return nil, fmt.Errorf("method %q is invalid during session initialization", req.Method)
+			return nil, fmt.Errorf("%w: method %q is invalid before the session is initialized", jsonrpc2.ErrInvalidRequest, req.Method)
 		}
 		if !initialized && validatedMeta.usesNewProtocol && validatedMeta.initializeParams != nil {
 			ss.updateState(func(state *ServerSessionState) {
@@ -2040,8 +2041,42 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc.Request) (any,
 	if validatedMeta.usesNewProtocol {
 		setCompleteResultType(res)
 		annotateServerInfo(res, ss.server.impl)
+	} else if c, ok := res.(CacheableResult); ok {
+		res = withoutCacheHints{c}
 	}
 	return res, nil
+}
+
+// withoutCacheHints is a cacheable result answered to a client of a
+// revision before 2026-07-28, which defines neither ttlMs nor cacheScope:
+// it is written without them. (resultType, the other member that only
+// 2026-07-28 defines, is only set for that revision.)
+type withoutCacheHints struct{ CacheableResult }
+
+func (r withoutCacheHints) MarshalJSON() ([]byte, error) {
+	data, err := marshalUnescaped(r.CacheableResult)
+	if err != nil {
+		return nil, err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return nil, err
+	}
+	delete(members, "ttlMs")
+	delete(members, "cacheScope")
+	return marshalUnescaped(members)
+}
+
+// marshalUnescaped encodes v as jsonrpc2 encodes messages: without
+// escaping <, > and & in strings.
+func marshalUnescaped(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // annotateServerInfo sets [MetaKeyServerInfo] on the result's `_meta` unless
@@ -2091,7 +2126,7 @@ func (ss *ServerSession) initialize(ctx context.Context, params *InitializeParam
 	})
 	if wasInit {
 		ss.server.opts.Logger.Error("duplicate initialize request")
-		return nil, fmt.Errorf("duplicate %q received", methodInitialize)
+		return nil, fmt.Errorf("%w: duplicate %q received", jsonrpc2.ErrInvalidRequest, methodInitialize)
 	}
 
 	s := ss.server

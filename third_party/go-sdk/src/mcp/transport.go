@@ -5,6 +5,8 @@
 package mcp
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -125,16 +127,30 @@ const DefaultMaxLineLength = 16 * 1024 * 1024
 
 // A StdioTransport is a [Transport] that communicates over stdin/stdout using
 // newline-delimited JSON.
+//
+// A line that is not a JSON-RPC message, or is longer than MaxLineLength,
+// is answered with a JSON-RPC error whose id is null (-32700 parse error
+// for a line that is not JSON, -32600 invalid request otherwise), and the
+// connection goes on with the next line.
 type StdioTransport struct {
 	// MaxLineLength bounds the number of bytes that may be buffered while
 	// decoding a single inbound JSON-RPC frame. A value of 0 selects [DefaultMaxLineLength],
 	// a negative value disables the cap.
 	MaxLineLength int
+
+	// DrainTimeout, if positive, is how long the connection waits, once
+	// stdin ends, for the answers to the calls already read to be written
+	// before it reports the end of the input (after which calls still in
+	// flight are cancelled). A client that closes stdin after its last
+	// request thus still receives the answers. Zero does not wait.
+	DrainTimeout time.Duration
 }
 
 // Connect implements the [Transport] interface.
 func (t *StdioTransport) Connect(context.Context) (Connection, error) {
-	return newIOConnLimited(rwc{os.Stdin, nopCloserWriter{os.Stdout}}, t.MaxLineLength), nil
+	c := newIOConnLimited(rwc{os.Stdin, nopCloserWriter{os.Stdout}}, t.MaxLineLength)
+	c.drainTimeout = t.DrainTimeout
+	return c, nil
 }
 
 // nopCloserWriter is an io.WriteCloser with a trivial Close method.
@@ -153,11 +169,16 @@ type IOTransport struct {
 	// decoding a single inbound JSON-RPC frame. A value of 0 selects [DefaultMaxLineLength],
 	// a negative value disables the cap.
 	MaxLineLength int
+
+	// DrainTimeout is as [StdioTransport.DrainTimeout], for Reader.
+	DrainTimeout time.Duration
 }
 
 // Connect implements the [Transport] interface.
 func (t *IOTransport) Connect(context.Context) (Connection, error) {
-	return newIOConnLimited(rwc{t.Reader, t.Writer}, t.MaxLineLength), nil
+	c := newIOConnLimited(rwc{t.Reader, t.Writer}, t.MaxLineLength)
+	c.drainTimeout = t.DrainTimeout
+	return c, nil
 }
 
 // An InMemoryTransport is a [Transport] that communicates over an in-memory
@@ -483,6 +504,17 @@ type ioConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 	closeErr  error
+
+	// limit is the longest line read, 0 for no limit.
+	limit int
+
+	// drainTimeout is how long Read waits at the end of the input for the
+	// calls it returned to be answered; 0 does not wait (see
+	// [StdioTransport.DrainTimeout]).
+	drainTimeout time.Duration
+	pendingMu    sync.Mutex
+	pending      map[jsonrpc2.ID]struct{} // calls read and not yet answered
+	answered     chan struct{}            // closed and cleared when a call is answered
 }
 
 type msgOrErr struct {
@@ -512,43 +544,28 @@ func newIOConnLimited(rwc io.ReadWriteCloser, maxLineLength int) *ioConn {
 	// This leaks a goroutine if rwc.Read does not unblock after it is closed,
 	// but that is unavoidable since AFAIK there is no (easy and portable) way to
 	// guarantee that reads of stdin are unblocked when closed.
+	//
+	// Messages are read one line at a time (the stdio transport's messages
+	// are delimited by newlines and contain none), so that a malformed or
+	// over-long line can be answered and skipped rather than ending the
+	// connection.
+	if limit < 0 {
+		limit = 0
+	}
 	go func() {
-		var (
-			reader  io.Reader = rwc
-			limiter *frameLimitReader
-		)
-		if limit > 0 {
-			limiter = &frameLimitReader{r: rwc, limit: limit}
-			reader = limiter
-		}
-		dec := json.NewDecoder(reader)
+		r := bufio.NewReader(rwc)
 		for {
-			var raw json.RawMessage
-			err := dec.Decode(&raw)
-			// If decoding was successful, check for trailing data at the end of the stream.
-			if err == nil {
-				// Read the next byte to check if there is trailing data.
-				var tr [1]byte
-				if n, readErr := dec.Buffered().Read(tr[:]); n > 0 {
-					// If read byte is not a newline, it is an error.
-					// Support both Unix (\n) and Windows (\r\n) line endings.
-					if tr[0] != '\n' && tr[0] != '\r' {
-						err = fmt.Errorf("invalid trailing data at the end of stream")
-					}
-				} else if readErr != nil && readErr != io.EOF {
-					err = readErr
-				}
+			line, err := readLine(r, limit)
+			if err == nil && len(bytes.TrimSpace(line)) == 0 {
+				continue // blank lines between messages carry nothing
 			}
 			select {
-			case incoming <- msgOrErr{msg: raw, err: err}:
+			case incoming <- msgOrErr{msg: line, err: err}:
 			case <-closed:
 				return
 			}
-			if err != nil {
+			if err != nil && !errors.Is(err, errFrameTooLarge) {
 				return
-			}
-			if limiter != nil {
-				limiter.resetFrame()
 			}
 		}
 	}()
@@ -556,34 +573,41 @@ func newIOConnLimited(rwc io.ReadWriteCloser, maxLineLength int) *ioConn {
 		rwc:      rwc,
 		incoming: incoming,
 		closed:   closed,
+		limit:    limit,
+	}
+}
+
+// readLine reads the next line of r, without its line ending (\n or \r\n).
+// A line longer than limit bytes (when limit > 0) is read to its end and
+// discarded, and reported as [errFrameTooLarge]; at most limit bytes and
+// one buffer of r are held meanwhile. A last line without a newline is
+// returned as a line; the read after it reports io.EOF.
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	tooLarge := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLarge {
+			line = append(line, chunk...)
+			if limit > 0 && len(bytes.TrimRight(line, "\r\n")) > limit {
+				tooLarge, line = true, nil
+			}
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case tooLarge && (err == nil || errors.Is(err, io.EOF)):
+			return nil, errFrameTooLarge
+		case err != nil && !(errors.Is(err, io.EOF) && len(line) > 0):
+			return nil, err
+		}
+		return bytes.TrimRight(line, "\r\n"), nil
 	}
 }
 
 // errFrameTooLarge means that a single inbound JSON-RPC frame exceeded the configured byte
 // limit before the value was completely received.
 var errFrameTooLarge = errors.New("inbound JSON-RPC frame exceeded the configured maximum line length")
-
-// frameLimitReader bounds the number of bytes [json.Decoder] may buffer while
-// decoding a single JSON value. Read returns [errFrameTooLarge] once the budget is exhausted.
-type frameLimitReader struct {
-	r     io.Reader
-	limit int
-	count int
-}
-
-func (r *frameLimitReader) Read(p []byte) (int, error) {
-	if r.count >= r.limit {
-		return 0, errFrameTooLarge
-	}
-	if len(p) > r.limit-r.count {
-		p = p[:r.limit-r.count]
-	}
-	n, err := r.r.Read(p)
-	r.count += n
-	return n, err
-}
-
-func (r *frameLimitReader) resetFrame() { r.count = 0 }
 
 func (c *ioConn) SessionID() string { return "" }
 
@@ -676,49 +700,87 @@ func (t *ioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if len(t.queue) > 0 {
 		next := t.queue[0]
 		t.queue = t.queue[1:]
+		t.track(next)
 		return next, nil
 	}
 
-	var raw json.RawMessage
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	for {
+		var raw json.RawMessage
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
 
-	case v := <-t.incoming:
-		if v.err != nil {
-			return nil, v.err
+		case v := <-t.incoming:
+			if errors.Is(v.err, errFrameTooLarge) {
+				if err := t.reject(jsonrpc.CodeInvalidRequest, fmt.Sprintf("message longer than %d bytes", t.limit)); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if errors.Is(v.err, io.EOF) {
+				t.awaitAnswers(ctx)
+			}
+			if v.err != nil {
+				return nil, v.err
+			}
+			raw = v.msg
+
+		case <-t.closed:
+			return nil, io.EOF
 		}
-		raw = v.msg
 
-	case <-t.closed:
-		return nil, io.EOF
+		msg, rerr := t.decode(raw)
+		if rerr != nil {
+			// One malformed message does not end the connection: it is
+			// answered as JSON-RPC says, with a null id since its id, if
+			// any, could not be read, and the next one is read. A
+			// response is never answered, not even a malformed one (such
+			// as the peer's own null-id error): two peers would otherwise
+			// answer each other's errors forever.
+			if isResponse(raw) {
+				continue
+			}
+			if err := t.reject(rerr.Code, rerr.Message); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		t.track(msg)
+		return msg, nil
 	}
+}
 
+// decode decodes raw, a single message or a batch, and returns its first
+// message, queueing the others. It returns the error to answer with when
+// raw is not JSON (parse error) or not a valid message or batch (invalid
+// request).
+func (t *ioConn) decode(raw json.RawMessage) (jsonrpc.Message, *jsonrpc.Error) {
 	msgs, batch, err := readBatch(raw)
 	if err != nil {
-		return nil, err
+		if !json.Valid(raw) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the message is not JSON"}
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: %v", err)}
 	}
 	var protocolVersion string
 	t.sessionMu.Lock()
 	protocolVersion = t.protocolVersion
 	t.sessionMu.Unlock()
 	if batch && protocolVersion >= protocolVersion20250618 {
-		return nil, fmt.Errorf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocolVersion20250618, protocolVersion)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocolVersion20250618, protocolVersion)}
 	}
-
-	t.queue = msgs[1:]
 
 	if batch {
 		var respBatch *msgBatch // track incoming requests in the batch
 		for _, msg := range msgs {
-			if req, ok := msg.(*jsonrpc.Request); ok {
+			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 				if respBatch == nil {
 					respBatch = &msgBatch{
 						unresolved: make(map[jsonrpc2.ID]int),
 					}
 				}
 				if _, ok := respBatch.unresolved[req.ID]; ok {
-					return nil, fmt.Errorf("duplicate message ID %q", req.ID)
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("duplicate message ID %v in batch", req.ID.Raw())}
 				}
 				respBatch.unresolved[req.ID] = len(respBatch.responses)
 				respBatch.responses = append(respBatch.responses, nil)
@@ -727,11 +789,107 @@ func (t *ioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if respBatch != nil {
 			// The batch contains one or more incoming requests to track.
 			if err := t.addBatch(respBatch); err != nil {
-				return nil, err
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: err.Error()}
 			}
 		}
 	}
-	return msgs[0], err
+	t.queue = msgs[1:]
+	return msgs[0], nil
+}
+
+// isResponse reports whether raw is shaped as a JSON-RPC response: an
+// object with a result or an error and no method.
+func isResponse(raw json.RawMessage) bool {
+	var shape struct {
+		Method json.RawMessage `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := internaljson.Unmarshal(raw, &shape); err != nil {
+		return false
+	}
+	return shape.Method == nil && (shape.Result != nil || shape.Error != nil)
+}
+
+// reject writes a JSON-RPC error answer with a null id: the answer to a
+// message whose id could not be read.
+func (t *ioConn) reject(code int64, message string) error {
+	data, err := json.Marshal(struct {
+		VersionTag string         `json:"jsonrpc"`
+		ID         any            `json:"id"`
+		Error      *jsonrpc.Error `json:"error"`
+	}{"2.0", nil, &jsonrpc.Error{Code: code, Message: message}})
+	if err != nil {
+		return err
+	}
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	_, err = t.rwc.Write(append(data, '\n'))
+	return err
+}
+
+// track records msg, when it is a call, as awaiting its answer, for
+// awaitAnswers.
+func (t *ioConn) track(msg jsonrpc.Message) {
+	if t.drainTimeout <= 0 {
+		return
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		t.pendingMu.Lock()
+		if t.pending == nil {
+			t.pending = make(map[jsonrpc2.ID]struct{})
+		}
+		t.pending[req.ID] = struct{}{}
+		t.pendingMu.Unlock()
+	}
+}
+
+// answer records that the call id was answered.
+func (t *ioConn) answer(id jsonrpc2.ID) {
+	if t.drainTimeout <= 0 {
+		return
+	}
+	t.pendingMu.Lock()
+	delete(t.pending, id)
+	if t.answered != nil {
+		close(t.answered)
+		t.answered = nil
+	}
+	t.pendingMu.Unlock()
+}
+
+// awaitAnswers waits, for up to t.drainTimeout, until every call that Read
+// returned has been answered, or ctx is done, or the connection is closed.
+// It is called at the end of the input: the jsonrpc2 connection stops
+// writing answers once Read reports it, and a client that closed its end
+// after its last request would get none.
+func (t *ioConn) awaitAnswers(ctx context.Context) {
+	if t.drainTimeout <= 0 {
+		return
+	}
+	timer := time.NewTimer(t.drainTimeout)
+	defer timer.Stop()
+	for {
+		t.pendingMu.Lock()
+		if len(t.pending) == 0 {
+			t.pendingMu.Unlock()
+			return
+		}
+		if t.answered == nil {
+			t.answered = make(chan struct{})
+		}
+		answered := t.answered
+		t.pendingMu.Unlock()
+		select {
+		case <-answered:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-t.closed:
+			return
+		}
+	}
 }
 
 // readBatch reads batch data, which may be either a single JSON-RPC message,
@@ -773,6 +931,7 @@ func (t *ioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	// want to collect it into a batch before sending, if we're configured to use
 	// outgoing batches.
 	if resp, ok := msg.(*jsonrpc.Response); ok {
+		defer t.answer(resp.ID)
 		if batch, ok := t.updateBatch(resp); ok {
 			if len(batch) > 0 {
 				data, err := marshalMessages(batch)

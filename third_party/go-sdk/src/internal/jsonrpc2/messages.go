@@ -135,7 +135,9 @@ func toWireError(err error) *WireError {
 		// already a wire error, just use it
 		return err
 	}
-	result := &WireError{Message: err.Error()}
+	// An error without a code of its own is an internal error: 0 is no
+	// JSON-RPC error code.
+	result := &WireError{Code: -32603, Message: err.Error()} // ErrInternal
 	var wrapped *WireError
 	if errors.As(err, &wrapped) {
 		// if we wrapped a wire error, keep the code from the wrapped error

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestInitServes writes each starting configuration with init and serves
+// it at once with the real binary, as an MCP client would see it: the tools
+// are listed, and those that need no network answer a call.
+func TestInitServes(t *testing.T) {
+	bin := binary(t)
+	tests := []struct {
+		flag  string
+		tools []string
+		call  string // a tool to call, "" for none (the HTTP one needs the network)
+		args  map[string]any
+		want  string // in the structured content of the call
+	}{
+		{"", []string{"current_weather"}, "", nil, ""},
+		{"--exec", []string{"current_time", "system_info"}, "current_time", map[string]any{"timezone": "UTC"}, `"time":"`},
+		{"--sql", []string{"add_note", "find_notes"}, "find_notes", map[string]any{"text": "welcome"}, `"title":"Welcome"`},
+	}
+	for _, tt := range tests {
+		t.Run("init"+tt.flag, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "tools.hcl")
+			args := []string{"init", file}
+			if tt.flag != "" {
+				args = []string{"init", tt.flag, file}
+			}
+			var stderr bytes.Buffer
+			if code := Main(args, nil, io.Discard, &stderr); code != exitOK {
+				t.Fatalf("init exited with %d: %s", code, stderr.String())
+			}
+			cmd := exec.Command(bin, "serve", file)
+			var logs bytes.Buffer
+			cmd.Stderr = &logs
+			client := mcp.NewClient(&mcp.Implementation{Name: "init-test", Version: "0"}, nil)
+			ctx := context.Background()
+			session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				t.Fatalf("serving the file init wrote: %v\nstderr: %s", err, logs.String())
+			}
+			defer session.Close()
+			list, err := session.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatalf("tools/list: %v", err)
+			}
+			var names []string
+			for _, tool := range list.Tools {
+				names = append(names, tool.Name)
+			}
+			slices.Sort(names)
+			if !slices.Equal(names, tt.tools) {
+				t.Errorf("tools = %v, want %v", names, tt.tools)
+			}
+			if tt.call == "" {
+				return
+			}
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tt.call, Arguments: tt.args})
+			if err != nil {
+				t.Fatalf("tools/call %s: %v", tt.call, err)
+			}
+			got, _ := json.Marshal(res.StructuredContent)
+			if res.IsError || !strings.Contains(string(got), tt.want) {
+				t.Errorf("tools/call %s = %s (error %v), want %s in it", tt.call, got, res.IsError, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,111 @@
+package load
+
+import (
+	"maps"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// public checks an attribute whose value every client sees (in
+// initialize, tools/list, mcpdecl list): it must not hold anything derived
+// from a sensitive variable. Values derived from one carry
+// [engine.SensitiveMark], through templates, functions and local values
+// alike; such a value is an error at the reference that brings the secret
+// in. what names the attribute for the message, as in "the description of
+// a tool". It reports whether the attribute is free of secrets; the
+// attribute's other errors are left to its decoding.
+func (l *loader) public(ctx *engine.DecodeContext, e hcl.Expression, what string) bool {
+	refs := e.Variables()
+	if len(refs) == 0 {
+		return true // only a reference can bring a mark in
+	}
+	v, diags := e.Value(ctx.EvalContext)
+	if diags.HasErrors() || !v.ContainsMarked() {
+		return true
+	}
+	subject, name := e.Range(), "a sensitive variable"
+	for _, tr := range refs {
+		tv, diags := tr.TraverseAbs(ctx.EvalContext)
+		if !diags.HasErrors() && tv.ContainsMarked() {
+			subject, name = tr.SourceRange(), traversalText(tr)+", which is sensitive"
+			break
+		}
+	}
+	l.error(subject, "Sensitive value shown to clients",
+		"%s is shown to every client that connects, so it cannot hold a value derived from %s. "+
+			"Write it without the secret; secrets belong where clients never see them, such as auth, headers, dsn or env.",
+		upperFirst(what), name)
+	return false
+}
+
+// publicAttrs checks with [loader.public] those of the named attributes
+// that are present; what words each, given its name.
+func (l *loader) publicAttrs(ctx *engine.DecodeContext, attrs hcl.Attributes, what func(name string) string, names ...string) {
+	for _, name := range names {
+		if a, ok := attrs[name]; ok {
+			l.public(ctx, a.Expr, what(name))
+		}
+	}
+}
+
+// traversalText writes a reference such as var.api_key or local.x.
+func traversalText(tr hcl.Traversal) string {
+	var b strings.Builder
+	b.WriteString(tr.RootName())
+	for _, step := range tr[1:] {
+		if a, ok := step.(hcl.TraverseAttr); ok {
+			b.WriteString("." + a.Name)
+		} else {
+			break
+		}
+	}
+	return b.String()
+}
+
+// upperFirst capitalizes the first letter of a phrase.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// decodeBody decodes body into v as [gohcl.DecodeBody] does, which panics
+// on a value derived from a sensitive variable: such values are unmarked
+// first. Where a secret must not go, check the attributes with
+// [loader.public] before.
+func decodeBody(ctx *engine.DecodeContext, body hcl.Body, v any) hcl.Diagnostics {
+	eval := ctx.EvalContext
+	if attrs, diags := body.JustAttributes(); !diags.HasErrors() {
+		for _, a := range attrs {
+			if val, diags := a.Expr.Value(eval); !diags.HasErrors() && val.ContainsMarked() {
+				eval = unmarkedContext(eval)
+				break
+			}
+		}
+	}
+	return gohcl.DecodeBody(body, eval, v)
+}
+
+// unmarkedContext returns a context with the variables and functions of
+// ctx and its parents, every value unmarked.
+func unmarkedContext(ctx *hcl.EvalContext) *hcl.EvalContext {
+	out := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: map[string]function.Function{}}
+	var chain []*hcl.EvalContext
+	for c := ctx; c != nil; c = c.Parent() {
+		chain = append(chain, c)
+	}
+	for i := len(chain) - 1; i >= 0; i-- { // the nearest wins
+		for k, v := range chain[i].Variables {
+			out.Variables[k], _ = v.UnmarkDeep()
+		}
+		maps.Copy(out.Functions, chain[i].Functions)
+	}
+	return out
+}

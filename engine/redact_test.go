@@ -1,0 +1,77 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/base64"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// secret holds characters that every encoding changes: a quote, a
+// backslash, a space, a slash, HTML's special characters and non-ASCII.
+const secret = `hunter2!@ pa"ss\w/rd<&>é`
+
+func TestRedactorEncodedForms(t *testing.T) {
+	forms := map[string]string{
+		"raw":         secret,
+		"query":       url.QueryEscape(secret),
+		"path":        url.PathEscape(secret),
+		"json":        `hunter2!@ pa\"ss\\w/rd\u003c\u0026\u003eé`,
+		"json noHTML": `hunter2!@ pa\"ss\\w/rd<&>é`,
+		"base64":      base64.StdEncoding.EncodeToString([]byte(secret)),
+	}
+	r := &engine.Redactor{}
+	r.Add(secret)
+	for name, form := range forms {
+		t.Run(name, func(t *testing.T) {
+			got := r.Redact("upstream said: " + form + " (end)")
+			if want := "upstream said: " + engine.Mask + " (end)"; got != want {
+				t.Errorf("Redact(%q) = %q, want %q", form, got, want)
+			}
+		})
+	}
+}
+
+func TestRedactorCollectionLeaves(t *testing.T) {
+	r := &engine.Redactor{}
+	r.AddValue(cty.ObjectVal(map[string]cty.Value{
+		"headers": cty.MapVal(map[string]cty.Value{"X-Key": cty.StringVal("map-secret-1")}),
+		"list":    cty.ListVal([]cty.Value{cty.StringVal("list-secret-2")}),
+		"pin":     cty.NumberIntVal(987654321),
+		"ratio":   cty.NumberFloatVal(0.125),
+		"on":      cty.True, // a bool hides nothing, and "true" must stay
+	}).Mark(engine.SensitiveMark))
+	for _, leaf := range []string{"map-secret-1", "list-secret-2", "987654321", "0.125"} {
+		if got := r.Redact("x " + leaf + " y"); got != "x "+engine.Mask+" y" {
+			t.Errorf("leaf %q: Redact = %q", leaf, got)
+		}
+	}
+	if got := r.Redact("true"); got != "true" {
+		t.Errorf("Redact(true) = %q, want it left alone", got)
+	}
+}
+
+// TestExcerptRedactsBeforeCutting checks that a secret straddling the
+// excerpt's end is hidden whole, not cut to a prefix that escapes
+// redaction.
+func TestExcerptRedactsBeforeCutting(t *testing.T) {
+	token := "tok_" + strings.Repeat("Z", 60)
+	r := &engine.Redactor{}
+	r.Add(token)
+	for _, pad := range []int{engine.ExcerptBytes - len(token) + 1, engine.ExcerptBytes - 5, engine.ExcerptBytes - 1, engine.ExcerptBytes - 20} {
+		body := strings.Repeat("a", pad) + "Authorization: Bearer " + token
+		ctx := engine.WithRedaction(context.Background(), r.Redact)
+		got := engine.Excerpt(ctx, body)
+		if strings.Contains(got, "tok_ZZZZ") {
+			t.Errorf("pad %d: the excerpt holds part of the token: …%s", pad, got[max(0, len(got)-80):])
+		}
+		if len(got) > engine.ExcerptBytes+len("…") {
+			t.Errorf("pad %d: the excerpt is %d bytes long", pad, len(got))
+		}
+	}
+}
