@@ -67,8 +67,8 @@ func TestReadmeAllSnippets(t *testing.T) {
 func readmeEnv(name string) (string, bool) {
 	v, ok := map[string]string{
 		"MCPDECL_VAR_api_key": "weather-key-0123456789",
-		"CI_BOT_TOKEN":    "0123456789abcdef0123456789abcdef",
-		"REDIS_URL":       "redis://127.0.0.1:6379",
+		"CI_BOT_TOKEN":        "0123456789abcdef0123456789abcdef",
+		"REDIS_URL":           "redis://127.0.0.1:6379",
 	}[name]
 	return v, ok
 }
