@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os/signal"
 	"syscall"
@@ -22,7 +21,11 @@ func (a *app) callCmd() *cobra.Command {
 arguments (an object; none means {}), and prints the MCP result as JSON, as a
 client would receive it. It exits with 1 when the result is a tool error.
 
-The last argument is taken as JSON when it starts with "{".
+The last argument is the JSON arguments when it starts with "{" (white
+space before it is allowed); then the one before it is TOOL, and the others
+are PATHs. Arguments that are not one JSON object, a PATH that does not
+exist and a TOOL the configuration does not declare are mistakes on the
+command line (exit code 2).
 
 With --trace, every stage of the call is printed on stderr, with its
 duration: the arguments, the request and response (or the command, or the
@@ -34,15 +37,10 @@ document on stderr.`,
 			if err := checkTraceMode(trace); err != nil {
 				return err
 			}
-			var raw json.RawMessage
-			if last := rest[len(rest)-1]; len(last) > 0 && last[0] == '{' {
-				raw = json.RawMessage(last)
-				rest = rest[:len(rest)-1]
+			paths, name, raw, err := splitCallArgs(rest)
+			if err != nil {
+				return err
 			}
-			if len(rest) < 2 {
-				return usageError{fmt.Errorf("call needs at least one PATH and a TOOL name")}
-			}
-			paths, name := rest[:len(rest)-1], rest[len(rest)-1]
 			cfg, err := a.load(paths)
 			if err != nil {
 				return err
@@ -50,11 +48,7 @@ document on stderr.`,
 			defer cfg.Close()
 			tool, ok := cfg.Tool(name)
 			if !ok {
-				names := make([]string, len(cfg.Tools))
-				for i, t := range cfg.Tools {
-					names[i] = t.Name()
-				}
-				return fmt.Errorf("no tool named %q; the tools are: %v", name, names)
+				return usageError{unknownTool(name, cfg.Tools)}
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
