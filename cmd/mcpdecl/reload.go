@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -24,7 +24,10 @@ const settle = 200 * time.Millisecond
 
 // reloadLoop loads the configuration again on each request and swaps it in
 // when it is valid; a broken one is logged with its diagnostics.
-func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live, reloads <-chan string, logger *slog.Logger) {
+//
+// loaded, when not nil, is given each configuration swapped in, so that
+// the watcher follows the files it read.
+func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live, reloads <-chan string, logger *slog.Logger, loaded func(*engine.Config)) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -50,6 +53,9 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 				continue
 			}
 			live.Swap(cfg)
+			if loaded != nil {
+				loaded(cfg)
+			}
 			logger.Info("configuration reloaded", "reason", why, "tools", len(cfg.Tools))
 			if len(cfg.Tools) == 0 {
 				logger.Warn(noTools)
@@ -90,16 +96,29 @@ func severityWord(s hcl.DiagnosticSeverity) string {
 	return "error"
 }
 
-// watchFiles watches the configuration's files and directories, and asks for
-// a reload once changes to .hcl files settle.
-func watchFiles(paths []string, reloads chan<- string, logger *slog.Logger) (*fsnotify.Watcher, error) {
+// configWatcher asks for a reload once changes settle to the files a
+// configuration is made of: the .hcl files of its PATHs, and every file it
+// read at load time (file(), see [engine.Config.Files]), which can change
+// with each reload.
+type configWatcher struct {
+	w *fsnotify.Watcher
+
+	mu    sync.Mutex
+	dirs  map[string]bool // directories watched
+	whole map[string]bool // directories given as PATHs: each .hcl file in them
+	files map[string]bool // files of interest, wherever they are
+}
+
+// watchFiles watches the configuration at paths, and asks for a reload
+// once changes to its files settle. [configWatcher.watch] adds the files a
+// load read.
+func watchFiles(paths []string, reloads chan<- string, logger *slog.Logger) (*configWatcher, error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	// Watch directories, not files: editors replace a file by renaming a new
-	// one over it, which ends a watch on the file itself.
-	var dirs, whole, files []string // watched, given as directories, given as files
+	cw := &configWatcher{w: w, dirs: map[string]bool{}, whole: map[string]bool{}, files: map[string]bool{}}
+	var files []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -107,25 +126,18 @@ func watchFiles(paths []string, reloads chan<- string, logger *slog.Logger) (*fs
 			return nil, err
 		}
 		if info, err := os.Stat(abs); err == nil && info.IsDir() {
-			dirs = append(dirs, abs)
-			whole = append(whole, abs)
+			cw.whole[abs] = true
+			if err := cw.addDir(abs); err != nil {
+				w.Close()
+				return nil, err
+			}
 		} else {
 			files = append(files, abs)
-			dirs = append(dirs, filepath.Dir(abs))
 		}
 	}
-	slices.Sort(dirs)
-	for _, d := range slices.Compact(dirs) {
-		if err := w.Add(d); err != nil {
-			w.Close()
-			return nil, err
-		}
-	}
-	relevant := func(name string) bool {
-		if slices.Contains(files, name) {
-			return true
-		}
-		return filepath.Ext(name) == ".hcl" && slices.Contains(whole, filepath.Dir(name))
+	if err := cw.watch(files); err != nil {
+		w.Close()
+		return nil, err
 	}
 	go func() {
 		var timer *time.Timer
@@ -135,7 +147,7 @@ func watchFiles(paths []string, reloads chan<- string, logger *slog.Logger) (*fs
 				if !ok {
 					return
 				}
-				if !relevant(ev.Name) || ev.Op == fsnotify.Chmod {
+				if !cw.relevant(ev.Name) || ev.Op == fsnotify.Chmod {
 					continue
 				}
 				if timer == nil {
@@ -151,5 +163,50 @@ func watchFiles(paths []string, reloads chan<- string, logger *slog.Logger) (*fs
 			}
 		}
 	}()
-	return w, nil
+	return cw, nil
 }
+
+// watch adds files (absolute paths) to those whose change reloads. It
+// watches their directories, not the files: editors replace a file by
+// renaming a new one over it, which ends a watch on the file itself.
+func (cw *configWatcher) watch(files []string) error {
+	cw.mu.Lock()
+	defer cw.mu.Unlock()
+	for _, f := range files {
+		cw.files[f] = true
+		if err := cw.addDirLocked(filepath.Dir(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (cw *configWatcher) addDir(dir string) error {
+	cw.mu.Lock()
+	defer cw.mu.Unlock()
+	return cw.addDirLocked(dir)
+}
+
+func (cw *configWatcher) addDirLocked(dir string) error {
+	if cw.dirs[dir] {
+		return nil
+	}
+	if err := cw.w.Add(dir); err != nil {
+		return fmt.Errorf("cannot watch %s: %w", dir, err)
+	}
+	cw.dirs[dir] = true
+	return nil
+}
+
+// relevant reports whether a change to name concerns the configuration.
+func (cw *configWatcher) relevant(name string) bool {
+	cw.mu.Lock()
+	defer cw.mu.Unlock()
+	if cw.files[name] {
+		return true
+	}
+	return filepath.Ext(name) == ".hcl" && cw.whole[filepath.Dir(name)]
+}
+
+// Close stops watching.
+func (cw *configWatcher) Close() error { return cw.w.Close() }

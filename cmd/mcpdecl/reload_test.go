@@ -189,3 +189,77 @@ func TestServeWatch(t *testing.T) {
 	}
 	_ = os.Remove(file)
 }
+
+// TestServeWatchFileFunction checks that `serve --watch` reloads when a
+// file read with file() changes, even one outside the configuration's
+// directory, and follows a file() that a reload adds.
+func TestServeWatchFileFunction(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	other := t.TempDir() // file() may reach outside the configuration's directory
+	file := filepath.Join(dir, "tools.hcl")
+	desc := filepath.Join(other, "desc.txt")
+	second := filepath.Join(other, "second.txt")
+	write(t, desc, "first description")
+	write(t, second, "second tool")
+	write(t, file, `tool "t" {
+  description = file("`+desc+`")
+  text        = "t"
+}
+`)
+	cmd := exec.Command(bin, "serve", "--watch", file)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	changed := make(chan struct{}, 10)
+	client := mcp.NewClient(&mcp.Implementation{Name: "watch-test", Version: "0"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	ctx := context.Background()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer session.Close()
+	descriptions := func() []string {
+		res, err := session.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tool := range res.Tools {
+			out = append(out, tool.Name+": "+tool.Description)
+		}
+		return out
+	}
+	waitChanged := func(what string) {
+		t.Helper()
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no tools/list_changed notification after %s\nlogs:\n%s", what, stderr.String())
+		}
+	}
+
+	write(t, desc, "edited description")
+	waitChanged("editing a file() read")
+	if got := descriptions(); !slices.Equal(got, []string{"t: edited description"}) {
+		t.Errorf("after editing desc.txt, tools = %q", got)
+	}
+
+	// An edit that reads one more file: that file is watched from then on.
+	write(t, file, `tool "t" {
+  description = file("`+desc+`")
+  text        = "t"
+}
+tool "u" {
+  description = file("`+second+`")
+  text        = "u"
+}
+`)
+	waitChanged("adding a file()")
+	write(t, second, "second tool, edited")
+	waitChanged("editing the file() an edit added")
+	if got := descriptions(); !slices.Equal(got, []string{"t: edited description", "u: second tool, edited"}) {
+		t.Errorf("after editing second.txt, tools = %q", got)
+	}
+}

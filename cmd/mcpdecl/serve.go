@@ -80,14 +80,21 @@ configuration they started with.`,
 					trigger(reloads, "SIGHUP")
 				}
 			}()
+			var loaded func(*engine.Config)
 			if watch {
 				w, err := watchFiles(paths, reloads, logger)
 				if err != nil {
 					return err
 				}
 				defer w.Close()
+				loaded = func(cfg *engine.Config) {
+					if err := w.watch(cfg.Files()); err != nil {
+						logger.Warn("watching the files the configuration read", "error", err)
+					}
+				}
+				loaded(cfg)
 			}
-			go a.reloadLoop(ctx, paths, live, reloads, logger)
+			go a.reloadLoop(ctx, paths, live, reloads, logger, loaded)
 
 			if addr == "" {
 				logger.Info("serving on stdio", "tools", len(cfg.Tools), "watch", watch)
