@@ -5,22 +5,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-port=8099
 bin=$(mktemp -d)
-trap 'kill "${httpbin:-}" 2>/dev/null || true; rm -rf "$bin"' EXIT
+trap 'kill "${upstream:-}" 2>/dev/null || true; rm -rf "$bin"' EXIT
 go build -o "$bin/mcpdecl" ./cmd/mcpdecl
-go build -o "$bin/go-httpbin" github.com/mccutchen/go-httpbin/v2/cmd/go-httpbin
-"$bin/go-httpbin" -host 127.0.0.1 -port "$port" >/dev/null 2>&1 &
-httpbin=$!
-for _ in $(seq 50); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+go build -o "$bin/upstream" ./examples/upstream
+# go-httpbin on a free port: the upstream prints its URL once it listens, and
+# the demo talks to that URL only, never to whatever else listens here.
+"$bin/upstream" >"$bin/upstream.url" 2>"$bin/upstream.log" &
+upstream=$!
+url=
+for _ in $(seq 100); do
+  url=$(head -n 1 "$bin/upstream.url")
+  [ -n "$url" ] && break
+  kill -0 "$upstream" 2>/dev/null || break
   sleep 0.1
 done
+if [ -z "$url" ]; then
+  echo "FAIL: the local go-httpbin upstream did not start:" >&2
+  cat "$bin/upstream.log" >&2
+  exit 1
+fi
 
 export PATH="$bin:$PATH"
 set -x
-mcpdecl validate examples/httpbin.hcl
-mcpdecl list examples/httpbin.hcl
-mcpdecl call examples/httpbin.hcl echo '{"message": "hello/../world", "tags": ["a", "b"]}'
-mcpdecl call examples/httpbin.hcl status '{"code": 503}' || echo "(exit code $?: a tool error, as error_if says)"
+mcpdecl validate examples/httpbin.hcl --var base_url="$url"
+mcpdecl list examples/httpbin.hcl --var base_url="$url"
+mcpdecl call examples/httpbin.hcl echo '{"message": "hello/../world", "tags": ["a", "b"]}' --var base_url="$url"
+mcpdecl call examples/httpbin.hcl status '{"code": 503}' --var base_url="$url" || echo "(exit code $?: a tool error, as error_if says)"
 mcpdecl call examples/shop.hcl top_products '{"limit": 3}' --var shop_db="$bin/shop.db"

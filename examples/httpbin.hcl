@@ -1,5 +1,6 @@
 # Tools over go-httpbin, an HTTP test service that runs on this machine:
-# `bash examples/demo.sh` starts it on 127.0.0.1:8099 and calls these tools.
+# `bash examples/demo.sh` starts it on a free port of 127.0.0.1 and calls
+# these tools with --var base_url=<its URL>.
 # They show JSON bodies, headers, path escaping, status mapping with
 # error_if/error_message, and binary (image) responses.
 
