@@ -332,21 +332,12 @@ func (a *action) decodePath(target *hcl.Attribute, text string, phs []placeholde
 			"A fragment (#…) is never sent to a server; remove it."))
 	}
 	path, q, hasQuery := strings.Cut(rest, "?")
-	end := off + len(path)
-	var inPath []placeholder
-	for _, ph := range phs {
-		switch {
-		case ph.start < off:
-			diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Placeholder outside the path",
-				"Placeholders may only stand in the path of a url: the scheme, host and port of a request are fixed."))
-		case ph.start >= end:
-			diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Placeholder in the query string",
-				"Placeholders may only stand in the path; give query parameters with query = { %s = expr(\"…\") }.", ph.name))
-		default:
-			ph.start -= off
-			ph.end -= off
-			inPath = append(inPath, ph)
-		}
+	// phs stand in the path: placeholdersOutsidePath set the others apart.
+	inPath := make([]placeholder, len(phs))
+	for i, ph := range phs {
+		ph.start -= off
+		ph.end -= off
+		inPath[i] = ph
 	}
 	if diags.HasErrors() {
 		return diags
