@@ -249,6 +249,12 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 		_ = json.Unmarshal(raw, &sent)
 		return errorResult(msg), sent
 	}
+	timeout := t.spec.Timeout
+	if d, ok := ctx.Deadline(); ok {
+		// The caller's deadline comes first: messages name the time the
+		// call really had.
+		timeout = min(timeout, time.Until(d))
+	}
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
 	ctx = withMaxResultBytes(ctx, t.spec.MaxResultBytes)
@@ -263,7 +269,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 			case t.slots <- struct{}{}:
 				defer func() { <-t.slots }()
 			case <-ctx.Done():
-				return errorResult(t.busyError(ctx)), args
+				return errorResult(t.busyError(ctx, timeout)), args
 			}
 		}
 		var err error
@@ -271,7 +277,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 		resp, err = t.spec.Action.Run(ctx, args)
 		t.traceAction(began, resp, err)
 		if err != nil {
-			return errorResult(t.actionError(ctx, err)), args
+			return errorResult(t.actionError(ctx, err, timeout)), args
 		}
 	}
 	if resp == nil {
@@ -370,11 +376,12 @@ func (t *Tool) arguments(raw json.RawMessage) (map[string]any, string) {
 	return args, ""
 }
 
-// actionError words an action's error for the client.
-func (t *Tool) actionError(ctx context.Context, err error) string {
+// actionError words an action's error for the client; timeout is the time
+// the call had.
+func (t *Tool) actionError(ctx context.Context, err error, timeout time.Duration) string {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Sprintf("the call timed out after %s: %v", t.spec.Timeout, err)
+		return fmt.Sprintf("the call timed out after %s: %v", roundDuration(timeout), err)
 	case errors.Is(ctx.Err(), context.Canceled):
 		return "the call was cancelled"
 	}
@@ -382,12 +389,21 @@ func (t *Tool) actionError(ctx context.Context, err error) string {
 }
 
 // busyError words a call that gave up waiting for a free slot.
-func (t *Tool) busyError(ctx context.Context) string {
+func (t *Tool) busyError(ctx context.Context, timeout time.Duration) string {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return "the call was cancelled while waiting for a free slot"
 	}
 	return fmt.Sprintf("the tool is busy: %d calls of it are already running (max_concurrency), and none finished within the call's timeout of %s; try again later",
-		t.spec.MaxConcurrency, t.spec.Timeout)
+		t.spec.MaxConcurrency, roundDuration(timeout))
+}
+
+// roundDuration rounds d for messages: to the millisecond under a minute,
+// else to the second.
+func roundDuration(d time.Duration) time.Duration {
+	if d < time.Minute {
+		return max(d.Round(time.Millisecond), 0)
+	}
+	return d.Round(time.Second)
 }
 
 // mergeHints fills the annotations the configuration left unset with the

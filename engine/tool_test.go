@@ -122,6 +122,39 @@ func TestBusyCallGivesUpAtItsTimeout(t *testing.T) {
 	}
 }
 
+// TestTimeoutMessageNamesTheTimeTheCallHad checks that a call cut short by
+// its caller's deadline, before the tool's own timeout, says how long it
+// really had.
+func TestTimeoutMessageNamesTheTimeTheCallHad(t *testing.T) {
+	tests := []struct {
+		name     string
+		timeout  time.Duration // the tool's
+		deadline time.Duration // the caller's; 0: none
+		want     string
+	}{
+		{"the tool's timeout", 200 * time.Millisecond, 0, "the call timed out after 200ms"},
+		{"the caller's shorter deadline", 30 * time.Second, 200 * time.Millisecond, "the call timed out after 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := newTool(t, engine.ToolSpec{Action: &gate{release: make(chan struct{})}, Timeout: tt.timeout})
+			ctx := context.Background()
+			if tt.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.deadline)
+				defer cancel()
+			}
+			res := tool.Call(ctx, nil)
+			if !res.IsError || !strings.Contains(res.Text(), tt.want) {
+				t.Errorf("result %q, want it to say %q", res.Text(), tt.want)
+			}
+			if strings.Contains(res.Text(), "30s") {
+				t.Errorf("result %q names the tool's timeout, not the time the call had", res.Text())
+			}
+		})
+	}
+}
+
 // hinted is an action that knows it only reads.
 type hinted struct{}
 
