@@ -146,6 +146,9 @@ func (a *app) validateJSON(ctx context.Context, paths []string, connect bool) er
 			})
 		}
 	}
+	if len(cfg.Tools) == 0 {
+		c.diags = append(c.diags, diagJSON{Severity: "warning", Summary: "No tools", Detail: strings.ToUpper(noTools[:1]) + noTools[1:] + "."})
+	}
 	if err := c.write(a.stdout, len(cfg.Tools)); err != nil {
 		return err
 	}
