@@ -2,10 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"encoding/json"
-	"maps"
-	"reflect"
-	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -184,128 +180,20 @@ func needsSanitizing(s string) bool {
 // of one object yields the same key, a key that was clean keeps its value,
 // else the key that sorts first does; the other entries are dropped.
 func SanitizeValue(v any) any {
-	out, _ := sanitizeValue(v)
+	out, _ := sanitizing.value(v)
 	return out
 }
 
-// sanitizeValue is [SanitizeValue]; changed reports whether the result
-// differs from v.
-func sanitizeValue(v any) (out any, changed bool) {
-	switch x := v.(type) {
-	case nil, bool, int, int64, float64, json.Number:
-		return v, false
-	case string:
-		if needsSanitizing(x) {
-			return Sanitize([]byte(x)), true
-		}
-		return v, false
-	case []any:
-		var copied []any
-		for i, e := range x {
-			if ne, ch := sanitizeValue(e); ch {
-				if copied == nil {
-					copied = slices.Clone(x)
-				}
-				copied[i] = ne
-			}
-		}
-		if copied == nil {
-			return v, false
-		}
-		return copied, true
-	case map[string]any:
-		return sanitizeObject(x)
-	case []string:
-		var copied []string
-		for i, e := range x {
-			if needsSanitizing(e) {
-				if copied == nil {
-					copied = slices.Clone(x)
-				}
-				copied[i] = Sanitize([]byte(e))
-			}
-		}
-		if copied == nil {
-			return v, false
-		}
-		return copied, true
-	}
-	return sanitizeOther(v)
-}
-
-// sanitizeObject is [sanitizeValue] for an object.
-func sanitizeObject(m map[string]any) (any, bool) {
-	var (
-		copied map[string]any
-		dirty  []string // keys to clean, with their cleaned values in moved
-		moved  map[string]any
-	)
-	for k, e := range m {
-		ne, ch := sanitizeValue(e)
-		if !ch && !needsSanitizing(k) {
-			continue
-		}
-		if copied == nil {
-			copied = maps.Clone(m)
-		}
-		if !needsSanitizing(k) {
-			copied[k] = ne
-			continue
-		}
-		delete(copied, k)
-		if moved == nil {
-			moved = make(map[string]any)
-		}
-		dirty = append(dirty, k)
-		moved[k] = ne
-	}
-	if copied == nil {
-		return m, false
-	}
-	slices.Sort(dirty)
-	for _, k := range dirty {
-		if ck := Sanitize([]byte(k)); !hasKey(copied, ck) {
-			copied[ck] = moved[k]
-		}
-	}
-	return copied, true
-}
-
-func hasKey(m map[string]any, k string) bool {
-	_, ok := m[k]
-	return ok
-}
-
-// sanitizeOther cleans a value of a type that programs seldom yield (a
-// []int, a map[string]string, a string type of its own): when its JSON
-// holds a character to clean, it is replaced with that JSON decoded, then
-// cleaned.
-func sanitizeOther(v any) (any, bool) {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.String:
-		if s := rv.String(); needsSanitizing(s) {
+// sanitizing is the rewrite that [SanitizeValue] makes.
+var sanitizing = rewrite{
+	str: func(s string) (string, bool) {
+		if needsSanitizing(s) {
 			return Sanitize([]byte(s)), true
 		}
-		return v, false
-	case reflect.Slice, reflect.Array, reflect.Map, reflect.Struct, reflect.Pointer, reflect.Interface:
-	default:
-		return v, false // a number or a bool: nothing to clean
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil || !jsonNeedsSanitizing(buf.Bytes()) {
-		return v, false
-	}
-	dec := json.NewDecoder(&buf)
-	dec.UseNumber()
-	var g any
-	if err := dec.Decode(&g); err != nil {
-		return v, false
-	}
-	out, _ := sanitizeValue(g)
-	return out, true
+		return s, false
+	},
+	keys: true,
+	json: jsonNeedsSanitizing,
 }
 
 // jsonNeedsSanitizing reports whether a string in b, JSON as encoding/json

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,11 +230,33 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 			return errorResult(t.redactor.Redact(SanitizeString(err.Error())))
 		}
 	}
-	res, args := t.call(ctx, raw)
-	return t.finish(res, args)
+	var sec callSecrets
+	res, args := t.call(ctx, raw, &sec)
+	if sec.redact == nil { // the arguments were refused before it was set
+		sec = t.secretsOf(args)
+	}
+	return t.finish(res, sec)
 }
 
-func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[string]any) {
+// callSecrets is what one call redacts: the configuration's secrets and the
+// values of the call's sensitive arguments, worked out once per call.
+type callSecrets struct {
+	values []string            // the call's sensitive argument values
+	redact func(string) string // hides both
+}
+
+// secretsOf is the redaction of a call with args.
+func (t *Tool) secretsOf(args map[string]any) callSecrets {
+	values := t.sensitiveValues(args)
+	return callSecrets{values: values, redact: t.redactFunc(values)}
+}
+
+// active reports whether there is anything to redact.
+func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Active() }
+
+// call runs the tool; sec is set to the call's redaction once its
+// arguments are known.
+func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) (*Result, map[string]any) {
 	tr := TracerFrom(ctx)
 	began := traceNow(tr)
 	args, msg := t.arguments(raw)
@@ -258,9 +279,12 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (*Result, map[stri
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
 	ctx = withMaxResultBytes(ctx, t.spec.MaxResultBytes)
-	// What the action quotes in its errors (see Excerpt) is redacted whole
-	// before it is cut.
-	ctx = WithRedaction(ctx, t.redactFunc(t.sensitiveValues(args)))
+	*sec = t.secretsOf(args)
+	if sec.active(t.redactor) {
+		// What the action quotes in its errors (see Excerpt) is redacted
+		// whole before it is cut.
+		ctx = WithRedaction(ctx, sec.redact)
+	}
 
 	var resp *Response
 	if t.spec.Action != nil {
@@ -552,9 +576,8 @@ func describe(v any) string {
 // terminal control sequences (the structured content was cleaned by
 // outputs), cut to max_result_bytes, and with the configuration's secrets
 // and the call's sensitive argument values redacted.
-func (t *Tool) finish(res *Result, args map[string]any) *Result {
-	secrets := t.sensitiveValues(args)
-	redact := t.redactFunc(secrets)
+func (t *Tool) finish(res *Result, sec callSecrets) *Result {
+	redact := sec.redact
 	clean := res.IsError || !t.spec.NoSanitize
 	for i := range res.Content {
 		c := &res.Content[i]
@@ -563,7 +586,7 @@ func (t *Tool) finish(res *Result, args map[string]any) *Result {
 		}
 		c.apply(redact)
 	}
-	if res.Structured != nil && (len(secrets) > 0 || t.redactor.Active()) {
+	if res.Structured != nil && sec.active(t.redactor) {
 		res.Structured = redactStrings(res.Structured, redact).(map[string]any)
 	}
 	return capResult(res, t.spec.MaxResultBytes, approxJSONSize(res.Structured))
@@ -663,46 +686,16 @@ func (t *Tool) sensitiveValues(args map[string]any) []string {
 
 // redactStrings returns v with redact applied to every string in it. v is
 // not modified: it may be a constant of the configuration, shared by every
-// call, so what holds a string to change is copied.
+// call, so what holds a string to change is copied (see [rewrite]).
 func redactStrings(v any, redact func(string) string) any {
-	out, _ := redactValue(v, redact)
+	out, _ := rewrite{
+		str: func(s string) (string, bool) {
+			r := redact(s)
+			return r, r != s
+		},
+		json: func(b []byte) bool { return redact(string(b)) != string(b) },
+	}.value(v)
 	return out
-}
-
-// redactValue is redactStrings; changed reports whether out differs from v.
-func redactValue(v any, redact func(string) string) (out any, changed bool) {
-	switch x := v.(type) {
-	case string:
-		r := redact(x)
-		return r, r != x
-	case []any:
-		var c []any
-		for i, e := range x {
-			if ne, ch := redactValue(e, redact); ch {
-				if c == nil {
-					c = slices.Clone(x)
-				}
-				c[i] = ne
-			}
-		}
-		if c != nil {
-			return c, true
-		}
-	case map[string]any:
-		var c map[string]any
-		for k, e := range x {
-			if ne, ch := redactValue(e, redact); ch {
-				if c == nil {
-					c = maps.Clone(x)
-				}
-				c[k] = ne
-			}
-		}
-		if c != nil {
-			return c, true
-		}
-	}
-	return v, false
 }
 
 // approxJSONSize estimates the size of v as JSON, without encoding it.
