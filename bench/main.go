@@ -24,6 +24,7 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "also take CPU profiles of every server under load (HTTP tool, concurrency 8, stdio and HTTP) into this directory")
 	profileFor := flag.Duration("profile-for", 10*time.Second, "how long each profile samples")
 	noGoBench := flag.Bool("no-gobench", false, "skip the Go benchmarks of the engine")
+	before := flag.String("before", "", "also run mcpdecl as built from this git revision (such as main or a commit), side by side, to compare a change")
 	flag.Parse()
 	if *quick {
 		*calls, *rounds, *concList = 600, 1, "8"
@@ -39,7 +40,7 @@ func main() {
 	if _, err := os.Stat("go.mod"); err != nil {
 		log.Fatal("run the harness from the root of the repository: go run ./bench")
 	}
-	opts := options{calls: *calls, rounds: *rounds, concs: concs, out: *out, profileDir: *cpuprofile, profileFor: *profileFor, gobench: !*noGoBench}
+	opts := options{calls: *calls, rounds: *rounds, concs: concs, out: *out, profileDir: *cpuprofile, profileFor: *profileFor, gobench: !*noGoBench, before: *before}
 	if err := benchmark(opts); err != nil {
 		log.Fatal(err)
 	}
@@ -52,6 +53,7 @@ type options struct {
 	profileDir    string
 	profileFor    time.Duration
 	gobench       bool
+	before        string // a git revision of mcpdecl to run too; "" for none
 }
 
 // setup is what the servers run against.
@@ -59,6 +61,7 @@ type setup struct {
 	dir, upstream, db          string
 	mcpdecl, baseline, patched string // binaries
 	static                     string // mcpdecl built with CGO_ENABLED=0
+	before                     string // mcpdecl built from options.before; "" for none
 }
 
 // The servers, in the order of the report.
@@ -66,6 +69,7 @@ const (
 	mcpdeclName  = "mcpdecl"
 	baselineName = "baseline"
 	patchedName  = "baseline, patched SDK"
+	beforeName   = "mcpdecl before"
 )
 
 func benchmark(o options) error {
@@ -79,6 +83,12 @@ func benchmark(o options) error {
 	log.Printf("building mcpdecl and the baselines into %s", dir)
 	if err := buildAll(st); err != nil {
 		return err
+	}
+	if o.before != "" {
+		st.before = filepath.Join(dir, "mcpdecl-before")
+		if err := buildRevision(o.before, filepath.Join(dir, "before-src"), st.before); err != nil {
+			return err
+		}
 	}
 	upstream, stop, err := startUpstream()
 	if err != nil {
@@ -179,16 +189,18 @@ func (st *setup) config(n int) string {
 
 // servers are the three servers under test, with tools tools loaded.
 func (st *setup) servers(tools int) []server {
-	m := server{name: mcpdeclName, args: func(http bool, addr, pprof string) []string {
-		a := []string{st.mcpdecl, "serve", "--log-level", "warn"}
-		if http {
-			a = append(a, "--http", addr, "--log-level", "info")
-		}
-		if pprof != "" {
-			a = append(a, "--pprof", pprof)
-		}
-		return append(a, st.config(tools))
-	}}
+	mcpdecl := func(name, bin string) server {
+		return server{name: name, args: func(http bool, addr, pprof string) []string {
+			a := []string{bin, "serve", "--log-level", "warn"}
+			if http {
+				a = append(a, "--http", addr, "--log-level", "info")
+			}
+			if pprof != "" {
+				a = append(a, "--pprof", pprof)
+			}
+			return append(a, st.config(tools))
+		}}
+	}
 	base := func(name, bin string) server {
 		return server{name: name, args: func(http bool, addr, pprof string) []string {
 			a := []string{bin, "-upstream", st.upstream, "-db", st.db, "-tools", strconv.Itoa(tools)}
@@ -201,7 +213,11 @@ func (st *setup) servers(tools int) []server {
 			return a
 		}}
 	}
-	return []server{m, base(baselineName, st.baseline), base(patchedName, st.patched)}
+	out := []server{mcpdecl(mcpdeclName, st.mcpdecl), base(baselineName, st.baseline), base(patchedName, st.patched)}
+	if st.before != "" {
+		out = append(out, mcpdecl(beforeName, st.before))
+	}
+	return out
 }
 
 // buildAll builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its
@@ -250,6 +266,36 @@ func buildAll(st *setup) error {
 		return err
 	}
 	return gobuild("bench/baseline", st.patched, ".", "-modfile", modfile)
+}
+
+// buildRevision builds mcpdecl as it was at the git revision rev, from a
+// copy of that tree in src, into bin.
+func buildRevision(rev, src, bin string) error {
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return err
+	}
+	archive := exec.Command("git", "archive", "--format=tar", rev)
+	untar := exec.Command("tar", "-x", "-C", src)
+	pipe, err := archive.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	untar.Stdin = pipe
+	archive.Stderr, untar.Stderr = os.Stderr, os.Stderr
+	if err := untar.Start(); err != nil {
+		return err
+	}
+	if err := archive.Run(); err != nil {
+		return fmt.Errorf("git archive %s: %w", rev, err)
+	}
+	if err := untar.Wait(); err != nil {
+		return fmt.Errorf("unpack %s: %w", rev, err)
+	}
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		return err
+	}
+	return gobuild(src, abs, "./cmd/mcpdecl")
 }
 
 // gobuild builds pkg in dir into bin.

@@ -34,6 +34,7 @@ func (x *result) ratio(other string, f func(sample) float64) float64 {
 }
 
 func cps(s sample) float64 { return s.callsPerSec }
+func cpu(s sample) float64 { return float64(s.cpuPerCall) }
 
 type report struct {
 	opts     options
@@ -147,6 +148,8 @@ func (r *report) write(path, chart string) error {
 			x.med(patchedName).callsPerSec, x.ratio(patchedName, cps))
 	}
 
+	r.cpuTable(&b)
+
 	b.WriteString("\n## Latency\n\n| workload | transport | concurrency | p50 mcpdecl | p50 baseline | p50 patched | p99 mcpdecl | p99 baseline | p99 patched |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, x := range r.results {
 		if x.group != "main" {
@@ -226,6 +229,33 @@ func (r *report) write(path, chart string) error {
 		return err
 	}
 	return os.WriteFile(chart, []byte(r.svg()), 0o644)
+}
+
+// cpuTable writes the servers' CPU time per call, and with -before the
+// ratio of mcpdecl's to that of the revision it is compared with.
+func (r *report) cpuTable(b *strings.Builder) {
+	b.WriteString("\n## Server CPU per call\n\nThe server process's CPU time (user + system, read from `/proc/PID/stat` before and after the calls) divided by the calls: what a user pays for a call, and far less sensitive than calls per second to other work on the machine. A ratio is the median of the per-round ratios (lower is better).\n\n")
+	before := r.opts.before != ""
+	b.WriteString("| workload | transport | concurrency | mcpdecl | baseline | baseline, patched SDK | ratio to baseline |")
+	if before {
+		fmt.Fprintf(b, " mcpdecl at `%s` | ratio to it |", r.opts.before)
+	}
+	b.WriteString("\n|---|---|---|---|---|---|---|")
+	if before {
+		b.WriteString("---|---|")
+	}
+	b.WriteString("\n")
+	for _, x := range r.results {
+		if x.group != "main" {
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %.2f× |", x.label, x.transport, x.conc,
+			ms(x.med(mcpdeclName).cpuPerCall), ms(x.med(baselineName).cpuPerCall), ms(x.med(patchedName).cpuPerCall), x.ratio(baselineName, cpu))
+		if before {
+			fmt.Fprintf(b, " %s | %.2f× |", ms(x.med(beforeName).cpuPerCall), x.ratio(beforeName, cpu))
+		}
+		b.WriteString("\n")
+	}
 }
 
 // targets writes the table of the issue's targets.

@@ -39,7 +39,8 @@ type sample struct {
 	anonKB      int64 // at the end: anonymous (heap, stacks)
 	fileKB      int64 // at the end: pages of the executable and other files
 	firstList   time.Duration
-	errors      int // failed calls
+	errors      int           // failed calls
+	cpuPerCall  time.Duration // the server's CPU time (user + system) over the calls, per call
 }
 
 // call is one tool call of a workload.
@@ -117,6 +118,7 @@ func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error
 		go func() { profErr <- fetchProfile(pprofAddr, o.profileFor, o.profile) }()
 	}
 
+	cpuBefore := cpuTime(cmd.Process.Pid)
 	lat := make([]time.Duration, 0, min(n, 1<<16))
 	var mu sync.Mutex
 	var next, errs atomic.Int64
@@ -151,6 +153,9 @@ func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error
 	out.callsPerSec = float64(len(lat)) / elapsed.Seconds()
 	slices.Sort(lat)
 	out.p50, out.p99 = lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)]
+	if cpu := cpuTime(cmd.Process.Pid) - cpuBefore; cpu > 0 && len(lat) > 0 {
+		out.cpuPerCall = cpu / time.Duration(len(lat))
+	}
 	out.rssKB, out.anonKB, out.fileKB = memory(cmd.Process.Pid)
 	if profErr != nil {
 		if err := <-profErr; err != nil {
@@ -269,6 +274,36 @@ func memory(pid int) (peak, anon, file int64) {
 	return peak, anon, file
 }
 
+// clockTick is the unit of the CPU times in /proc/PID/stat: USER_HZ, which
+// Linux fixes at 100 for every program.
+const clockTick = 10 * time.Millisecond
+
+// cpuTime is the CPU time (user + system) a process has used so far, from
+// /proc/PID/stat; 0 where that cannot be read. Far less sensitive to the
+// noise of a shared machine than calls per second, it is what a user pays.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name, in parentheses, may hold spaces: count the fields
+	// after its closing parenthesis (state is field 3, utime 14, stime 15).
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * clockTick
+}
+
 // medianOf is the median of v (the upper one of an even count).
 func medianOf(v []float64) float64 {
 	if len(v) == 0 {
@@ -298,5 +333,6 @@ func median(runs []sample) sample {
 		fileKB:      int64(pick(func(s sample) float64 { return float64(s.fileKB) })),
 		firstList:   time.Duration(pick(func(s sample) float64 { return float64(s.firstList) })),
 		errors:      int(pick(func(s sample) float64 { return float64(s.errors) })),
+		cpuPerCall:  time.Duration(pick(func(s sample) float64 { return float64(s.cpuPerCall) })),
 	}
 }

@@ -231,10 +231,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 		}
 	}
 	var sec callSecrets
-	res, args := t.call(ctx, raw, &sec)
-	if sec.redact == nil { // the arguments were refused before it was set
-		sec = t.secretsOf(args)
-	}
+	res := t.call(ctx, raw, &sec)
 	return t.finish(res, sec)
 }
 
@@ -254,21 +251,26 @@ func (t *Tool) secretsOf(args map[string]any) callSecrets {
 // active reports whether there is anything to redact.
 func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Active() }
 
-// call runs the tool; sec is set to the call's redaction once its
-// arguments are known.
-func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) (*Result, map[string]any) {
+// call runs the tool; sec is set to the call's redaction as soon as its
+// arguments are read.
+func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) *Result {
 	tr := TracerFrom(ctx)
 	began := traceNow(tr)
 	args, msg := t.arguments(raw)
-	if tr != nil {
-		t, ctx = t.startTrace(ctx, tr, began, raw, args, msg)
-	}
 	if msg != "" {
 		// The arguments are refused, but their sensitive values are still
 		// redacted from the message, should it hold one (a property name).
 		var sent map[string]any
 		_ = json.Unmarshal(raw, &sent)
-		return errorResult(msg), sent
+		*sec = t.secretsOf(sent)
+		if tr != nil {
+			t.traceRefused(tr, began, raw, msg, sec.redact)
+		}
+		return errorResult(msg)
+	}
+	*sec = t.secretsOf(args)
+	if tr != nil {
+		t, ctx = t.startTrace(ctx, tr, began, args, sec.redact)
 	}
 	timeout := t.spec.Timeout
 	if d, ok := ctx.Deadline(); ok {
@@ -279,7 +281,6 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
 	ctx = withMaxResultBytes(ctx, t.spec.MaxResultBytes)
-	*sec = t.secretsOf(args)
 	if sec.active(t.redactor) {
 		// What the action quotes in its errors (see Excerpt) is redacted
 		// whole before it is cut.
@@ -293,7 +294,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 			case t.slots <- struct{}{}:
 				defer func() { <-t.slots }()
 			case <-ctx.Done():
-				return errorResult(t.busyError(ctx, timeout)), args
+				return errorResult(t.busyError(ctx, timeout))
 			}
 		}
 		var err error
@@ -301,7 +302,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 		resp, err = t.spec.Action.Run(ctx, args)
 		t.traceAction(began, resp, err)
 		if err != nil {
-			return errorResult(t.actionError(ctx, err, timeout)), args
+			return errorResult(t.actionError(ctx, err, timeout))
 		}
 	}
 	if resp == nil {
@@ -314,14 +315,14 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 	env["args"] = args
 
 	if failed, msg := t.failed(resp, env); failed {
-		return errorResult(msg), args
+		return errorResult(msg)
 	}
 
 	res := &Result{}
 	if len(t.spec.Outputs) > 0 {
 		structured, msg := t.outputs(env)
 		if msg != "" {
-			return errorResult(msg), args
+			return errorResult(msg)
 		}
 		res.Structured = structured
 	}
@@ -329,17 +330,17 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 		for i := range t.spec.Content {
 			c, ok, err := t.spec.Content[i].build(env, !t.spec.NoSanitize)
 			if err != nil {
-				return errorResult(err.Error()), args
+				return errorResult(err.Error())
 			}
 			if ok {
 				res.Content = append(res.Content, c)
 			}
 		}
-		return res, args
+		return res
 	}
 	text, ok, err := t.text(env, res.Structured)
 	if err != nil {
-		return errorResult(err.Error()), args
+		return errorResult(err.Error())
 	}
 	if ok {
 		res.Content = append(res.Content, Content{Type: TextContent, Text: text})
@@ -357,7 +358,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 	if len(res.Content) == 0 {
 		res.Content = []Content{{Type: TextContent, Text: ""}}
 	}
-	return res, args
+	return res
 }
 
 // arguments decodes, validates and completes a call's arguments. A non-empty

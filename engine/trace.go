@@ -168,21 +168,21 @@ func traceNow(tr Tracer) time.Time {
 	return time.Now()
 }
 
+// traceRefused records arguments that were refused: what was sent, with
+// its sensitive values masked, and why.
+func (t *Tool) traceRefused(tr Tracer, began time.Time, raw json.RawMessage, msg string, redact func(string) string) {
+	clean := &cleanTracer{next: tr, redact: redact}
+	clean.Stage("arguments", time.Since(began),
+		TraceField{"sent", t.AuditArguments(raw)},
+		TraceField{"error", msg})
+}
+
 // startTrace sets up the tracing of one call, once its arguments are
-// known: it records them (or why they were refused), and returns a copy of
-// the tool whose programs record their values, with a context whose tracer
-// cleans what adapters record.
-func (t *Tool) startTrace(ctx context.Context, tr Tracer, began time.Time, raw json.RawMessage, args map[string]any, msg string) (*Tool, context.Context) {
-	if msg != "" {
-		var sent map[string]any
-		_ = json.Unmarshal(raw, &sent)
-		clean := &cleanTracer{next: tr, redact: t.redactFunc(t.sensitiveValues(sent))}
-		clean.Stage("arguments", time.Since(began),
-			TraceField{"sent", t.AuditArguments(raw)},
-			TraceField{"error", msg})
-		return t, ctx
-	}
-	clean := &cleanTracer{next: tr, redact: t.redactFunc(t.sensitiveValues(args))}
+// known: it records them, and returns a copy of the tool whose programs
+// record their values, with a context whose tracer cleans, with redact,
+// what adapters record.
+func (t *Tool) startTrace(ctx context.Context, tr Tracer, began time.Time, args map[string]any, redact func(string) string) (*Tool, context.Context) {
+	clean := &cleanTracer{next: tr, redact: redact}
 	shown := make(map[string]any, len(args))
 	for k, v := range args {
 		if t.IsSensitive(k) {
