@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +38,7 @@ type Database struct {
 	killer *killer
 
 	init     string                  // SQL run once per database, keyed by its SHA-256 in the marker table
+	initSum  string                  // that SHA-256, in hexadecimal
 	initOpen func() (*sql.DB, error) // a handle of its own for init; nil: db
 	initDone atomic.Bool
 	initMu   sync.Mutex
@@ -214,7 +216,7 @@ func decodeDatabase(ctx *engine.DecodeContext, block *hcl.Block) (*Database, hcl
 		if !more.HasErrors() && strings.TrimSpace(s) == "" {
 			diags = append(diags, errorf(attr.Expr.Range(), "Empty init", "init is SQL run once to create the database's tables, usually file(\"seed.sql\"); remove it or give it statements."))
 		}
-		d.init = s
+		d.init, d.initSum = s, initSum(s)
 	}
 	if diags.HasErrors() {
 		return nil, diags
@@ -306,7 +308,7 @@ func (d *Database) ensureInit(ctx context.Context) error {
 		}
 		defer db.Close()
 	}
-	sum := initSum(d.init)
+	sum := d.initSum
 	state, err := d.markerState(ctx, db)
 	if err != nil {
 		return d.fail(err, "init cannot tell whether it already ran")
@@ -392,10 +394,11 @@ func (d *Database) markerState(ctx context.Context, db *sql.DB) (markerState, er
 	return markerKeyed, nil
 }
 
-// placeholder is the first bound parameter in the database's dialect.
-func (d *Database) placeholder() string {
+// placeholder is the nth bound parameter (from 1) in the database's
+// dialect.
+func (d *Database) placeholder(n int) string {
 	if d.dialect == dialectPostgres {
-		return "$1"
+		return "$" + strconv.Itoa(n)
 	}
 	return "?"
 }
@@ -413,7 +416,7 @@ func (d *Database) keyMarker(ctx context.Context, db *sql.DB, sum string) error 
 	if _, err := tx.ExecContext(ctx, "ALTER TABLE "+markerTable+" ADD COLUMN "+markerColumn+" VARCHAR(64) NOT NULL DEFAULT ''"); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE "+markerTable+" SET "+markerColumn+" = "+d.placeholder(), sum); err != nil {
+	if _, err := tx.ExecContext(ctx, "UPDATE "+markerTable+" SET "+markerColumn+" = "+d.placeholder(1), sum); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -423,7 +426,7 @@ func (d *Database) keyMarker(ctx context.Context, db *sql.DB, sum string) error 
 // is sum.
 func (d *Database) initRan(ctx context.Context, db *sql.DB, sum string) (bool, error) {
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+markerTable+" WHERE "+markerColumn+" = "+d.placeholder(), sum).Scan(&n)
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+markerTable+" WHERE "+markerColumn+" = "+d.placeholder(1), sum).Scan(&n)
 	return n > 0, err
 }
 
@@ -447,11 +450,7 @@ func (d *Database) applyInit(ctx context.Context, db *sql.DB, sum string, create
 	if _, err := tx.ExecContext(ctx, d.init); err != nil {
 		return d.fail(err, "%s", failed)
 	}
-	ph2 := "?"
-	if d.dialect == dialectPostgres {
-		ph2 = "$2"
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO "+markerTable+" ("+markerColumn+", applied_at) VALUES ("+d.placeholder()+", "+ph2+")", sum, time.Now().UTC().Format(time.RFC3339)); err != nil {
+	if _, err := tx.ExecContext(ctx, "INSERT INTO "+markerTable+" ("+markerColumn+", applied_at) VALUES ("+d.placeholder(1)+", "+d.placeholder(2)+")", sum, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return d.fail(err, "init cannot record that it ran")
 	}
 	if err := tx.Commit(); err != nil {
