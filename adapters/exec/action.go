@@ -58,7 +58,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	g := &group{}
 	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
 	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
-	err = g.start(func() *exec.Cmd {
+	err = g.start(a.cgroups, func() *exec.Cmd {
 		cmd := exec.CommandContext(runCtx, a.path, argv...)
 		cmd.Args[0] = a.name // as a shell would: programs name themselves so
 		cmd.Dir = a.dir

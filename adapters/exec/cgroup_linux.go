@@ -29,12 +29,11 @@ type cgroup struct {
 	fd  int    // the directory, opened for clone3; -1 once closed
 }
 
-// newCgroup creates the cgroup of a run, or returns nil when this system
-// has no cgroup v2 the server may create cgroups in (no cgroup2 mount, a
-// read-only one as in most containers, no permission): the run is then
-// contained by its process group only.
-func newCgroup() *cgroup {
-	parent := ownCgroupDir()
+// newCgroup creates the cgroup of a run under parent (see ownCgroupDir),
+// or returns nil when there is none or the server may not create cgroups
+// there (a read-only cgroup2 mount, as in most containers, no permission):
+// the run is then contained by its process group only.
+func newCgroup(parent string) *cgroup {
 	if parent == "" {
 		return nil
 	}

@@ -9,7 +9,10 @@ import "syscall"
 type cgroup struct{}
 
 // newCgroup returns nil: this system has no cgroups.
-func newCgroup() *cgroup { return nil }
+func newCgroup(string) *cgroup { return nil }
+
+// ownCgroupDir is "": this system has no cgroups.
+func ownCgroupDir() string { return "" }
 
 func (*cgroup) attach(*syscall.SysProcAttr) {}
 func (*cgroup) started()                    {}

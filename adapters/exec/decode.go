@@ -57,6 +57,10 @@ type action struct {
 	truncate  bool
 	parse     parseMode
 	dynamic   bool // some value runs a program, so programs need an env
+
+	// cgroups is where each run gets a cgroup of its own: the server's
+	// cgroup v2 directory, found once at load; "" when runs can have none.
+	cgroups string
 }
 
 var _ engine.Action = (*action)(nil)
@@ -98,7 +102,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		diags = append(diags, errorf(block.DefRange, "exec is not supported here",
 			"The exec action runs programs in process groups, which needs a Unix system such as Linux or macOS."))
 	}
-	a := &action{maxOutput: DefaultMaxOutput}
+	a := &action{maxOutput: DefaultMaxOutput, cgroups: ownCgroupDir()}
 	broken := false // a value refers to something whose errors were already reported
 
 	base := ctx.Dir

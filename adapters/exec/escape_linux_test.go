@@ -60,7 +60,7 @@ func sleepMarker(t *testing.T) string {
 // machines can).
 func needsContainment(t *testing.T) {
 	t.Helper()
-	if cg := newCgroup(); cg != nil {
+	if cg := newCgroup(ownCgroupDir()); cg != nil {
 		cg.remove()
 		return
 	}

@@ -13,7 +13,7 @@ const supported = false
 
 type group struct{ cmd *exec.Cmd }
 
-func (g *group) start(build func() *exec.Cmd) error {
+func (g *group) start(_ string, build func() *exec.Cmd) error {
 	g.cmd = build()
 	return g.cmd.Start()
 }
@@ -23,3 +23,6 @@ func (*group) cutOff() {}
 func (g *group) wait() (bool, error) { return false, g.cmd.Wait() }
 
 func exitStatus(ps *os.ProcessState) (int, string) { return ps.ExitCode(), "" }
+
+// ownCgroupDir is "": runs have no cgroups here.
+func ownCgroupDir() string { return "" }

@@ -31,11 +31,12 @@ type group struct {
 }
 
 // start starts the command build returns, in a session, and so a process
-// group, of its own, and in a cgroup of its own where there can be one.
+// group, of its own, and in a cgroup of its own under cgroups (see
+// ownCgroupDir) where there can be one.
 // When its context ends, the whole run is stopped: SIGTERM to the group
 // first, SIGKILL to the group and the cgroup after killGrace.
-func (g *group) start(build func() *exec.Cmd) error {
-	g.cg = newCgroup()
+func (g *group) start(cgroups string, build func() *exec.Cmd) error {
+	g.cg = newCgroup(cgroups)
 	g.cmd = g.prepare(build())
 	err := g.cmd.Start()
 	g.cg.started()
