@@ -39,13 +39,14 @@ type generation struct {
 	frontOnce sync.Once
 	wrapped   http.Handler // the MCP handler behind auth
 	audit     *auditor     // nil: no audit block
+	scope     string       // the cacheScope of its tools/list results
 }
 
 // newGeneration prepares cfg to be served. An audit log that cannot be
 // opened is logged, and calls go unaudited: serve checks it first (see
 // CheckAudit).
 func (l *Live) newGeneration(cfg *engine.Config) *generation {
-	g := &generation{cfg: cfg, auth: authenticator(cfg)}
+	g := &generation{cfg: cfg, auth: authenticator(cfg), scope: cacheScope(cfg)}
 	var err error
 	if g.audit, err = openAudit(cfg.Audit, l.stderr, l.textAudit); err != nil {
 		l.logger.Error("no audit log", "error", err)
@@ -116,8 +117,9 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok {
 			return res, err
 		}
-		cfg := l.generation().cfg
-		list.CacheScope = cacheScope(cfg)
+		g := l.generation()
+		cfg := g.cfg
+		list.CacheScope = g.scope
 		if r, ok := req.(*mcp.ListToolsRequest); ok {
 			version := r.ProtocolVersion()
 			for i, mt := range list.Tools {
