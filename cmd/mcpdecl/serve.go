@@ -99,7 +99,7 @@ configuration they started with.`,
 			if addr == "" {
 				logger.Info("serving on stdio", "tools", len(cfg.Tools), "watch", watch)
 				stdin := &eofReader{ReadCloser: os.Stdin, eof: func() { down.begin("stdin closed") }}
-				return down.stopped(live.ServeIO(ctx, stdin, nopCloser{os.Stdout}))
+				return down.stopped(live.ServeStdio(ctx, stdin))
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {

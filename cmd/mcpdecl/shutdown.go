@@ -80,9 +80,3 @@ func (r *eofReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-// nopCloser is a writer whose Close does nothing: standard output belongs
-// to the process, and stays open until it exits.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }

@@ -19,10 +19,10 @@ import (
 // Path is where the streamable HTTP endpoint is mounted.
 const Path = "/mcp"
 
-// ServeStdio serves l on standard input and output until the client
-// disconnects or ctx is done.
-func (l *Live) ServeStdio(ctx context.Context) error {
-	return l.ServeIO(ctx, os.Stdin, nopCloser{os.Stdout})
+// ServeStdio serves l on stdin (standard input, or a reader that wraps it)
+// and standard output until the client disconnects or ctx is done.
+func (l *Live) ServeStdio(ctx context.Context, stdin io.ReadCloser) error {
+	return l.ServeIO(ctx, stdin, nopCloser{os.Stdout})
 }
 
 // ServeIO serves l on r and w as ServeStdio does on standard input and
