@@ -548,13 +548,7 @@ func (t *Tool) text(env map[string]any, structured map[string]any) (string, bool
 }
 
 // jsonText is v as compact JSON, for text blocks.
-func jsonText(v any) string {
-	b, err := jsonenc.Append(make([]byte, 0, 256), v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
+func jsonText(v any) string { return jsonenc.Text(v) }
 
 // describe names the JSON type of v, for error messages.
 func describe(v any) string {

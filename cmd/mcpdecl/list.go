@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
@@ -99,7 +99,7 @@ func argFacts(a schema.Arg) []string {
 	facts := []string{typ}
 	switch {
 	case a.HasDefault:
-		facts = append(facts, "default "+jsonValue(a.Default))
+		facts = append(facts, "default "+jsonenc.Text(a.Default))
 	case a.Optional:
 		facts = append(facts, "optional")
 	default:
@@ -111,7 +111,7 @@ func argFacts(a schema.Arg) []string {
 	if len(a.Enum) > 0 {
 		values := make([]string, len(a.Enum))
 		for i, v := range a.Enum {
-			values[i] = jsonValue(v)
+			values[i] = jsonenc.Text(v)
 		}
 		facts = append(facts, "one of "+strings.Join(values, ", "))
 	}
@@ -119,7 +119,7 @@ func argFacts(a schema.Arg) []string {
 	facts = appendRange(facts, " character", " characters", intText(a.MinLength), intText(a.MaxLength))
 	facts = appendRange(facts, " item", " items", intText(a.MinItems), intText(a.MaxItems))
 	if a.Pattern != "" {
-		facts = append(facts, "matching "+jsonValue(a.Pattern))
+		facts = append(facts, "matching "+jsonenc.Text(a.Pattern))
 	}
 	if a.Format != "" {
 		facts = append(facts, "format "+a.Format)
@@ -159,15 +159,4 @@ func intText(n *int) string {
 		return ""
 	}
 	return strconv.Itoa(*n)
-}
-
-// jsonValue is v as JSON, "&" and "<" as themselves.
-func jsonValue(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -3,6 +3,7 @@ package jsonenc
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -25,6 +26,16 @@ func Append(b []byte, v any) ([]byte, error) {
 		return b, err
 	}
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+}
+
+// Text is v as one line of JSON, as Append writes it, for messages, logs
+// and listings; a value Append cannot write is given as fmt.Sprint does.
+func Text(v any) string {
+	b, err := Append(nil, v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // appendKnown writes v when it is made only of the values Append knows

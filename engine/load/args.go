@@ -1,7 +1,6 @@
 package load
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
@@ -194,17 +194,8 @@ func (l *loader) checkEnum(t *schema.Type, values []any, at *hcl.Attribute) {
 		if elems != nil {
 			rng = elems[i].Range()
 		}
-		l.error(rng, "Enum value does not fit the type", "The enum value %s (element %d) does not fit the argument's type, %s, so no call could pass it; change the value or the type.", jsonText(value), i, t)
+		l.error(rng, "Enum value does not fit the type", "The enum value %s (element %d) does not fit the argument's type, %s, so no call could pass it; change the value or the type.", jsonenc.Text(value), i, t)
 	}
-}
-
-// jsonText renders a plain value as JSON, for messages.
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // checkConstraints reports constraints that cannot apply to the argument's

@@ -207,7 +207,6 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 		if f != nil {
 			l.parser.AddFile(names[i], f)
 			files = append(files, f) // with a syntax error, what HCL recovered
-
 		}
 	}
 	return files

@@ -7,12 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
 // auditor writes the audit log: one JSON line per tool call, or one text
@@ -86,7 +86,7 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 	if a.arguments {
 		args, omitted := capArguments(t.AuditArguments(raw))
 		if a.text {
-			attrs = append(attrs, slog.String("arguments", compactJSON(args)))
+			attrs = append(attrs, slog.String("arguments", jsonenc.Text(args)))
 		} else {
 			attrs = append(attrs, slog.Any("arguments", args))
 		}
@@ -95,18 +95,6 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 		}
 	}
 	a.log.LogAttrs(context.Background(), slog.LevelInfo, "tool call", attrs...)
-}
-
-// compactJSON is v as one line of JSON, "&", "<" and ">" as themselves,
-// as slog's JSON handler writes values.
-func compactJSON(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprintf("(cannot be written as JSON: %v)", err)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func outcome(res *engine.Result) string {
