@@ -129,8 +129,13 @@ func (c *cgroup) remove() {
 
 // removeTree removes the cgroup dir and those the run made under it (a
 // program may make its own, as mcpdecl does), deepest first: a cgroup is
-// only removed once it has neither processes nor children.
+// only removed once it has neither processes nor children. The children
+// are looked for only when dir cannot be removed as it is, which is rare.
 func removeTree(dir string) error {
+	err := unix.Rmdir(dir)
+	if !errors.Is(err, unix.EBUSY) && !errors.Is(err, unix.ENOTEMPTY) {
+		return err
+	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if e.IsDir() {
