@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -73,30 +73,18 @@ like validate does, left as it is, and fmt exits with 1.`,
 	return c
 }
 
-// hclFiles lists the files that paths name, as the loader reads them: a
-// file as it is, a directory as its *.hcl files in name order.
+// hclFiles lists the files that paths name, as the loader reads them (see
+// load.ConfigFiles); the first path that names none is the error.
 func hclFiles(paths []string) ([]string, error) {
-	var names []string
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", p, err)
+	names, errs := load.ConfigFiles(paths)
+	if len(errs) > 0 {
+		var pe *fs.PathError
+		if errors.As(errs[0], &pe) {
+			return nil, fmt.Errorf("cannot read %s: %w", pe.Path, pe.Err)
 		}
-		if !info.IsDir() {
-			names = append(names, p)
-			continue
-		}
-		matches, err := filepath.Glob(filepath.Join(p, "*.hcl"))
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", p, err)
-		}
-		if len(matches) == 0 {
-			return nil, fmt.Errorf("the directory %s holds no .hcl files", p)
-		}
-		slices.Sort(matches)
-		names = append(names, matches...)
+		return nil, errs[0]
 	}
-	return slices.Compact(names), nil
+	return names, nil
 }
 
 // formatHCL returns src in the canonical format, or the syntax errors that

@@ -125,20 +125,10 @@ const (
 // .hcl files. What cannot be read counts for nothing: the loader reports it.
 func configBytes(paths []string) int64 {
 	var n int64
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		if !info.IsDir() {
+	names, _ := load.ConfigFiles(paths)
+	for _, name := range names {
+		if info, err := os.Stat(name); err == nil {
 			n += info.Size()
-			continue
-		}
-		entries, _ := os.ReadDir(p)
-		for _, e := range entries {
-			if i, err := e.Info(); err == nil && !e.IsDir() && strings.HasSuffix(e.Name(), ".hcl") {
-				n += i.Size()
-			}
 		}
 	}
 	return n

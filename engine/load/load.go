@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -141,16 +142,24 @@ func (l *loader) load(paths []string) *engine.Config {
 }
 
 // readFiles parses the files at paths.
-func (l *loader) readFiles(paths []string) []*hcl.File {
-	var names []string
+// NoFilesError is a directory named as configuration that holds no .hcl
+// files.
+type NoFilesError struct{ Dir string }
+
+func (e *NoFilesError) Error() string {
+	return fmt.Sprintf("the directory %s holds no .hcl files", e.Dir)
+}
+
+// ConfigFiles lists the configuration files that paths name, as Load reads
+// them: a file as it is, a directory as its *.hcl files in name order, each
+// file once. A path that cannot be read (the error of os.Stat), or a
+// directory without .hcl files (a *NoFilesError), is left out and its error
+// returned in errs.
+func ConfigFiles(paths []string) (names []string, errs []error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			l.diags = append(l.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Cannot read configuration",
-				Detail:   fmt.Sprintf("%s. Give the path of an .hcl file, or of a directory that holds some.", err),
-			})
+			errs = append(errs, err)
 			continue
 		}
 		if !info.IsDir() {
@@ -159,14 +168,32 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 		}
 		matches, _ := filepath.Glob(filepath.Join(p, "*.hcl"))
 		if len(matches) == 0 {
-			l.diags = append(l.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "No configuration files",
-				Detail:   fmt.Sprintf("The directory %s holds no .hcl files.", p),
-			})
+			errs = append(errs, &NoFilesError{Dir: p})
+			continue
 		}
 		slices.Sort(matches)
 		names = append(names, matches...)
+	}
+	return slices.Compact(names), errs
+}
+
+func (l *loader) readFiles(paths []string) []*hcl.File {
+	names, errs := ConfigFiles(paths)
+	for _, err := range errs {
+		var none *NoFilesError
+		if errors.As(err, &none) {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "No configuration files",
+				Detail:   fmt.Sprintf("The directory %s holds no .hcl files.", none.Dir),
+			})
+			continue
+		}
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read configuration",
+			Detail:   fmt.Sprintf("%s. Give the path of an .hcl file, or of a directory that holds some.", err),
+		})
 	}
 	if len(paths) == 0 {
 		l.diags = append(l.diags, &hcl.Diagnostic{
@@ -176,7 +203,6 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 		})
 	}
 	// Parse the files on every CPU, then record them in order.
-	names = slices.Compact(names)
 	for _, name := range names {
 		l.recordFile(name)
 	}
