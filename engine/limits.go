@@ -108,7 +108,7 @@ func capResult(r *Result, max int64, structuredSize int64) *Result {
 			out = append(out, c)
 			budget -= size
 		case (c.Type == TextContent || c.Type == ResourceContent && c.Data == nil) && budget > 0:
-			c.Text = truncateUTF8(c.Text, int(budget)) + truncationNotice(int64(len(c.Text)), max)
+			c.Text = TruncateUTF8(c.Text, int(budget)) + truncationNotice(int64(len(c.Text)), max)
 			out = append(out, c)
 			budget = 0
 		default:
@@ -132,9 +132,9 @@ func contentSize(c Content) int64 {
 	return int64(len(c.Text) + len(c.Data) + len(c.URI) + len(c.Name) + len(c.Title) + len(c.Description))
 }
 
-// truncateUTF8 returns the longest prefix of s of at most n bytes that does
-// not end inside a character.
-func truncateUTF8(s string, n int) string {
+// TruncateUTF8 returns the longest prefix of s of at most n bytes that does
+// not end inside a character: where texts are cut to a size.
+func TruncateUTF8(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

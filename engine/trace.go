@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
@@ -153,11 +152,7 @@ func cutText(s string) string {
 	if len(s) <= TraceTextLimit {
 		return s
 	}
-	n := TraceTextLimit
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "… (cut: " + strconv.Itoa(len(s)) + " bytes in all)"
+	return TruncateUTF8(s, TraceTextLimit) + "… (cut: " + strconv.Itoa(len(s)) + " bytes in all)"
 }
 
 // traceNow is the time a stage starts, read only when the call is traced.

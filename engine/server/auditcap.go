@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"unicode/utf8"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // Caps on the arguments an audit record shows: clients choose them, and one
@@ -74,9 +75,5 @@ func capString(s string) string {
 	if len(s) <= maxAuditString {
 		return s
 	}
-	n := maxAuditString
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return fmt.Sprintf("%s…(%d bytes)", s[:n], len(s))
+	return fmt.Sprintf("%s…(%d bytes)", engine.TruncateUTF8(s, maxAuditString), len(s))
 }
