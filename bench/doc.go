@@ -6,6 +6,7 @@
 //	go run ./bench                         # the full run, about ten minutes
 //	go run ./bench -quick                  # fewer calls, one round
 //	go run ./bench -cpuprofile /tmp/prof   # also profile every server under load
+//	go run ./bench -before main            # also run mcpdecl as built from main, to compare a change
 //
 // It builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its own
 // module) and the same baseline on the SDK as mcpdecl builds it
@@ -15,7 +16,8 @@
 // directory; and drives each server with the SDK's client over stdio and
 // streamable HTTP. Runs alternate between the servers, in an order that
 // rotates each round; the report gives medians, and ratios as the median
-// of per-round ratios: calls per second, p50 and p99 latency, the peak
+// of per-round ratios: calls per second, the server's CPU time per call
+// (user + system, from /proc/PID/stat), p50 and p99 latency, the peak
 // resident memory of the server process (VmHWM), and the time from
 // starting the process to the answer of the first tools/list. It also
 // serves the example configurations, compares the SQLite tool with raw
