@@ -23,21 +23,15 @@ type RateLimiter interface {
 // bounded; more wait for a free slot, and give up at their timeout.
 func IOConcurrency() int { return 8 * runtime.GOMAXPROCS(0) }
 
-type maxResultKey struct{}
-
-// withMaxResultBytes returns ctx carrying the max_result_bytes of the tool
-// it calls.
-func withMaxResultBytes(ctx context.Context, max int64) context.Context {
-	return context.WithValue(ctx, maxResultKey{}, max)
-}
-
 // MaxResultBytes returns the max_result_bytes of the tool whose call ctx
 // belongs to, or 0 for none. An action that reads more than it may show
 // (rows, say) stops reading once what it read passes it: the result would
 // be cut to it anyway, and memory stays bounded by it.
 func MaxResultBytes(ctx context.Context) int64 {
-	n, _ := ctx.Value(maxResultKey{}).(int64)
-	return n
+	if s := scopeOf(ctx); s != nil {
+		return s.maxResultBytes
+	}
+	return 0
 }
 
 // DepthLimit is the deepest nesting of arrays and objects accepted in a

@@ -169,14 +169,17 @@ func (r *Redactor) Redact(s string) string {
 	return s
 }
 
-// redactKey is the context key of the redaction of the call under way.
-type redactKey struct{}
-
 // WithRedaction returns a context whose calls to [Excerpt] first apply
-// redact to the whole text. The engine sets it for every call: the
-// configuration's secrets and the call's sensitive argument values.
+// redact to the whole text. The engine sets it for every call that has
+// something to redact: the configuration's secrets and the call's
+// sensitive argument values.
 func WithRedaction(ctx context.Context, redact func(string) string) context.Context {
-	return context.WithValue(ctx, redactKey{}, redact)
+	s := callScope{}
+	if prev := scopeOf(ctx); prev != nil {
+		s = *prev
+	}
+	s.redact = redact
+	return withCallScope(ctx, &s)
 }
 
 // RedactText applies the redaction that ctx carries (see [WithRedaction])
@@ -185,8 +188,8 @@ func RedactText(ctx context.Context, s string) string {
 	if ctx == nil {
 		return s
 	}
-	if redact, ok := ctx.Value(redactKey{}).(func(string) string); ok && redact != nil {
-		return redact(s)
+	if sc := scopeOf(ctx); sc != nil && sc.redact != nil {
+		return sc.redact(s)
 	}
 	return s
 }

@@ -280,12 +280,13 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
-	ctx = withMaxResultBytes(ctx, t.spec.MaxResultBytes)
+	scope := &callScope{maxResultBytes: t.spec.MaxResultBytes}
 	if sec.active(t.redactor) {
 		// What the action quotes in its errors (see Excerpt) is redacted
 		// whole before it is cut.
-		ctx = WithRedaction(ctx, sec.redact)
+		scope.redact = sec.redact
 	}
+	ctx = withCallScope(ctx, scope)
 
 	var resp *Response
 	if t.spec.Action != nil {
