@@ -92,11 +92,16 @@ type Tool struct {
 	slots        chan struct{} // nil: no bound on concurrent runs
 	sensitive    []string      // the names of the sensitive arguments
 	tracer       Tracer        // of the copy that runs a traced call; see trace.go
+	// scope is what a call without sensitive argument values tells its
+	// action (see callScope), made once: its redaction is the
+	// configuration's.
+	scope *callScope
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
 func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error) {
 	t := &Tool{spec: spec, settings: settings, redactor: redactor}
+	t.scope = &callScope{maxResultBytes: spec.MaxResultBytes, redact: redactor.Redact}
 	t.inputSchema = spec.InputSchema
 	if t.inputSchema == nil {
 		t.inputSchema = schema.InputSchema(spec.Args)
@@ -230,8 +235,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 			return errorResult(t.redactor.Redact(SanitizeString(err.Error())))
 		}
 	}
-	var sec callSecrets
-	res := t.call(ctx, raw, &sec)
+	res, sec := t.call(ctx, raw)
 	return t.finish(res, sec)
 }
 
@@ -245,15 +249,18 @@ type callSecrets struct {
 // secretsOf is the redaction of a call with args.
 func (t *Tool) secretsOf(args map[string]any) callSecrets {
 	values := t.sensitiveValues(args)
+	if len(values) == 0 {
+		return callSecrets{redact: t.scope.redact}
+	}
 	return callSecrets{values: values, redact: t.redactFunc(values)}
 }
 
 // active reports whether there is anything to redact.
 func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Active() }
 
-// call runs the tool; sec is set to the call's redaction as soon as its
-// arguments are read.
-func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) *Result {
+// call runs the tool, and returns with its result the call's redaction,
+// worked out as soon as its arguments are read.
+func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec callSecrets) {
 	tr := TracerFrom(ctx)
 	began := traceNow(tr)
 	args, msg := t.arguments(raw)
@@ -262,13 +269,13 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 		// redacted from the message, should it hold one (a property name).
 		var sent map[string]any
 		_ = json.Unmarshal(raw, &sent)
-		*sec = t.secretsOf(sent)
+		sec = t.secretsOf(sent)
 		if tr != nil {
 			t.traceRefused(tr, began, raw, msg, sec.redact)
 		}
-		return errorResult(msg)
+		return errorResult(msg), sec
 	}
-	*sec = t.secretsOf(args)
+	sec = t.secretsOf(args)
 	if tr != nil {
 		t, ctx = t.startTrace(ctx, tr, began, args, sec.redact)
 	}
@@ -280,11 +287,11 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
 	defer cancel()
-	scope := &callScope{maxResultBytes: t.spec.MaxResultBytes}
-	if sec.active(t.redactor) {
-		// What the action quotes in its errors (see Excerpt) is redacted
-		// whole before it is cut.
-		scope.redact = sec.redact
+	// What the action quotes in its errors (see Excerpt) is redacted whole
+	// before it is cut.
+	scope := t.scope
+	if len(sec.values) > 0 {
+		scope = &callScope{maxResultBytes: t.spec.MaxResultBytes, redact: sec.redact}
 	}
 	ctx = withCallScope(ctx, scope)
 
@@ -295,7 +302,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 			case t.slots <- struct{}{}:
 				defer func() { <-t.slots }()
 			case <-ctx.Done():
-				return errorResult(t.busyError(ctx, timeout))
+				return errorResult(t.busyError(ctx, timeout)), sec
 			}
 		}
 		var err error
@@ -303,7 +310,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 		resp, err = t.spec.Action.Run(ctx, args)
 		t.traceAction(began, resp, err)
 		if err != nil {
-			return errorResult(t.actionError(ctx, err, timeout))
+			return errorResult(t.actionError(ctx, err, timeout)), sec
 		}
 	}
 	if resp == nil {
@@ -316,14 +323,14 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 	env["args"] = args
 
 	if failed, msg := t.failed(resp, env); failed {
-		return errorResult(msg)
+		return errorResult(msg), sec
 	}
 
-	res := &Result{}
+	res = &Result{}
 	if len(t.spec.Outputs) > 0 {
 		structured, msg := t.outputs(env)
 		if msg != "" {
-			return errorResult(msg)
+			return errorResult(msg), sec
 		}
 		res.Structured = structured
 	}
@@ -331,17 +338,17 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 		for i := range t.spec.Content {
 			c, ok, err := t.spec.Content[i].build(env, !t.spec.NoSanitize)
 			if err != nil {
-				return errorResult(err.Error())
+				return errorResult(err.Error()), sec
 			}
 			if ok {
 				res.Content = append(res.Content, c)
 			}
 		}
-		return res
+		return res, sec
 	}
 	text, ok, err := t.text(env, res.Structured)
 	if err != nil {
-		return errorResult(err.Error())
+		return errorResult(err.Error()), sec
 	}
 	if ok {
 		res.Content = append(res.Content, Content{Type: TextContent, Text: text})
@@ -359,7 +366,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage, sec *callSecrets) 
 	if len(res.Content) == 0 {
 		res.Content = []Content{{Type: TextContent, Text: ""}}
 	}
-	return res
+	return res, sec
 }
 
 // arguments decodes, validates and completes a call's arguments. A non-empty

@@ -31,7 +31,7 @@ func Append(b []byte, v any) ([]byte, error) {
 // Text is v as one line of JSON, as Append writes it, for messages, logs
 // and listings; a value Append cannot write is given as fmt.Sprint does.
 func Text(v any) string {
-	b, err := Append(nil, v)
+	b, err := Append(make([]byte, 0, 256), v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
