@@ -206,6 +206,9 @@ func (t *Tool) ValidateOutput(structured map[string]any) []schema.Violation {
 	return t.output.Validate(structured)
 }
 
+// Timeout is the most time a call may take.
+func (t *Tool) Timeout() time.Duration { return t.spec.Timeout }
+
 // Range is where the tool is declared.
 func (t *Tool) Range() hcl.Range { return t.spec.Range }
 

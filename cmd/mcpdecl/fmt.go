@@ -73,10 +73,11 @@ like validate does, left as it is, and fmt exits with 1.`,
 	return c
 }
 
-// hclFiles lists the files that paths name, as the loader reads them (see
-// load.ConfigFiles); the first path that names none is the error.
+// hclFiles lists the files that paths name, as the loader reads them, and
+// the test files (see load.SourceFiles); the first path that names none is
+// the error.
 func hclFiles(paths []string) ([]string, error) {
-	names, errs := load.ConfigFiles(paths)
+	names, errs := load.SourceFiles(paths)
 	if len(errs) > 0 {
 		var pe *fs.PathError
 		if errors.As(errs[0], &pe) {

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -205,7 +206,7 @@ func (cw *configWatcher) relevant(name string) bool {
 	if cw.files[name] {
 		return true
 	}
-	return filepath.Ext(name) == ".hcl" && cw.whole[filepath.Dir(name)]
+	return filepath.Ext(name) == ".hcl" && !load.IsTestFile(name) && cw.whole[filepath.Dir(name)]
 }
 
 // Close stops watching.

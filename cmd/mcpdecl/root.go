@@ -95,6 +95,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(a.serveCmd(), a.validateCmd(), a.listCmd(), a.callCmd(), a.versionCmd())
 	root.AddCommand(a.fmtCmd())
 	root.AddCommand(a.initCmd())
+	root.AddCommand(a.testCmd())
 	return root
 }
 

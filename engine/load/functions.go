@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/zclconf/go-cty/cty"
@@ -133,4 +134,15 @@ func fileFunc(dir string, read func(string)) function.Function {
 			return cty.StringVal(string(b)), nil
 		},
 	})
+}
+
+// Functions returns the load-time functions of a file in dir, as the
+// configuration's files have them: the go-cty standard library, env()
+// through lookupEnv (nil: the process's environment), file() relative to
+// dir, and expr(). Test files are read with them.
+func Functions(dir string, lookupEnv func(string) (string, bool)) map[string]function.Function {
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
+	}
+	return functions(dir, lookupEnv, func(string) {})
 }

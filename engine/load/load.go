@@ -38,6 +38,12 @@ type Options struct {
 	// are found, even when the load fails: for hiding them from the source
 	// lines printed with the diagnostics.
 	Redactor *engine.Redactor
+	// Values are variable values given with their place in a file, as by a
+	// test; they win over Vars.
+	Values map[string]Value
+	// Overrides change top-level blocks before their adapters decode them,
+	// as a test's mocks do.
+	Overrides []Override
 }
 
 // Files are the parsed configuration files by name, for printing
@@ -65,6 +71,8 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 		redactor: opts.Redactor,
 		root:     &hcl.EvalContext{Variables: map[string]cty.Value{}},
 		read:     &readLog{},
+
+		overridden: make([]bool, len(opts.Overrides)),
 	}
 	cfg := l.load(paths)
 	l.explainReferences()
@@ -94,6 +102,8 @@ type loader struct {
 	blocks   map[string][]*hcl.Block // the root blocks of every file, by type
 
 	read *readLog // every file read: configuration and file(); shared by the tool workers
+
+	overridden []bool // which of opts.Overrides a block took
 }
 
 // readLog is the absolute paths of every file a load read, in the order
@@ -125,6 +135,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.locals()
 	info := l.server()
 	l.resources()
+	l.checkOverrides()
 	// Values that failed above are unknown from here on, so that the tools
 	// referring to them report their own errors and not the same ones again.
 	audit := l.audit()
@@ -141,7 +152,6 @@ func (l *loader) load(paths []string) *engine.Config {
 	return cfg
 }
 
-// readFiles parses the files at paths.
 // NoFilesError is a directory named as configuration that holds no .hcl
 // files.
 type NoFilesError struct{ Dir string }
@@ -150,12 +160,29 @@ func (e *NoFilesError) Error() string {
 	return fmt.Sprintf("the directory %s holds no .hcl files", e.Dir)
 }
 
+// TestFileSuffix ends the names of test files, read by mcpdecl test: a
+// directory's configuration is its other .hcl files.
+const TestFileSuffix = ".test.hcl"
+
+// IsTestFile reports whether the file name is a test file's.
+func IsTestFile(name string) bool { return strings.HasSuffix(name, TestFileSuffix) }
+
 // ConfigFiles lists the configuration files that paths name, as Load reads
-// them: a file as it is, a directory as its *.hcl files in name order, each
-// file once. A path that cannot be read (the error of os.Stat), or a
-// directory without .hcl files (a *NoFilesError), is left out and its error
-// returned in errs.
+// them: a file as it is, a directory as its *.hcl files in name order, test
+// files left out, each file once. A path that cannot be read (the error of
+// os.Stat), or a directory without configuration files (a *NoFilesError),
+// is left out and its error returned in errs.
 func ConfigFiles(paths []string) (names []string, errs []error) {
+	return hclFiles(paths, false)
+}
+
+// SourceFiles lists the HCL files that paths name as [ConfigFiles] does,
+// test files included: all that mcpdecl fmt formats.
+func SourceFiles(paths []string) (names []string, errs []error) {
+	return hclFiles(paths, true)
+}
+
+func hclFiles(paths []string, tests bool) (names []string, errs []error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
@@ -167,6 +194,9 @@ func ConfigFiles(paths []string) (names []string, errs []error) {
 			continue
 		}
 		matches, _ := filepath.Glob(filepath.Join(p, "*.hcl"))
+		if !tests {
+			matches = slices.DeleteFunc(matches, IsTestFile)
+		}
 		if len(matches) == 0 {
 			errs = append(errs, &NoFilesError{Dir: p})
 			continue
@@ -177,6 +207,7 @@ func ConfigFiles(paths []string) (names []string, errs []error) {
 	return slices.Compact(names), errs
 }
 
+// readFiles parses the files at paths.
 func (l *loader) readFiles(paths []string) []*hcl.File {
 	names, errs := ConfigFiles(paths)
 	for _, err := range errs {

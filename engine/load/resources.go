@@ -13,6 +13,7 @@ func (l *loader) resources() {
 		adapter, _ := l.opts.Registry.Resource(kind)
 		refs := map[string]cty.Value{}
 		for _, b := range l.checkUnique(l.blocks[kind], kind+" block") {
+			b = l.override(b)
 			ctx := l.decodeContext(b.DefRange.Filename)
 			r, diags := adapter.DecodeResource(ctx, b)
 			l.diags = append(l.diags, diags...)

@@ -41,6 +41,7 @@ func (l *loader) variables() {
 			})
 		}
 	}
+	l.checkValues()
 	l.root.Variables["var"] = cty.ObjectVal(vars)
 }
 
@@ -109,9 +110,17 @@ func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
 	return val, true
 }
 
-// variableValue picks the value of a variable: --var, then the environment,
+// variableValue picks the value of a variable: a given Value, --var, then the environment,
 // then the default.
 func (l *loader) variableValue(b *hcl.Block, name string, ty cty.Type, content *hcl.BodyContent, ctx *hcl.EvalContext) (cty.Value, bool) {
+	if given, ok := l.opts.Values[name]; ok {
+		v, err := convert.Convert(given.Value, ty)
+		if err != nil {
+			l.error(given.Range, "Invalid value for variable", "The value given for variable %q does not fit its type %s: %s.", name, typeexpr.TypeString(ty), err)
+			return cty.NilVal, false
+		}
+		return v, true
+	}
 	if raw, ok := l.opts.Vars[name]; ok {
 		return l.parseOverride(b, name, ty, raw, "--var "+name+"=…")
 	}
