@@ -3,9 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/agext/levenshtein"
 )
 
 // ServerInfo is what the server says of itself to clients.
@@ -91,4 +94,26 @@ func (c *Config) Close() error {
 		errs = append(errs, cl.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// UnknownTool is the error for a tool name the configuration does not
+// declare: it names the closest tool when there is one, else every tool.
+func (c *Config) UnknownTool(name string) error {
+	tools := c.Tools
+	if len(tools) == 0 {
+		return fmt.Errorf("no tool named %q: the configuration declares no tools", name)
+	}
+	best, bestDist := "", 0
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name()
+		d := levenshtein.Distance(strings.ToLower(name), strings.ToLower(t.Name()), nil)
+		if best == "" || d < bestDist {
+			best, bestDist = t.Name(), d
+		}
+	}
+	if bestDist <= max(2, len(name)/3) {
+		return fmt.Errorf("no tool named %q; did you mean %q? (mcpdecl list shows every tool)", name, best)
+	}
+	return fmt.Errorf("no tool named %q; the tools are: %s", name, strings.Join(names, ", "))
 }

@@ -36,6 +36,9 @@ type File struct {
 	Config []string
 	// Vars set variables for every test of the file.
 	Vars map[string]load.Value
+	// Env are what env() and MCPDECL_VAR_<name> read in the
+	// configuration, before the environment, for every test of the file.
+	Env map[string]string
 	// Mocks stand in for upstreams in every test of the file.
 	Mocks []*Mock
 	// Tests are the file's tests, in order.
@@ -55,8 +58,9 @@ type Test struct {
 	Args json.RawMessage
 	// ExpectError is whether the call must be a tool error.
 	ExpectError bool
-	// Vars and Mocks add to (and win over) the file's.
+	// Vars, Env and Mocks add to (and win over) the file's.
 	Vars    map[string]load.Value
+	Env     map[string]string
 	Mocks   []*Mock
 	Asserts []*Assert
 	// Snapshot is the file (relative to the test file's directory) the
@@ -130,6 +134,7 @@ var (
 		Attributes: []hcl.AttributeSchema{{Name: "config"}},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "variables"},
+			{Type: "env"},
 			{Type: "mock", LabelNames: []string{"kind", "name"}},
 			{Type: "test", LabelNames: []string{"name"}},
 		},
@@ -143,6 +148,7 @@ var (
 		},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "variables"},
+			{Type: "env"},
 			{Type: "mock", LabelNames: []string{"kind", "name"}},
 			{Type: "assert"},
 		},
@@ -159,7 +165,7 @@ var (
 		{Name: "method"}, {Name: "path"}, {Name: "query"}, {Name: "headers"}, {Name: "body"},
 	}}
 	responseSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "status"}, {Name: "headers"}, {Name: "body"}, {Name: "delay"},
+		{Name: "status"}, {Name: "headers"}, {Name: "body"}, {Name: "body_file"}, {Name: "delay"},
 	}}
 	databaseMockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "seed"}}}
 )
@@ -245,16 +251,20 @@ func (d *decoder) file(name string, body hcl.Body) *File {
 	if a, ok := content.Attributes["config"]; ok {
 		f.Config = d.config(a)
 	}
-	var vars *hcl.Block
+	once := map[string]*hcl.Block{}
 	for _, b := range content.Blocks {
 		switch b.Type {
-		case "variables":
-			if vars != nil {
-				d.error(b.DefRange, "Duplicate variables block", "A test file takes one variables block; one is already declared at %s. Merge them.", vars.DefRange)
+		case "variables", "env":
+			if prev, dup := once[b.Type]; dup {
+				d.error(b.DefRange, "Duplicate "+b.Type+" block", "A test file takes one %s block; one is already declared at %s. Merge them.", b.Type, prev.DefRange)
 				continue
 			}
-			vars = b
-			f.Vars = d.variables(b)
+			once[b.Type] = b
+			if b.Type == "env" {
+				f.Env = d.env(b)
+			} else {
+				f.Vars = d.variables(b)
+			}
 		case "mock":
 			if m := d.mock(b); m != nil {
 				f.Mocks = append(f.Mocks, m)
@@ -325,6 +335,19 @@ func (d *decoder) variables(b *hcl.Block) map[string]load.Value {
 	return vars
 }
 
+// env reads an env block: names and the text env() reads for them.
+func (d *decoder) env(b *hcl.Block) map[string]string {
+	attrs, diags := b.Body.JustAttributes()
+	d.diags = append(d.diags, diags...)
+	env := map[string]string{}
+	for name, a := range attrs {
+		if v, ok := d.typed(a.Expr, cty.String, "the text of the environment variable"); ok {
+			env[name] = v.AsString()
+		}
+	}
+	return env
+}
+
 func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	t := &Test{File: f, Name: b.Labels[0], Range: b.DefRange, Args: json.RawMessage("{}")}
 	if !testName.MatchString(t.Name) {
@@ -353,16 +376,20 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 			}
 		}
 	}
-	var vars *hcl.Block
+	once := map[string]*hcl.Block{}
 	for _, sb := range content.Blocks {
 		switch sb.Type {
-		case "variables":
-			if vars != nil {
-				d.error(sb.DefRange, "Duplicate variables block", "A test takes one variables block; one is already declared at %s. Merge them.", vars.DefRange)
+		case "variables", "env":
+			if prev, dup := once[sb.Type]; dup {
+				d.error(sb.DefRange, "Duplicate "+sb.Type+" block", "A test takes one %s block; one is already declared at %s. Merge them.", sb.Type, prev.DefRange)
 				continue
 			}
-			vars = sb
-			t.Vars = d.variables(sb)
+			once[sb.Type] = sb
+			if sb.Type == "env" {
+				t.Env = d.env(sb)
+			} else {
+				t.Vars = d.variables(sb)
+			}
 		case "mock":
 			if m := d.mock(sb); m != nil {
 				t.Mocks = append(t.Mocks, m)
@@ -547,6 +574,24 @@ func (d *decoder) response(r *Response, body hcl.Body) {
 				if r.Headers.Get("Content-Type") == "" {
 					r.Headers.Set("Content-Type", "application/json")
 				}
+			}
+		}
+	}
+	if a, ok := content.Attributes["body_file"]; ok {
+		if _, both := content.Attributes["body"]; both {
+			d.error(a.NameRange, "Both body and body_file", "A response has one body: write it with body, or read it from a file with body_file, not both.")
+		} else if v, ok := d.typed(a.Expr, cty.String, "the path of a file, relative to this file"); ok {
+			path := v.AsString()
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(d.dir, path)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", err)
+			}
+			r.Body = b
+			if r.Headers.Get("Content-Type") == "" {
+				r.Headers.Set("Content-Type", http.DetectContentType(b))
 			}
 		}
 	}

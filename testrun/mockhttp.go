@@ -15,6 +15,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
 // maxMockBody is the most of a request body a mock reads.
@@ -223,6 +225,13 @@ func (m *Match) describe() string {
 			q.Set(k, v)
 		}
 		s += "?" + q.Encode()
+	}
+	switch b := m.Body.(type) {
+	case nil:
+	case string:
+		s += " with body " + b
+	default:
+		s += " with body " + jsonenc.Text(b)
 	}
 	return s
 }

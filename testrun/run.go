@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -21,6 +22,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -154,7 +156,7 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 	redactor := res.Redactor
 	cfg, files, diags := load.Load(load.Options{
 		Registry:  r.Registry,
-		LookupEnv: r.LookupEnv,
+		LookupEnv: r.lookupEnv(t),
 		Logger:    r.Logger,
 		Redactor:  redactor,
 		Values:    values,
@@ -167,7 +169,7 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 	defer cfg.Close()
 	tool, ok := cfg.Tool(t.Tool)
 	if !ok {
-		res.fail(&t.ToolRange, "The configuration (%s) declares no tool named %q.", strings.Join(t.File.Config, ", "), t.Tool)
+		res.fail(&t.ToolRange, "The configuration (%s) has %s.", strings.Join(t.File.Config, ", "), cfg.UnknownTool(t.Tool))
 		return res
 	}
 
@@ -220,6 +222,26 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 	return res
 }
 
+// lookupEnv reads the test's env, then its file's, then the environment.
+func (r *Runner) lookupEnv(t *Test) func(string) (string, bool) {
+	next := r.LookupEnv
+	if next == nil {
+		next = os.LookupEnv
+	}
+	if len(t.Env) == 0 && len(t.File.Env) == 0 {
+		return next
+	}
+	return func(name string) (string, bool) {
+		if v, ok := t.Env[name]; ok {
+			return v, true
+		}
+		if v, ok := t.File.Env[name]; ok {
+			return v, true
+		}
+		return next(name)
+	}
+}
+
 // fail records a failure at rng (nil: the test as a whole).
 func (res *Result) fail(rng *hcl.Range, format string, args ...any) {
 	res.Failures = append(res.Failures, Failure{Message: res.Redactor.Redact(fmt.Sprintf(format, args...)), Range: rng})
@@ -229,7 +251,7 @@ func (res *Result) fail(rng *hcl.Range, format string, args ...any) {
 func (r *Runner) check(res *Result, a *Assert, env map[string]any) {
 	v, err := a.Condition.Eval(env)
 	if err != nil {
-		res.fail(&a.Range, "The condition %s failed to run: %s.", a.Source, err)
+		res.fail(&a.Range, "The condition %s failed to run: %s.", a.Source, reason(err))
 		return
 	}
 	if ok, isBool := v.(bool); !isBool {
@@ -243,7 +265,7 @@ func (r *Runner) check(res *Result, a *Assert, env map[string]any) {
 		m, err := a.Message.Eval(env)
 		switch s, isText := m.(string); {
 		case err != nil:
-			msg += " (Its error_message failed to run: " + err.Error() + ".)"
+			msg += " (Its error_message failed to run: " + reason(err) + ".)"
 		case isText:
 			msg = s + " (" + a.Source + ")"
 		default:
@@ -398,4 +420,14 @@ func Unused(files []*File) []*Mock {
 		}
 	}
 	return out
+}
+
+// reason is what went wrong in a program, without its place, which the
+// failure gives.
+func reason(err error) string {
+	var me *mapping.Error
+	if errors.As(err, &me) {
+		return me.Reason()
+	}
+	return err.Error()
 }

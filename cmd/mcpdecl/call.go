@@ -48,7 +48,7 @@ document on stderr.`,
 			defer cfg.Close()
 			tool, ok := cfg.Tool(name)
 			if !ok {
-				return usageError{unknownTool(name, cfg.Tools)}
+				return usageError{cfg.UnknownTool(name)}
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()

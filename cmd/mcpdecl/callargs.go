@@ -8,10 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-
-	"github.com/agext/levenshtein"
-
-	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // splitCallArgs splits call's positional arguments, PATH... TOOL [JSON],
@@ -99,25 +95,4 @@ func validToolName(s string) bool {
 		}
 	}
 	return true
-}
-
-// unknownTool says that the configuration declares no tool called name,
-// naming the closest one when there is one, else every tool.
-func unknownTool(name string, tools []*engine.Tool) error {
-	if len(tools) == 0 {
-		return fmt.Errorf("no tool named %q: the configuration declares no tools", name)
-	}
-	best, bestDist := "", 0
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name()
-		d := levenshtein.Distance(strings.ToLower(name), strings.ToLower(t.Name()), nil)
-		if best == "" || d < bestDist {
-			best, bestDist = t.Name(), d
-		}
-	}
-	if bestDist <= max(2, len(name)/3) {
-		return fmt.Errorf("no tool named %q; did you mean %q? (mcpdecl list shows every tool)", name, best)
-	}
-	return fmt.Errorf("no tool named %q; the tools are: %s", name, strings.Join(names, ", "))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
@@ -99,7 +101,7 @@ the trace of the call; then a summary. Tests run in parallel. The exit code is
 				if !r.Passed() {
 					failed++
 				}
-				a.writeResult(r, shown)
+				a.writeResult(r, sources, shown)
 			})
 			if err != nil {
 				return err
@@ -130,7 +132,8 @@ the trace of the call; then a summary. Tests run in parallel. The exit code is
 }
 
 // writeResult prints one test's line, then what failed.
-func (a *app) writeResult(r *testrun.Result, shown map[string]bool) {
+// sources are the test files, for quoting them in diagnostics.
+func (a *app) writeResult(r *testrun.Result, sources load.Files, shown map[string]bool) {
 	if r.Passed() {
 		note := ""
 		if r.Updated {
@@ -154,7 +157,9 @@ func (a *app) writeResult(r *testrun.Result, shown map[string]bool) {
 		if fresh.HasErrors() {
 			fmt.Fprintf(a.stdout, "      the configuration does not load with this test's variables and mocks:\n")
 			var b bytes.Buffer
-			writeDiagnostics(&b, r.Files, fresh, r.Redactor)
+			files := maps.Clone(r.Files)
+			maps.Copy(files, sources)
+			writeDiagnostics(&b, files, fresh, r.Redactor)
 			writeIndented(a.stdout, b.String(), "      ")
 		} else {
 			fmt.Fprintf(a.stdout, "      the configuration does not load with this test's variables and mocks (the errors are above).\n")

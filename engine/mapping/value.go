@@ -41,12 +41,16 @@ type Error struct {
 
 // Error reports the failure with the file and line of the program.
 func (e *Error) Error() string {
-	msg := e.Err.Error()
+	return fmt.Sprintf("%s:%d: expr(%q) failed: %s", e.Range.Filename, e.Range.Start.Line, e.Program, e.Reason())
+}
+
+// Reason says what went wrong, without the program or its place.
+func (e *Error) Reason() string {
 	var fe *file.Error
 	if _, isText := e.Err.(*textError); !isText && errors.As(e.Err, &fe) {
-		msg = fe.Message
+		return fe.Message
 	}
-	return fmt.Sprintf("%s:%d: expr(%q) failed: %s", e.Range.Filename, e.Range.Start.Line, e.Program, msg)
+	return e.Err.Error()
 }
 
 // Unwrap returns the underlying error.

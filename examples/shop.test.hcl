@@ -1,0 +1,62 @@
+# Tests of shop.hcl. Each test gets a fresh copy of the shop: the database
+# mock makes "shop" a new SQLite database filled by its own init
+# (shop/seed.sql), so that restock_product changes nothing on disk.
+#
+#   mcpdecl test examples/shop.test.hcl
+
+config = "shop.hcl"
+
+mock "database" "shop" {}
+
+test "top_products" {
+  tool = "top_products"
+  args = { limit = 3 }
+
+  assert {
+    condition = expr("len(structured.products) == 3")
+  }
+  assert {
+    condition     = expr("all(structured.products, .units_sold > 0)")
+    error_message = "every product listed has sold"
+  }
+  snapshot = "testdata/top_products.json"
+}
+
+test "top_tea" {
+  tool = "top_products"
+  args = { limit = 20, category = "tea" }
+
+  assert {
+    condition = expr("len(structured.products) > 0 && all(structured.products, .category == 'tea')")
+  }
+}
+
+test "restock" {
+  tool = "restock_product"
+  args = { sku = "KET-010", quantity = 10 }
+
+  assert {
+    condition = expr("structured.sku == 'KET-010' && structured.stock == 17")
+  }
+}
+
+test "restock_unknown_sku" {
+  tool         = "restock_product"
+  args         = { sku = "XXX-999", quantity = 1 }
+  expect_error = true
+
+  assert {
+    condition = expr("text == 'There is no product with SKU XXX-999.'")
+  }
+}
+
+test "bad_email" {
+  tool         = "find_customer_orders"
+  args         = { email = "not an email" }
+  expect_error = true
+
+  assert {
+    condition     = expr("text contains 'email'")
+    error_message = "the argument is refused, naming the format"
+  }
+}
