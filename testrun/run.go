@@ -2,8 +2,8 @@ package testrun
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
