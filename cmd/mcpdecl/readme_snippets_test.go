@@ -31,11 +31,16 @@ func TestReadmeAllSnippets(t *testing.T) {
 	if len(matches) == 0 {
 		t.Fatal("no ```hcl block found in README.md")
 	}
+	first := string(readme[matches[0][4]:matches[0][5]])
 	for _, m := range matches {
 		line := 1 + strings.Count(string(readme[:m[4]]), "\n")
 		marker := string(readme[m[2]:m[3]])
 		src := string(readme[m[4]:m[5]])
 		t.Run("line "+strconv.Itoa(line), func(t *testing.T) {
+			if strings.Contains(marker, "<!-- test of the first snippet -->") {
+				runReadmeTest(t, line, first, src)
+				return
+			}
 			name := filepath.Join(t.TempDir(), "README.hcl")
 			if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
@@ -59,6 +64,25 @@ func TestReadmeAllSnippets(t *testing.T) {
 				t.Errorf("the snippet at README.md line %d does not validate:\n%s", line, sb.String())
 			}
 		})
+	}
+}
+
+// runReadmeTest runs the test file src, at README.md line, against the
+// README's first snippet, saved next to it as tools.hcl, as a reader
+// following the README would.
+func runReadmeTest(t *testing.T, line int, config, src string) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"tools.hcl": config, "tools.test.hcl": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr strings.Builder
+	if code := Main([]string{"test", dir}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Errorf("the test file at README.md line %d does not pass against the first snippet: exit %d\n%s%s", line, code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "1 passed, 0 failed") {
+		t.Errorf("the test file at README.md line %d: want 1 passed, got:\n%s", line, stdout.String())
 	}
 }
 
