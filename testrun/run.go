@@ -30,6 +30,9 @@ import (
 type Runner struct {
 	// Registry holds the adapters the configurations use.
 	Registry *engine.Registry
+	// Vars are variable values given on the command line (--var
+	// name=value); the test files' variables win over them.
+	Vars map[string]string
 	// LookupEnv reads the environment for env() and MCPDECL_VAR_<name>;
 	// nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
@@ -156,6 +159,7 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 	redactor := res.Redactor
 	cfg, files, diags := load.Load(load.Options{
 		Registry:  r.Registry,
+		Vars:      r.Vars,
 		LookupEnv: r.lookupEnv(t),
 		Logger:    r.Logger,
 		Redactor:  redactor,

@@ -158,13 +158,9 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 // when diags has errors) with the files read, the diagnostics and the
 // secrets to redact from them. err is a mistake in the flags.
 func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor, err error) {
-	vars := map[string]string{}
-	for _, kv := range a.vars {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || name == "" {
-			return nil, nil, nil, nil, usageError{fmt.Errorf("--var %q must be name=value", kv)}
-		}
-		vars[name] = value
+	vars, err := a.varValues()
+	if err != nil {
+		return nil, nil, nil, nil, err
 	}
 	// Loading allocates a lot of short-lived memory (HCL's tokens, schema
 	// documents): collecting garbage less often while it runs makes large
@@ -189,6 +185,19 @@ func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Fi
 		cfg = nil
 	}
 	return cfg, files, diags, secrets, nil
+}
+
+// varValues reads the --var flags.
+func (a *app) varValues() (map[string]string, error) {
+	vars := map[string]string{}
+	for _, kv := range a.vars {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			return nil, usageError{fmt.Errorf("--var %q must be name=value", kv)}
+		}
+		vars[name] = value
+	}
+	return vars, nil
 }
 
 // checkTimeout bounds the reachability checks of a configuration.

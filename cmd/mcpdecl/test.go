@@ -76,8 +76,13 @@ the trace of the call; then a summary. Tests run in parallel. The exit code is
 			if !cmd.Flags().Changed("log-level") {
 				logger = slog.New(slog.DiscardHandler)
 			}
+			vars, err := a.varValues()
+			if err != nil {
+				return err
+			}
 			runner := &testrun.Runner{
 				Registry:  registry(),
+				Vars:      vars,
 				LookupEnv: lookupEnv,
 				Update:    update,
 				Parallel:  parallel,
@@ -123,7 +128,7 @@ the trace of the call; then a summary. Tests run in parallel. The exit code is
 			return nil
 		},
 	}
-	c.Flags().StringArrayVar(&a.envFiles, "env-file", nil, "read values for env() and MCPDECL_VAR_name from a dotenv file (repeatable; the environment wins over it)")
+	a.addVarFlag(c)
 	c.Flags().BoolVar(&update, "update", false, "write the snapshots of the tests that have one, instead of comparing with them")
 	c.Flags().StringVar(&junit, "junit", "", "also write the results as JUnit XML to this file, for CI")
 	c.Flags().IntVar(&parallel, "parallel", 0, "how many tests run at once (default: one per CPU)")
