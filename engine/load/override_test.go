@@ -78,7 +78,7 @@ func TestOverrideRewritesAttribute(t *testing.T) {
 func TestOverrideSetsAttribute(t *testing.T) {
 	cfg, diags := loadOverridden(t, load.Options{Overrides: []load.Override{{
 		Kind: "http_api", Name: "api",
-		Set:  map[string]cty.Value{"base_url": cty.StringVal("http://127.0.0.1:8/x")},
+		Set: map[string]cty.Value{"base_url": cty.StringVal("http://127.0.0.1:8/x")},
 	}}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
