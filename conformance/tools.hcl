@@ -96,3 +96,84 @@ tool "json_schema_2020_12_tool" {
   })
   text = "ok"
 }
+
+# Resources, a resource template and prompts, as the suite's resources-*,
+# prompts-* and completion-complete scenarios expect them.
+
+resource "static_text" {
+  uri         = "test://static-text"
+  description = "A static text resource."
+  mime_type   = "text/plain"
+  text        = "This is the content of the static text resource."
+}
+
+resource "static_binary" {
+  uri         = "test://static-binary"
+  description = "A static PNG image."
+  mime_type   = "image/png"
+  content "image" {
+    data      = local.red_pixel_png
+    mime_type = "image/png"
+  }
+}
+
+resource_template "template_data" {
+  uri_template = "test://template/{id}/data"
+  description  = "Data for an id."
+  mime_type    = "application/json"
+  arg "id" {
+    type    = string
+    pattern = "^[A-Za-z0-9_-]{1,64}$"
+  }
+  text = expr("toJSON({id: args.id, templateTest: true, data: 'Data for ID: ' + args.id})")
+}
+
+prompt "test_simple_prompt" {
+  description = "A simple prompt without arguments."
+  message "user" {
+    text = "This is a simple prompt for testing."
+  }
+}
+
+prompt "test_prompt_with_arguments" {
+  description = "A prompt with two arguments."
+  arg "arg1" {
+    description = "First test argument"
+  }
+  arg "arg2" {
+    description = "Second test argument"
+  }
+  message "user" {
+    text = expr("\"Prompt with arguments: arg1='\" + args.arg1 + \"', arg2='\" + args.arg2 + \"'\"")
+  }
+}
+
+prompt "test_prompt_with_embedded_resource" {
+  description = "A prompt that embeds a resource."
+  arg "resourceUri" {
+    description = "URI of the resource to embed"
+  }
+  message "user" {
+    content "resource" {
+      uri       = expr("args.resourceUri")
+      mime_type = "text/plain"
+      text      = "Embedded resource content for testing."
+    }
+  }
+  message "user" {
+    text = "Please process the embedded resource above."
+  }
+}
+
+prompt "test_prompt_with_image" {
+  description = "A prompt with an image."
+  message "user" {
+    content "image" {
+      data      = local.red_pixel_png
+      mime_type = "image/png"
+    }
+  }
+  message "user" {
+    text = "Please analyze the image above."
+  }
+}

@@ -28,11 +28,37 @@ type Config struct {
 	// Redactor knows every secret of the configuration.
 	Redactor *Redactor
 	// Audit configures the audit log; nil: no audit log.
-	Audit     *Audit
+	Audit *Audit
+	// Served are the resource blocks, Templates the resource_template
+	// blocks and Prompts the prompt blocks, each sorted by name.
+	Served    []*ServedResource
+	Templates []*ResourceTemplate
+	Prompts   []*Prompt
+
 	resources []any
 	closers   []io.Closer
 	checkers  []Checker
 	files     []string
+}
+
+// Prompt returns the prompt called name.
+func (c *Config) Prompt(name string) (*Prompt, bool) {
+	for _, p := range c.Prompts {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// Template returns the resource template called name.
+func (c *Config) Template(name string) (*ResourceTemplate, bool) {
+	for _, t := range c.Templates {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
 }
 
 // Files returns the absolute paths of every file the load read: the

@@ -206,6 +206,30 @@ func (t *Tool) ValidateOutput(structured map[string]any) []schema.Violation {
 	return t.output.Validate(structured)
 }
 
+// CheckArguments validates raw as the tool's arguments; the error says
+// what is wrong, as a call would.
+func (t *Tool) CheckArguments(raw json.RawMessage) error {
+	if _, msg := t.arguments(raw); msg != "" {
+		return &ArgumentError{Message: msg}
+	}
+	return nil
+}
+
+// ArgumentError is arguments refused by a tool's input schema.
+type ArgumentError struct{ Message string }
+
+func (e *ArgumentError) Error() string { return e.Message }
+
+// HasAction reports whether the tool runs an action.
+func (t *Tool) HasAction() bool { return t.spec.Action != nil }
+
+// HasContentBlocks reports whether the tool declares content blocks.
+func (t *Tool) HasContentBlocks() bool { return len(t.spec.Content) > 0 }
+
+// HasResultPrograms reports whether the tool declares its result's text
+// or content blocks.
+func (t *Tool) HasResultPrograms() bool { return t.spec.Text != nil || len(t.spec.Content) > 0 }
+
 // Timeout is the most time a call may take.
 func (t *Tool) Timeout() time.Duration { return t.spec.Timeout }
 

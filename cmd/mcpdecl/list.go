@@ -18,10 +18,11 @@ func (a *app) listCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "list PATH...",
-		Short: "List the tools with their arguments and outputs",
+		Short: "List the tools, resources and prompts",
 		Long: `List prints the tools of the configuration at each PATH with their
-arguments and outputs. With --json it prints the exact tools/list payload that
-an MCP client receives.`,
+arguments and outputs, then its resources, resource templates and prompts.
+With --json it prints the exact tools/list payload that an MCP client
+receives.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			cfg, err := a.load(paths)
@@ -43,12 +44,65 @@ an MCP client receives.`,
 				}
 				writeTool(a.stdout, t)
 			}
+			writeServed(a.stdout, cfg)
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the exact tools/list payload as JSON")
 	a.addVarFlag(c)
 	return c
+}
+
+// writeServed prints the resources, resource templates and prompts of
+// cfg, after its tools.
+func writeServed(w io.Writer, cfg *engine.Config) {
+	about := func(title, description string) string {
+		s := title
+		if description != "" {
+			if s != "" {
+				s += ": "
+			}
+			s += strings.ReplaceAll(description, "\n", " ")
+		}
+		return s
+	}
+	if len(cfg.Served) > 0 {
+		fmt.Fprintf(w, "\nresources:\n")
+		for _, r := range cfg.Served {
+			writeLine(w, r.URI, []string{r.Name, orNone(r.MIMEType)}, about(r.Title, r.Description))
+		}
+	}
+	if len(cfg.Templates) > 0 {
+		fmt.Fprintf(w, "\nresource templates:\n")
+		for _, t := range cfg.Templates {
+			writeLine(w, t.URITemplate, []string{t.Name, orNone(t.MIMEType)}, about(t.Title, t.Description))
+		}
+	}
+	if len(cfg.Prompts) > 0 {
+		fmt.Fprintf(w, "\nprompts:\n")
+		for _, p := range cfg.Prompts {
+			var args []string
+			for _, a := range p.Args {
+				if a.Required {
+					args = append(args, a.Name)
+				} else {
+					args = append(args, a.Name+"?")
+				}
+			}
+			if len(args) == 0 {
+				args = []string{"no arguments"}
+			}
+			writeLine(w, p.Name, args, about(p.Title, p.Description))
+		}
+	}
+}
+
+// orNone is s, or "no MIME type" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "no MIME type"
+	}
+	return s
 }
 
 // writeTool prints one tool for people: its arguments and outputs with

@@ -142,12 +142,15 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.authBlock()
 	l.rateLimitBlock()
 	tools := l.tools()
+	served, templates := l.served()
+	prompts := l.prompts()
 	l.decoded = append(l.decoded, l.limits.madeStore()...)
 	if l.diags.HasErrors() {
 		return nil
 	}
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 	cfg.Audit = audit
+	cfg.Served, cfg.Templates, cfg.Prompts = served, templates, prompts
 	cfg.SetFiles(l.read.paths)
 	return cfg
 }
@@ -279,6 +282,9 @@ func (l *loader) rootSchema() *hcl.BodySchema {
 		{Type: "audit"},
 		{Type: "rate_limit"},
 		{Type: "auth"},
+		{Type: "resource", LabelNames: []string{"name"}},
+		{Type: "resource_template", LabelNames: []string{"name"}},
+		{Type: "prompt", LabelNames: []string{"name"}},
 	}}
 	for _, kind := range l.opts.Registry.ResourceKinds() {
 		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind, LabelNames: []string{"name"}})

@@ -59,8 +59,8 @@ func TestLoadErrors(t *testing.T) {
 		},
 		{
 			name: "unknown block",
-			src:  `resource "x" {}`,
-			want: []string{`1:1-1:9: Unsupported block type`},
+			src:  `resources "x" {}`,
+			want: []string{`1:1-1:10: Unsupported block type`},
 		},
 		{
 			name: "duplicate tool",

@@ -27,6 +27,7 @@ type Live struct {
 	textAudit bool      // write that audit log as text lines
 	mu        sync.Mutex
 	current   *generation
+	declared  declared // what the server told clients it serves besides tools
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -93,15 +94,28 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
 		Version: cfg.Server.Version,
-	}, &mcp.ServerOptions{
+	}, l.serverOptions(cfg, logger, opts))
+	l.srv.AddReceivingMiddleware(l.refuseUndeclared, l.filterTools)
+	l.install(l.newGeneration(cfg), nil)
+	return l
+}
+
+// serverOptions are the SDK's options for serving cfg: the capabilities
+// of what it declares (resources, prompts and completions only when it
+// has some).
+func (l *Live) serverOptions(cfg *engine.Config, logger *slog.Logger, opts Options) *mcp.ServerOptions {
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: opts.listChanged()}}
+	l.declared = servedCapabilities(caps, cfg, opts.listChanged())
+	so := &mcp.ServerOptions{
 		Instructions: cfg.Server.Instructions,
 		Logger:       sdkLogger(logger),
 		PageSize:     cfg.Settings.PageSize,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: opts.listChanged()}},
-	})
-	l.srv.AddReceivingMiddleware(l.filterTools)
-	l.install(l.newGeneration(cfg), nil)
-	return l
+		Capabilities: caps,
+	}
+	if l.declared.completions {
+		so.CompletionHandler = l.complete
+	}
+	return so
 }
 
 // filterTools leaves out of tools/list the tools whose scopes the caller's
@@ -194,6 +208,7 @@ func (l *Live) install(g *generation, old *generation) {
 	for _, t := range g.cfg.Tools {
 		l.srv.AddTool(Tool(t), l.handler(g, t))
 	}
+	l.installServed(g, old)
 }
 
 // retire closes g once its calls in flight are done.

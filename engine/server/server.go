@@ -67,22 +67,27 @@ func Result(r *engine.Result) *mcp.CallToolResult {
 		}
 	}
 	for _, c := range r.Content {
-		a := contentAnnotations(c.Annotations)
-		switch c.Type {
-		case engine.ImageContent:
-			out.Content = append(out.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: a})
-		case engine.AudioContent:
-			out.Content = append(out.Content, &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: a})
-		case engine.ResourceLinkContent:
-			out.Content = append(out.Content, &mcp.ResourceLink{URI: c.URI, Name: c.Name, Title: c.Title, Description: c.Description, MIMEType: c.MIMEType, Annotations: a})
-		case engine.ResourceContent:
-			rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Data}
-			out.Content = append(out.Content, &mcp.EmbeddedResource{Resource: rc, Annotations: a})
-		default:
-			out.Content = append(out.Content, &mcp.TextContent{Text: c.Text, Annotations: a})
-		}
+		out.Content = append(out.Content, content(c))
 	}
 	return out
+}
+
+// content converts one engine content block into the MCP one.
+func content(c engine.Content) mcp.Content {
+	a := contentAnnotations(c.Annotations)
+	switch c.Type {
+	case engine.ImageContent:
+		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: a}
+	case engine.AudioContent:
+		return &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: a}
+	case engine.ResourceLinkContent:
+		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, Title: c.Title, Description: c.Description, MIMEType: c.MIMEType, Annotations: a}
+	case engine.ResourceContent:
+		rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Data}
+		return &mcp.EmbeddedResource{Resource: rc, Annotations: a}
+	default:
+		return &mcp.TextContent{Text: c.Text, Annotations: a}
+	}
 }
 
 func contentAnnotations(a *engine.ContentAnnotations) *mcp.Annotations {

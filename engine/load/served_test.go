@@ -1,0 +1,99 @@
+package load_test
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestServedErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{
+			name: "resource without contents",
+			src:  `resource "r" { uri = "x://r" }`,
+			want: `1:1-1:13: Resource without contents: A resource needs contents`,
+		},
+		{
+			name: "resource without uri",
+			src:  `resource "r" { text = "hi" }`,
+			want: `Missing required argument: The argument "uri" is required`,
+		},
+		{
+			name: "file and text",
+			src:  "resource \"r\" {\n  uri  = \"x://r\"\n  file = \"a.txt\"\n  text = \"hi\"\n}",
+			want: `3:3-3:7: Both file and computed contents`,
+		},
+		{
+			name: "missing file",
+			src:  "resource \"r\" {\n  uri  = \"x://r\"\n  file = \"nope.txt\"\n}",
+			want: `3:10-3:20: Cannot read the resource's file`,
+		},
+		{
+			name: "duplicate uri",
+			src:  "resource \"a\" {\n  uri  = \"x://r\"\n  text = \"a\"\n}\nresource \"b\" {\n  uri  = \"x://r\"\n  text = \"b\"\n}",
+			want: `6:10-6:17: Duplicate resource URI`,
+		},
+		{
+			name: "a resource takes no arguments",
+			src:  "resource \"r\" {\n  uri  = \"x://r\"\n  text = \"a\"\n  arg \"x\" { type = string }\n}",
+			want: `4:3-4:6: Unsupported block type: Blocks of type "arg" are not expected here.`,
+		},
+		{
+			name: "template variable without arg",
+			src:  "resource_template \"t\" {\n  uri_template = \"x://{id}/{part}\"\n  arg \"id\" { type = string }\n  text = expr(\"args.id\")\n}",
+			want: `2:18-2:35: Invalid uri_template: The template's variable {part} has no arg block; declare arg "part" { type = string } to say what it may be.`,
+		},
+		{
+			name: "arg that is no variable",
+			src:  "resource_template \"t\" {\n  uri_template = \"x://{id}\"\n  arg \"id\" { type = string }\n  arg \"other\" { type = string }\n  text = expr(\"args.id\")\n}",
+			want: `Invalid uri_template: The argument "other" is not a variable of the template "x://{id}"; its variables are id.`,
+		},
+		{
+			name: "template typo in a program",
+			src:  "resource_template \"t\" {\n  uri_template = \"x://{id}\"\n  arg \"id\" { type = string }\n  text = expr(\"args.di\")\n}",
+			want: `Invalid expr program`,
+		},
+		{
+			name: "message role",
+			src:  "prompt \"p\" {\n  message \"system\" { text = \"x\" }\n}",
+			want: `2:11-2:19: Invalid message role: A message is from the "user" or the "assistant", not "system".`,
+		},
+		{
+			name: "message with two contents",
+			src:  "prompt \"p\" {\n  message \"user\" {\n    text = \"x\"\n    content \"text\" { text = \"y\" }\n  }\n}",
+			want: `Invalid message: A message has one content: text = … or one content block (text, image, audio, resource), not 2.`,
+		},
+		{
+			name: "prompt without messages",
+			src:  `prompt "p" { description = "d" }`,
+			want: `1:1-1:11: Prompt without messages`,
+		},
+		{
+			name: "prompt program reads an undeclared argument",
+			src:  "prompt \"p\" {\n  arg \"topic\" {}\n  message \"user\" { text = expr(\"args.topik\") }\n}",
+			want: `Invalid expr program`,
+		},
+		{
+			name: "enum of numbers",
+			src:  "prompt \"p\" {\n  arg \"n\" { enum = [1, 2] }\n  message \"user\" { text = \"x\" }\n}",
+			want: `2:20-2:26: Invalid enum: A prompt argument is text`,
+		},
+		{
+			name: "secret in a description",
+			src:  "variable \"k\" {\n  default   = \"v\"\n  sensitive = true\n}\nprompt \"p\" {\n  description = \"key ${var.k}\"\n  message \"user\" { text = \"x\" }\n}",
+			want: `Sensitive value shown to clients`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := loadString(t, tc.src, nil, nil)
+			got := describe(diags)
+			if !diags.HasErrors() || !strings.Contains(got, tc.want) {
+				t.Errorf("diagnostics:\n%s\nwant one containing:\n%s", got, tc.want)
+			}
+		})
+	}
+}

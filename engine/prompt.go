@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// PromptArg is one argument of a prompt. Prompt arguments are strings.
+type PromptArg struct {
+	Name, Title, Description string
+	Required                 bool
+	// Enum, when not empty, lists the values allowed; completions offer
+	// them.
+	Enum []string
+}
+
+// PromptMessage is one message of a prompt: its role ("user" or
+// "assistant") and its content, evaluated over the arguments.
+type PromptMessage struct {
+	Role    string
+	Content ContentSpec
+}
+
+// Message is one message of a prompt got with arguments.
+type Message struct {
+	Role    string
+	Content Content
+}
+
+// Prompt is a declared prompt: a template of messages over its arguments.
+type Prompt struct {
+	Name, Title, Description string
+	Args                     []PromptArg
+	Messages                 []PromptMessage
+	Range                    hcl.Range
+}
+
+// Get checks args against the prompt's arguments and returns its messages.
+// The error says, for the client, what is wrong with the arguments or
+// which message failed.
+func (p *Prompt) Get(args map[string]string) ([]Message, error) {
+	var problems []string
+	for name := range args {
+		if !slices.ContainsFunc(p.Args, func(a PromptArg) bool { return a.Name == name }) {
+			problems = append(problems, fmt.Sprintf("the prompt has no argument %q", name))
+		}
+	}
+	values := map[string]any{}
+	for _, a := range p.Args {
+		v, ok := args[a.Name]
+		switch {
+		case !ok && a.Required:
+			problems = append(problems, fmt.Sprintf("the argument %q is required", a.Name))
+		case ok && len(a.Enum) > 0 && !slices.Contains(a.Enum, v):
+			problems = append(problems, fmt.Sprintf("the argument %q must be one of %s", a.Name, strings.Join(a.Enum, ", ")))
+		}
+		if ok {
+			values[a.Name] = v
+		} else {
+			values[a.Name] = "" // an optional argument not given reads as ""
+		}
+	}
+	if len(problems) > 0 {
+		slices.Sort(problems)
+		return nil, fmt.Errorf("invalid arguments for prompt %q: %s", p.Name, strings.Join(problems, "; "))
+	}
+	env := map[string]any{"args": values}
+	out := make([]Message, 0, len(p.Messages))
+	for i, m := range p.Messages {
+		c, ok, err := m.Content.build(env, true)
+		if err != nil {
+			return nil, fmt.Errorf("message %d of prompt %q: %w", i+1, p.Name, err)
+		}
+		if ok {
+			c.apply(SanitizeString)
+			out = append(out, Message{Role: m.Role, Content: c})
+		}
+	}
+	return out, nil
+}
+
+// Complete returns the values of the argument named arg that start with
+// prefix, at most limit of them, and whether there were more.
+func (p *Prompt) Complete(arg, prefix string, limit int) (values []string, more bool) {
+	for _, a := range p.Args {
+		if a.Name == arg {
+			return completeFrom(a.Enum, prefix, limit)
+		}
+	}
+	return nil, false
+}
+
+// completeFrom filters candidates by prefix, case-insensitively.
+func completeFrom(candidates []string, prefix string, limit int) (values []string, more bool) {
+	lower := strings.ToLower(prefix)
+	for _, c := range candidates {
+		if !strings.HasPrefix(strings.ToLower(c), lower) {
+			continue
+		}
+		if len(values) == limit {
+			return values, true
+		}
+		values = append(values, c)
+	}
+	return values, false
+}

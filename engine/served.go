@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// ResourceContents is what reading a resource gives: a text, or the bytes
+// of a blob.
+type ResourceContents struct {
+	URI, MIMEType string
+	Text          string
+	Blob          []byte
+	IsBlob        bool
+}
+
+// ServedResource is a declared MCP resource (a resource block): fixed
+// contents, or contents that a tool computes each time it is read. (A
+// "resource" of the adapters, such as an http_api, is another thing: see
+// [ResourceAdapter].)
+type ServedResource struct {
+	URI, Name, Title, Description, MIMEType string
+	// Data is the fixed contents, when Tool is nil.
+	Data []byte
+	// Tool, when not nil, computes the contents: the text of its result,
+	// or the data of its image or audio block.
+	Tool  *Tool
+	Range hcl.Range
+}
+
+// Read returns the resource's contents. An error says, for the client,
+// why they could not be read.
+func (r *ServedResource) Read(ctx context.Context) ([]ResourceContents, error) {
+	if r.Tool == nil {
+		return []ResourceContents{fixedContents(r.URI, r.MIMEType, r.Data)}, nil
+	}
+	return readWith(ctx, r.Tool, r.URI, r.MIMEType, json.RawMessage("{}"))
+}
+
+// fixedContents is data served as text when it is text, else as a blob.
+func fixedContents(uri, mimeType string, data []byte) ResourceContents {
+	if IsTextual(mimeType, data) {
+		return ResourceContents{URI: uri, MIMEType: mimeType, Text: string(data)}
+	}
+	return ResourceContents{URI: uri, MIMEType: mimeType, Blob: data, IsBlob: true}
+}
+
+// IsTextual reports whether contents of the MIME type are text: text/*,
+// JSON, XML, YAML, JavaScript; or, without a type, valid UTF-8.
+func IsTextual(mimeType string, data []byte) bool {
+	if mimeType == "" {
+		return utf8.Valid(data)
+	}
+	mt, _, err := mime.ParseMediaType(mimeType)
+	if err != nil {
+		return false
+	}
+	if strings.HasPrefix(mt, "text/") {
+		return true
+	}
+	for _, s := range []string{"json", "xml", "yaml", "javascript", "toml", "csv"} {
+		if strings.Contains(mt, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// readWith runs tool with args for the resource at uri.
+func readWith(ctx context.Context, tool *Tool, uri, mimeType string, args json.RawMessage) ([]ResourceContents, error) {
+	res := tool.Call(ctx, args)
+	if res.IsError {
+		return nil, errors.New(res.Text())
+	}
+	var texts []string
+	var out []ResourceContents
+	for _, c := range res.Content {
+		switch {
+		case c.Type == TextContent:
+			texts = append(texts, c.Text)
+		case len(c.Data) > 0:
+			mt := c.MIMEType
+			if mt == "" {
+				mt = mimeType
+			}
+			out = append(out, ResourceContents{URI: uri, MIMEType: mt, Blob: c.Data, IsBlob: true})
+		}
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	if mimeType == "" {
+		mimeType = "text/plain"
+	}
+	return []ResourceContents{{URI: uri, MIMEType: mimeType, Text: strings.Join(texts, "\n")}}, nil
+}
+
+// ResourceTemplate is a declared MCP resource template: the resources
+// whose URIs match an RFC 6570 template, read by a tool whose arguments
+// are the template's variables.
+type ResourceTemplate struct {
+	URITemplate, Name, Title, Description, MIMEType string
+	Tool                                            *Tool
+	Range                                           hcl.Range
+
+	template *uritemplate.Template
+}
+
+// NewResourceTemplate checks the template and that its variables are the
+// tool's arguments.
+func NewResourceTemplate(t ResourceTemplate) (*ResourceTemplate, error) {
+	tmpl, err := uritemplate.New(t.URITemplate)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not an RFC 6570 URI template: %w", t.URITemplate, err)
+	}
+	vars := tmpl.Varnames()
+	if len(vars) == 0 {
+		return nil, fmt.Errorf("the template %q has no {variable}; a resource without one is a resource block", t.URITemplate)
+	}
+	var args []string
+	for _, a := range t.Tool.Args() {
+		args = append(args, a.Name)
+		if !slices.Contains(vars, a.Name) {
+			return nil, fmt.Errorf("the argument %q is not a variable of the template %q; its variables are %s", a.Name, t.URITemplate, strings.Join(vars, ", "))
+		}
+	}
+	for _, v := range vars {
+		if !slices.Contains(args, v) {
+			return nil, fmt.Errorf("the template's variable {%s} has no arg block; declare arg %q { type = string } to say what it may be", v, v)
+		}
+	}
+	t.template = tmpl
+	return &t, nil
+}
+
+// Matches reports whether uri is one of the template's.
+func (t *ResourceTemplate) Matches(uri string) bool { return t.template.Match(uri) != nil }
+
+// Variables are the names of the template's variables.
+func (t *ResourceTemplate) Variables() []string { return t.template.Varnames() }
+
+// Read returns the contents of the resource at uri, which the template
+// must match; its variables are checked like a tool's arguments, and an
+// *ArgumentError says what is wrong with them.
+func (t *ResourceTemplate) Read(ctx context.Context, uri string) ([]ResourceContents, error) {
+	values := t.template.Match(uri)
+	if values == nil {
+		return nil, fmt.Errorf("the URI %q does not match the template %q", uri, t.URITemplate)
+	}
+	args := map[string]any{}
+	types := t.argTypes()
+	for _, name := range t.template.Varnames() {
+		v := values.Get(name)
+		if !v.Valid() {
+			continue
+		}
+		s := v.String()
+		args[name] = typed(s, types[name])
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.Tool.CheckArguments(raw); err != nil {
+		return nil, err
+	}
+	return readWith(ctx, t.Tool, uri, t.MIMEType, raw)
+}
+
+// argTypes are the JSON types of the tool's arguments, by name.
+func (t *ResourceTemplate) argTypes() map[string]string {
+	out := map[string]string{}
+	props, _ := t.Tool.InputSchema()["properties"].(map[string]any)
+	for name, p := range props {
+		if m, ok := p.(map[string]any); ok {
+			out[name], _ = m["type"].(string)
+		}
+	}
+	return out
+}
+
+// typed is a variable's text as the JSON value its argument's type wants,
+// when it reads as one; else the text, for validation to refuse.
+func typed(s, jsonType string) any {
+	switch jsonType {
+	case "integer", "number":
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(s); err == nil {
+			return b
+		}
+	}
+	return s
+}
+
+// Complete returns the values of the variable named arg that start with
+// prefix (from its argument's enum), at most limit, and whether there
+// were more.
+func (t *ResourceTemplate) Complete(arg, prefix string, limit int) (values []string, more bool) {
+	props, _ := t.Tool.InputSchema()["properties"].(map[string]any)
+	p, _ := props[arg].(map[string]any)
+	enum, _ := p["enum"].([]any)
+	var candidates []string
+	for _, e := range enum {
+		candidates = append(candidates, fmt.Sprint(e))
+	}
+	return completeFrom(candidates, prefix, limit)
+}

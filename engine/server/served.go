@@ -1,0 +1,257 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// maxCompletions is the most values a completion answers, as MCP allows.
+const maxCompletions = 100
+
+// Resource describes r as resources/list shows it.
+func Resource(r *engine.ServedResource) *mcp.Resource {
+	out := &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}
+	if r.Tool == nil {
+		out.Size = int64(len(r.Data))
+	}
+	return out
+}
+
+// ResourceTemplate describes t as resources/templates/list shows it.
+func ResourceTemplate(t *engine.ResourceTemplate) *mcp.ResourceTemplate {
+	return &mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType}
+}
+
+// Prompt describes p as prompts/list shows it.
+func Prompt(p *engine.Prompt) *mcp.Prompt {
+	out := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+	for _, a := range p.Args {
+		out.Arguments = append(out.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
+	}
+	return out
+}
+
+// declared is what a server declares it serves besides tools. It is fixed
+// when the server starts: clients learn it once, in initialize.
+type declared struct{ resources, prompts, completions bool }
+
+// servedCapabilities adds to caps what cfg serves besides tools, and
+// returns it: resources and prompts when it has some, completions when
+// it has prompt arguments or resource template variables to complete.
+func servedCapabilities(caps *mcp.ServerCapabilities, cfg *engine.Config, listChanged bool) declared {
+	d := declared{
+		resources:   len(cfg.Served) > 0 || len(cfg.Templates) > 0,
+		prompts:     len(cfg.Prompts) > 0,
+		completions: len(cfg.Prompts) > 0 || len(cfg.Templates) > 0,
+	}
+	if d.resources {
+		caps.Resources = &mcp.ResourceCapabilities{ListChanged: listChanged}
+	}
+	if d.prompts {
+		caps.Prompts = &mcp.PromptCapabilities{ListChanged: listChanged}
+	}
+	return d
+}
+
+// refuseUndeclared answers the methods of a capability the server did not
+// declare as unknown methods, as MCP requires: the SDK would answer
+// prompts/list with an empty list.
+func (l *Live) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		var what string
+		switch method {
+		case "prompts/list", "prompts/get":
+			if !l.declared.prompts {
+				what = "prompts"
+			}
+		case "resources/list", "resources/read", "resources/templates/list", "resources/subscribe", "resources/unsubscribe":
+			if !l.declared.resources {
+				what = "resources"
+			}
+		case "completion/complete":
+			if !l.declared.completions {
+				what = "completions"
+			}
+		}
+		if what != "" {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("%s: this server declares no %s", method, what)}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// installServed registers the resources, templates and prompts of g,
+// removing those of old that g lacks.
+func (l *Live) installServed(g *generation, old *generation) {
+	if old != nil {
+		var uris, templates, prompts []string
+		for _, r := range old.cfg.Served {
+			if !hasResource(g.cfg, r.URI) {
+				uris = append(uris, r.URI)
+			}
+		}
+		for _, t := range old.cfg.Templates {
+			if nt, ok := g.cfg.Template(t.Name); !ok || nt.URITemplate != t.URITemplate {
+				templates = append(templates, t.URITemplate)
+			}
+		}
+		for _, p := range old.cfg.Prompts {
+			if _, ok := g.cfg.Prompt(p.Name); !ok {
+				prompts = append(prompts, p.Name)
+			}
+		}
+		l.srv.RemoveResources(uris...)
+		l.srv.RemoveResourceTemplates(templates...)
+		l.srv.RemovePrompts(prompts...)
+	}
+	for _, r := range g.cfg.Served {
+		l.srv.AddResource(Resource(r), l.readResource)
+	}
+	for _, t := range g.cfg.Templates {
+		l.srv.AddResourceTemplate(ResourceTemplate(t), l.readResource)
+	}
+	for _, p := range g.cfg.Prompts {
+		l.srv.AddPrompt(Prompt(p), l.getPrompt)
+	}
+}
+
+func hasResource(cfg *engine.Config, uri string) bool {
+	for _, r := range cfg.Served {
+		if r.URI == uri {
+			return true
+		}
+	}
+	return false
+}
+
+// acquire returns the generation being served, held for reading until
+// release is called: a reload waits for it before closing it.
+func (l *Live) acquire() (g *generation, release func()) {
+	for {
+		g = l.generation()
+		g.mu.RLock()
+		if !g.closed {
+			return g, g.mu.RUnlock
+		}
+		g.mu.RUnlock() // swapped just now: take the new one
+	}
+}
+
+// readResource answers resources/read, for a resource or a template of
+// the configuration being served.
+func (l *Live) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	g, release := l.acquire()
+	defer release()
+	ctx = engine.WithCaller(ctx, callerOf(req.GetExtra()))
+	start := time.Now()
+	var contents []engine.ResourceContents
+	var err error
+	found := false
+	for _, r := range g.cfg.Served {
+		if r.URI == uri {
+			found = true
+			contents, err = r.Read(ctx)
+			break
+		}
+	}
+	if !found {
+		for _, t := range g.cfg.Templates {
+			if t.Matches(uri) {
+				found = true
+				contents, err = t.Read(ctx, uri)
+				break
+			}
+		}
+	}
+	if !found {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	var bad *engine.ArgumentError
+	if errors.As(err, &bad) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: %s", uri, g.cfg.Redactor.Redact(bad.Message))}
+	}
+	if err != nil {
+		msg := g.cfg.Redactor.Redact(err.Error())
+		l.logger.Info("resource read failed", "uri", uri, "duration", time.Since(start), "error", msg)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("reading %s failed: %s", uri, msg)}
+	}
+	if l.logger.Enabled(ctx, slog.LevelDebug) {
+		l.logger.Debug("resource read", "uri", uri, "duration", time.Since(start))
+	}
+	out := &mcp.ReadResourceResult{}
+	for _, c := range contents {
+		rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType}
+		if c.IsBlob {
+			rc.Blob = c.Blob
+		} else {
+			rc.Text = c.Text
+		}
+		out.Contents = append(out.Contents, rc)
+	}
+	return out, nil
+}
+
+// getPrompt answers prompts/get.
+func (l *Live) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	g, release := l.acquire()
+	defer release()
+	p, ok := g.cfg.Prompt(req.Params.Name)
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", req.Params.Name)}
+	}
+	msgs, err := p.Get(req.Params.Arguments)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: g.cfg.Redactor.Redact(err.Error())}
+	}
+	out := &mcp.GetPromptResult{Description: p.Description}
+	for _, m := range msgs {
+		out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: content(m.Content)})
+	}
+	return out, nil
+}
+
+// complete answers completion/complete, from the values an argument's
+// enum declares.
+func (l *Live) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	g, release := l.acquire()
+	defer release()
+	ref, arg := req.Params.Ref, req.Params.Argument
+	var values []string
+	var more bool
+	switch {
+	case ref == nil:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "completion/complete needs a ref"}
+	case ref.Type == "ref/prompt":
+		p, ok := g.cfg.Prompt(ref.Name)
+		if !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", ref.Name)}
+		}
+		values, more = p.Complete(arg.Name, arg.Value, maxCompletions)
+	case ref.Type == "ref/resource":
+		var t *engine.ResourceTemplate
+		for _, c := range g.cfg.Templates {
+			if c.URITemplate == ref.URI {
+				t = c
+			}
+		}
+		if t == nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no resource template %q", ref.URI)}
+		}
+		values, more = t.Complete(arg.Name, arg.Value, maxCompletions)
+	default:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown ref type %q", ref.Type)}
+	}
+	if values == nil {
+		values = []string{}
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, HasMore: more}}, nil
+}

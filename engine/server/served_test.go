@@ -1,0 +1,230 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+)
+
+const servedSrc = `
+variable "secret" {
+  type      = string
+  default   = "s3cr3t-value"
+  sensitive = true
+}
+
+resource "readme" {
+  uri         = "docs://readme"
+  title       = "Read me"
+  description = "What this server is."
+  text        = "Hello, reader."
+}
+
+resource "pixel" {
+  uri       = "img://pixel"
+  mime_type = "image/png"
+  content "image" {
+    data      = "iVBORw0KGgo="
+    mime_type = "image/png"
+  }
+}
+
+resource_template "order" {
+  uri_template = "shop://orders/{id}"
+  mime_type    = "application/json"
+  arg "id" {
+    type    = integer
+    minimum = 1
+  }
+  text = expr("toJSON({id: args.id, double: args.id * 2})")
+}
+
+resource_template "secret_echo" {
+  uri_template = "echo://{word}"
+  arg "word" {
+    type = string
+    enum = ["alpha", "beta", "alphabet"]
+  }
+  error_if      = expr("args.word == 'beta'")
+  error_message = expr("'refused with ' + '${var.secret}'")
+  text          = expr("args.word")
+}
+
+prompt "review" {
+  description = "Review a text."
+  arg "style" {
+    description = "How to review"
+    enum        = ["short", "long", "shouty"]
+  }
+  arg "text" {
+    optional = true
+  }
+  message "user" {
+    text = expr("'Review this (' + args.style + '): ' + args.text")
+  }
+  message "assistant" {
+    content "image" {
+      data      = "iVBORw0KGgo="
+      mime_type = "image/png"
+    }
+  }
+}
+`
+
+func servedSession(t *testing.T) *mcp.ClientSession {
+	t.Helper()
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), servedSrc, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return connect(t, cfg)
+}
+
+func TestResourcesListAndRead(t *testing.T) {
+	cs := servedSession(t)
+	ctx := context.Background()
+	if caps := cs.InitializeResult().Capabilities; caps.Resources == nil || caps.Prompts == nil || caps.Completions == nil {
+		t.Errorf("capabilities = %+v, want resources, prompts and completions declared", caps)
+	}
+	// Listed by URI, as the SDK orders them.
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Resources) != 2 || list.Resources[1].URI != "img://pixel" || list.Resources[0].Title != "Read me" || list.Resources[0].MIMEType != "text/plain" {
+		for _, r := range list.Resources {
+			t.Errorf("resources/list: %+v", *r)
+		}
+	}
+	tests := []struct {
+		uri, text, mime string
+		blob            bool
+	}{
+		{"docs://readme", "Hello, reader.", "text/plain", false},
+		{"img://pixel", "", "image/png", true},
+		{"shop://orders/21", "{\n  \"double\": 42,\n  \"id\": 21\n}", "application/json", false},
+		{"echo://alpha", "alpha", "text/plain", false},
+	}
+	for _, tc := range tests {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: tc.uri})
+		if err != nil {
+			t.Errorf("read %s: %v", tc.uri, err)
+			continue
+		}
+		c := res.Contents[0]
+		if c.URI != tc.uri || c.Text != tc.text || c.MIMEType != tc.mime || (len(c.Blob) > 0) != tc.blob {
+			t.Errorf("read %s = %+v, want text %q, MIME type %s, blob %v", tc.uri, c, tc.text, tc.mime, tc.blob)
+		}
+	}
+}
+
+func TestResourceReadErrors(t *testing.T) {
+	cs := servedSession(t)
+	ctx := context.Background()
+	tests := []struct {
+		uri  string
+		code int64
+		want string
+	}{
+		{"docs://nope", jsonrpc.CodeInvalidParams, "Resource not found"},
+		{"shop://orders/0", jsonrpc.CodeInvalidParams, "/id: must be at least 1"},
+		{"shop://orders/abc", jsonrpc.CodeInvalidParams, "/id: must be an integer"},
+		{"echo://gamma", jsonrpc.CodeInvalidParams, "/word: must be one of"},
+		{"echo://beta", jsonrpc.CodeInternalError, "reading echo://beta failed: refused with (sensitive)"},
+	}
+	for _, tc := range tests {
+		_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: tc.uri})
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) {
+			t.Errorf("read %s: err = %v, want a JSON-RPC error", tc.uri, err)
+			continue
+		}
+		if je.Code != tc.code || !strings.Contains(je.Message, tc.want) {
+			t.Errorf("read %s: error %d %q, want %d containing %q", tc.uri, je.Code, je.Message, tc.code, tc.want)
+		}
+		if strings.Contains(je.Message, "s3cr3t-value") {
+			t.Errorf("read %s: the error shows the secret: %q", tc.uri, je.Message)
+		}
+	}
+}
+
+func TestPromptsListGetComplete(t *testing.T) {
+	cs := servedSession(t)
+	ctx := context.Background()
+	list, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Prompts) != 1 || len(list.Prompts[0].Arguments) != 2 || !list.Prompts[0].Arguments[0].Required || list.Prompts[0].Arguments[1].Required {
+		t.Fatalf("prompts/list = %+v", list.Prompts)
+	}
+	got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "review", Arguments: map[string]string{"style": "short", "text": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Messages) != 2 || got.Messages[0].Role != "user" || got.Messages[1].Role != "assistant" {
+		t.Fatalf("prompts/get = %+v", got.Messages)
+	}
+	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || tc.Text != "Review this (short): hi" {
+		t.Errorf("first message = %#v", got.Messages[0].Content)
+	}
+	if _, ok := got.Messages[1].Content.(*mcp.ImageContent); !ok {
+		t.Errorf("second message = %#v, want an image", got.Messages[1].Content)
+	}
+
+	for _, tc := range []struct {
+		args map[string]string
+		want string
+	}{
+		{map[string]string{}, `the argument "style" is required`},
+		{map[string]string{"style": "rude"}, `the argument "style" must be one of short, long, shouty`},
+		{map[string]string{"style": "short", "tone": "x"}, `the prompt has no argument "tone"`},
+	} {
+		_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "review", Arguments: tc.args})
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, tc.want) {
+			t.Errorf("get with %v: %v, want invalid params saying %q", tc.args, err, tc.want)
+		}
+	}
+
+	for _, tc := range []struct {
+		ref    *mcp.CompleteReference
+		arg    string
+		prefix string
+		want   []string
+	}{
+		{&mcp.CompleteReference{Type: "ref/prompt", Name: "review"}, "style", "sh", []string{"short", "shouty"}},
+		{&mcp.CompleteReference{Type: "ref/prompt", Name: "review"}, "text", "", []string{}},
+		{&mcp.CompleteReference{Type: "ref/resource", URI: "echo://{word}"}, "word", "ALP", []string{"alpha", "alphabet"}},
+	} {
+		res, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: tc.ref, Argument: mcp.CompleteParamsArgument{Name: tc.arg, Value: tc.prefix}})
+		if err != nil {
+			t.Errorf("complete %s %q: %v", tc.arg, tc.prefix, err)
+			continue
+		}
+		if strings.Join(res.Completion.Values, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("complete %s %q = %v, want %v", tc.arg, tc.prefix, res.Completion.Values, tc.want)
+		}
+	}
+}
+
+func TestUndeclaredCapabilitiesRefused(t *testing.T) {
+	cs := connect(t, newConfig(t, 0, "a"))
+	ctx := context.Background()
+	if caps := cs.InitializeResult().Capabilities; caps.Resources != nil || caps.Prompts != nil || caps.Completions != nil {
+		t.Errorf("capabilities = %+v, want tools alone", caps)
+	}
+	if _, err := cs.ListPrompts(ctx, nil); err == nil {
+		t.Error("prompts/list answered by a server without prompts")
+	}
+	if _, err := cs.ListResources(ctx, nil); err == nil {
+		t.Error("resources/list answered by a server without resources")
+	}
+}
