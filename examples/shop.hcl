@@ -197,3 +197,58 @@ tool "restock_product" {
     value = expr("rows[0].stock")
   }
 }
+
+# The shop's catalog and each product as resources, read with the same sql
+# action as the tools; and a prompt that puts the tools to work.
+
+resource "catalog" {
+  uri         = "shop://catalog"
+  title       = "Catalog"
+  description = "Every product: SKU, name, category and price in euros, as JSON."
+  mime_type   = "application/json"
+
+  sql {
+    database = database.shop
+    query    = "SELECT sku, name, category, price_cents / 100.0 AS price_eur FROM products ORDER BY sku"
+  }
+  text = expr("toJSON(rows)")
+}
+
+resource_template "product" {
+  uri_template = "shop://products/{sku}"
+  title        = "Product"
+  description  = "One product by SKU: name, category, price in cents and stock, as JSON."
+  mime_type    = "application/json"
+
+  arg "sku" {
+    type    = string
+    pattern = "^[A-Z]+-[0-9]{3}$"
+  }
+
+  sql {
+    database = database.shop
+    query    = "SELECT sku, name, category, price_cents, stock FROM products WHERE sku = ?"
+    params   = [expr("args.sku")]
+  }
+  error_if      = expr("len(rows) == 0")
+  error_message = expr("'There is no product with SKU ' + args.sku + '.'")
+  text          = expr("toJSON(rows[0])")
+}
+
+prompt "customer_report" {
+  title       = "Report on a customer"
+  description = "Asks for a report on one customer's orders, using the shop's tools."
+
+  arg "email" {
+    description = "The customer's email address"
+  }
+  arg "length" {
+    description = "How long the report should be"
+    enum        = ["brief", "detailed"]
+    optional    = true
+  }
+
+  message "user" {
+    text = expr("'Write a ' + (args.length == '' ? 'brief' : args.length) + ' report on the customer ' + args.email + ': call find_customer_orders for their orders, then say what they buy and how much they spent.'")
+  }
+}

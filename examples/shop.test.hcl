@@ -60,3 +60,53 @@ test "bad_email" {
     error_message = "the argument is refused, naming the format"
   }
 }
+
+test "catalog_resource" {
+  resource = "shop://catalog"
+
+  assert {
+    condition     = expr("len(structured) > 10 && all(structured, .price_eur > 0)")
+    error_message = "the catalog lists every product with its price"
+  }
+}
+
+test "product_resource" {
+  resource = "shop://products/KET-010"
+
+  assert {
+    condition = expr("structured.name == 'Gooseneck kettle' && structured.stock == 7")
+  }
+  assert {
+    condition = expr("content[0].mimeType == 'application/json'")
+  }
+}
+
+test "product_resource_unknown_sku" {
+  resource     = "shop://products/XXX-999"
+  expect_error = true
+
+  assert {
+    condition = expr("text contains 'There is no product with SKU XXX-999.'")
+  }
+}
+
+test "customer_report_prompt" {
+  prompt = "customer_report"
+  args   = { email = "ada@example.com", length = "detailed" }
+
+  assert {
+    condition = expr("len(messages) == 1 && messages[0].role == 'user'")
+  }
+  assert {
+    condition = expr("text startsWith 'Write a detailed report on the customer ada@example.com'")
+  }
+}
+
+test "customer_report_needs_email" {
+  prompt       = "customer_report"
+  expect_error = true
+
+  assert {
+    condition = expr("text contains 'the argument \"email\" is required'")
+  }
+}

@@ -52,8 +52,12 @@ type Test struct {
 	Name  string
 	Range hcl.Range // the block's header
 
-	Tool      string
-	ToolRange hcl.Range
+	// Kind is what the test exercises: "tool" (a call), "resource" (a
+	// read, of a resource or a template's) or "prompt" (a get); Target
+	// names it: the tool, the URI, the prompt.
+	Kind        string
+	Target      string
+	TargetRange hcl.Range
 	// Args are the call's arguments, as JSON.
 	Args json.RawMessage
 	// ExpectError is whether the call must be a tool error.
@@ -126,6 +130,7 @@ var assertEnv = mapping.Env{
 	"text":       types.String,
 	"content":    types.Array(types.Any),
 	"requests":   types.Array(types.Any),
+	"messages":   types.Array(types.Any),
 	"args":       types.Any,
 }
 
@@ -141,7 +146,9 @@ var (
 	}
 	testSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
-			{Name: "tool", Required: true},
+			{Name: "tool"},
+			{Name: "resource"},
+			{Name: "prompt"},
 			{Name: "args"},
 			{Name: "expect_error"},
 			{Name: "snapshot"},
@@ -355,10 +362,22 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	}
 	content, diags := b.Body.Content(testSchema)
 	d.diags = append(d.diags, diags...)
-	if a, ok := content.Attributes["tool"]; ok {
-		if v, ok := d.typed(a.Expr, cty.String, "the name of a tool of the configuration"); ok {
-			t.Tool, t.ToolRange = v.AsString(), a.Expr.Range()
+	var kinds []*hcl.Attribute
+	for _, kind := range []string{"tool", "resource", "prompt"} {
+		a, ok := content.Attributes[kind]
+		if !ok {
+			continue
 		}
+		kinds = append(kinds, a)
+		if v, ok := d.typed(a.Expr, cty.String, "the name of a "+kind+" of the configuration"); ok {
+			t.Kind, t.Target, t.TargetRange = kind, v.AsString(), a.Expr.Range()
+		}
+	}
+	switch {
+	case len(kinds) == 0 && !diags.HasErrors():
+		d.error(b.DefRange, "Nothing to test", "A test names what it exercises: tool = \"NAME\" (a call), resource = \"URI\" (a read) or prompt = \"NAME\".")
+	case len(kinds) > 1:
+		d.error(kinds[1].NameRange, "More than one subject", "A test exercises one thing: a tool, a resource or a prompt; %s and %s are both given. Split it into two tests.", kinds[0].Name, kinds[1].Name)
 	}
 	if a, ok := content.Attributes["args"]; ok {
 		t.Args = d.args(a)

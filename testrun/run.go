@@ -2,7 +2,6 @@ package testrun
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -23,7 +22,6 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
-	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
 // Runner runs tests. Its fields are set before Run, and not changed after.
@@ -171,26 +169,25 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 		return res
 	}
 	defer cfg.Close()
-	tool, ok := cfg.Tool(t.Tool)
-	if !ok {
-		res.fail(&t.ToolRange, "The configuration (%s) has %s.", strings.Join(t.File.Config, ", "), cfg.UnknownTool(t.Tool))
-		return res
-	}
-
 	rec := &engine.TraceRecorder{}
 	callCtx, cancel := context.WithCancel(engine.WithTracer(ctx, rec))
 	defer cancel()
-	done := make(chan *engine.Result, 1)
-	go func() { done <- tool.Call(callCtx, t.Args) }()
-	var out *engine.Result
-	limit := time.NewTimer(tool.Timeout() + grace)
-	defer limit.Stop()
+	run, limit, err := subject(cfg, t)
+	if err != nil {
+		res.fail(&t.TargetRange, "%s.", upperFirst(err.Error()))
+		return res
+	}
+	done := make(chan *outcome, 1)
+	go func() { done <- run(callCtx) }()
+	var out *outcome
+	timer := time.NewTimer(limit + grace)
+	defer timer.Stop()
 	select {
 	case out = <-done:
-	case <-limit.C:
+	case <-timer.C:
 		cancel()
 		res.Trace = rec.Stages()
-		res.fail(&t.Range, "The call did not return within its timeout (%s) and %s more; it hangs.", tool.Timeout(), grace)
+		res.fail(&t.Range, "The %s did not return within its timeout (%s) and %s more; it hangs.", t.verb(), limit, grace)
 		return res
 	}
 	res.Trace = rec.Stages()
@@ -205,16 +202,16 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 			res.fail(&t.Range, "%s.", f)
 		}
 	}
-	env, err := resultEnv(out, t.Args, requests)
-	if err != nil {
-		res.fail(&t.Range, "The result cannot be read: %s.", err)
+	if out.err != nil {
+		res.fail(&t.Range, "The result cannot be read: %s.", out.err)
 		return res
 	}
-	if out.IsError != t.ExpectError {
-		if out.IsError {
-			res.fail(&t.Range, "The call failed: %s", env["text"])
+	env := out.env(t.Args, requests)
+	if out.isError != t.ExpectError {
+		if out.isError {
+			res.fail(&t.Range, "The %s failed: %s", t.verb(), out.text)
 		} else {
-			res.fail(&t.Range, "The call succeeded, but the test expects a tool error (expect_error = true).")
+			res.fail(&t.Range, "The %s succeeded, but the test expects an error (expect_error = true).", t.verb())
 		}
 	}
 	for _, a := range t.Asserts {
@@ -277,45 +274,6 @@ func (r *Runner) check(res *Result, a *Assert, env map[string]any) {
 		}
 	}
 	res.fail(&a.Range, "%s", msg)
-}
-
-// resultEnv is what assertions read of a result: the result as a client
-// receives it, its text, the arguments and the requests the mocks were
-// sent.
-func resultEnv(out *engine.Result, args json.RawMessage, requests []any) (map[string]any, error) {
-	b, err := server.ResultJSON(out)
-	if err != nil {
-		return nil, err
-	}
-	var mcp struct {
-		Content    []any `json:"content"`
-		Structured any   `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(b, &mcp); err != nil {
-		return nil, err
-	}
-	var texts []string
-	for _, c := range out.Content {
-		if c.Type == engine.TextContent {
-			texts = append(texts, c.Text)
-		}
-	}
-	var a any
-	_ = json.Unmarshal(args, &a)
-	if requests == nil {
-		requests = []any{}
-	}
-	if mcp.Content == nil {
-		mcp.Content = []any{}
-	}
-	return map[string]any{
-		"is_error":   out.IsError,
-		"structured": mcp.Structured,
-		"text":       strings.Join(texts, "\n"),
-		"content":    mcp.Content,
-		"requests":   requests,
-		"args":       a,
-	}, nil
 }
 
 // mocks starts the test's mock servers and says how each mocked block is

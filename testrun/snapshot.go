@@ -9,17 +9,15 @@ import (
 	"path/filepath"
 
 	"github.com/rogpeppe/go-internal/diff"
-
-	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // snapshot compares the structured content of out with the test's
 // snapshot file, or writes the file when r.Update is set.
-func (r *Runner) snapshot(res *Result, t *Test, out *engine.Result) {
-	if out.IsError {
+func (r *Runner) snapshot(res *Result, t *Test, out *outcome) {
+	if out.isError {
 		return // the failure is already reported; an error has no structured content
 	}
-	got, err := snapshotJSON(out.Structured)
+	got, err := snapshotJSON(out.structured)
 	if err != nil {
 		res.fail(&t.SnapshotRange, "The structured content cannot be written as JSON: %s.", err)
 		return
@@ -61,7 +59,7 @@ func (r *Runner) snapshot(res *Result, t *Test, out *engine.Result) {
 
 // snapshotJSON is a structured content as a snapshot holds it: indented
 // JSON, keys sorted, ending in a newline.
-func snapshotJSON(v map[string]any) ([]byte, error) {
+func snapshotJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

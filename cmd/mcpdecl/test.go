@@ -194,7 +194,7 @@ func failureText(r *testrun.Result) string {
 	if len(r.Trace) > 0 {
 		b.WriteByte('\n')
 		var t bytes.Buffer
-		_ = writeTraceText(&t, r.Test.Tool, r.Trace, r.Took)
+		_ = writeTraceText(&t, r.Test.Target, r.Trace, r.Took)
 		b.WriteString(r.Redactor.Redact(t.String()))
 	}
 	if r.Diags.HasErrors() {

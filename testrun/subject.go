@@ -1,0 +1,197 @@
+package testrun
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/server"
+)
+
+// outcome is what a test's call, read or get returned, as assertions see
+// it.
+type outcome struct {
+	isError    bool
+	text       string // the text blocks (or contents, or messages), joined by new lines
+	structured any    // a tool's structured content; a resource's text decoded, when it is JSON
+	content    []any  // the content blocks, or a resource's contents, as a client receives them
+	messages   []any  // a prompt's messages: role and content
+	err        error  // the result could not be read
+}
+
+// env is what assertions read.
+func (o *outcome) env(args json.RawMessage, requests []any) map[string]any {
+	var a any
+	_ = json.Unmarshal(args, &a)
+	if requests == nil {
+		requests = []any{}
+	}
+	return map[string]any{
+		"is_error":   o.isError,
+		"structured": o.structured,
+		"text":       o.text,
+		"content":    orEmpty(o.content),
+		"messages":   orEmpty(o.messages),
+		"requests":   requests,
+		"args":       a,
+	}
+}
+
+func orEmpty(l []any) []any {
+	if l == nil {
+		return []any{}
+	}
+	return l
+}
+
+// verb is what the test does, for messages: call, read or get.
+func (t *Test) verb() string {
+	switch t.Kind {
+	case "resource":
+		return "read"
+	case "prompt":
+		return "prompt"
+	}
+	return "call"
+}
+
+// subject returns how to run what the test exercises in cfg, and the time
+// it may take; the error says that cfg has no such tool, resource or
+// prompt.
+func subject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.Duration, error) {
+	switch t.Kind {
+	case "resource":
+		return resourceSubject(cfg, t)
+	case "prompt":
+		p, ok := cfg.Prompt(t.Target)
+		if !ok {
+			return nil, 0, fmt.Errorf("the configuration (%s) declares no prompt named %q", strings.Join(t.File.Config, ", "), t.Target)
+		}
+		return func(context.Context) *outcome { return getPrompt(p, t.Args) }, 0, nil
+	}
+	tool, ok := cfg.Tool(t.Target)
+	if !ok {
+		return nil, 0, fmt.Errorf("the configuration (%s) has %s", strings.Join(t.File.Config, ", "), cfg.UnknownTool(t.Target))
+	}
+	return func(ctx context.Context) *outcome { return callTool(ctx, tool, t.Args) }, tool.Timeout(), nil
+}
+
+func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage) *outcome {
+	res := tool.Call(ctx, args)
+	b, err := server.ResultJSON(res)
+	if err != nil {
+		return &outcome{err: err}
+	}
+	var mcp struct {
+		Content    []any `json:"content"`
+		Structured any   `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(b, &mcp); err != nil {
+		return &outcome{err: err}
+	}
+	var texts []string
+	for _, c := range res.Content {
+		if c.Type == engine.TextContent {
+			texts = append(texts, c.Text)
+		}
+	}
+	return &outcome{isError: res.IsError, text: strings.Join(texts, "\n"), structured: mcp.Structured, content: mcp.Content}
+}
+
+func resourceSubject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.Duration, error) {
+	uri := t.Target
+	for _, r := range cfg.Served {
+		if r.URI == uri {
+			var limit time.Duration
+			if r.Tool != nil {
+				limit = r.Tool.Timeout()
+			}
+			return func(ctx context.Context) *outcome { return readOutcome(r.Read(ctx)) }, limit, nil
+		}
+	}
+	for _, tmpl := range cfg.Templates {
+		if tmpl.Matches(uri) {
+			return func(ctx context.Context) *outcome { return readOutcome(tmpl.Read(ctx, uri)) }, tmpl.Tool.Timeout(), nil
+		}
+	}
+	var uris []string
+	for _, r := range cfg.Served {
+		uris = append(uris, r.URI)
+	}
+	for _, tmpl := range cfg.Templates {
+		uris = append(uris, tmpl.URITemplate)
+	}
+	detail := "it declares none"
+	if len(uris) > 0 {
+		detail = "it declares " + strings.Join(uris, ", ")
+	}
+	return nil, 0, fmt.Errorf("no resource or resource template of the configuration has the URI %q; %s", uri, detail)
+}
+
+func readOutcome(contents []engine.ResourceContents, err error) *outcome {
+	if err != nil {
+		return &outcome{isError: true, text: err.Error()}
+	}
+	o := &outcome{}
+	var texts []string
+	for _, c := range contents {
+		item := map[string]any{"uri": c.URI, "mimeType": c.MIMEType}
+		if c.IsBlob {
+			item["blob"] = c.Blob
+		} else {
+			item["text"] = c.Text
+			texts = append(texts, c.Text)
+		}
+		o.content = append(o.content, item)
+	}
+	o.text = strings.Join(texts, "\n")
+	var decoded any
+	if len(contents) == 1 && json.Unmarshal([]byte(o.text), &decoded) == nil {
+		o.structured = decoded
+	}
+	return o
+}
+
+func getPrompt(p *engine.Prompt, raw json.RawMessage) *outcome {
+	var given map[string]any
+	_ = json.Unmarshal(raw, &given)
+	args := map[string]string{}
+	for k, v := range given {
+		s, ok := mapping.Scalar(v)
+		if !ok {
+			return &outcome{isError: true, text: fmt.Sprintf("the argument %q of a prompt is text; the test gives %s", k, jsonText(v))}
+		}
+		args[k] = s
+	}
+	msgs, err := p.Get(args)
+	if err != nil {
+		return &outcome{isError: true, text: err.Error()}
+	}
+	o := &outcome{}
+	var texts []string
+	for _, m := range msgs {
+		res := server.Result(&engine.Result{Content: []engine.Content{m.Content}})
+		b, err := json.Marshal(res.Content[0])
+		if err != nil {
+			return &outcome{err: err}
+		}
+		var c any
+		_ = json.Unmarshal(b, &c)
+		o.messages = append(o.messages, map[string]any{"role": m.Role, "content": c})
+		o.content = append(o.content, c)
+		if m.Content.Type == engine.TextContent {
+			texts = append(texts, m.Content.Text)
+		}
+	}
+	o.text = strings.Join(texts, "\n")
+	return o
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
