@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Real MCP clients against mcpdecl, over stdio and over HTTP: the MCP
-# Inspector's CLI lists and calls the tools of an example, and a script on
-# the official TypeScript SDK's client checks every structured result
-# against its outputSchema.
+# Inspector's CLI lists and calls the tools of an example and reads a
+# resource and gets a prompt of another, and scripts on the official
+# TypeScript SDK's client check every structured result against its
+# outputSchema, and read resources, get a prompt and complete an argument.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/node.sh
 
 work=$(mktemp -d)
-trap 'kill "${SERVER_PID:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "${SYSTEM_PID:-}" "${SERVER_PID:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -o "$work/mcpdecl" ./cmd/mcpdecl
 start_http "$work/mcpdecl" "$work/serve.log" examples/system.hcl
+SYSTEM_PID=$SERVER_PID
 
 expect() { # what, pattern, output
   if grep -q "$2" <<<"$3"; then echo "ok: $1"; else echo "FAIL: $1: no $2 in:" >&2; echo "$3" >&2; exit 1; fi
@@ -26,3 +28,17 @@ expect "inspector, http, tools/call" '"structuredContent"' "$out"
 
 cp clients/check.mjs "$NODE_TOOLS/check.mjs"
 node "$NODE_TOOLS/check.mjs" "$work/mcpdecl" "$SERVER_URL"
+
+# Resources, templates, prompts and completions, on the shop example.
+start_http "$work/mcpdecl" "$work/shop.log" --var "shop_db=$work/shop.db" examples/shop.hcl
+shop=(serve --var "shop_db=$work/shop.db" examples/shop.hcl)
+out=$(mcp-inspector --cli "$work/mcpdecl" "${shop[@]}" --method resources/read --uri shop://products/KET-010 2>/dev/null)
+expect "inspector, stdio, resources/read" 'Gooseneck kettle' "$out"
+out=$(mcp-inspector --cli "$work/mcpdecl" "${shop[@]}" --method prompts/get --prompt-name customer_report --prompt-args email=ada@example.com 2>/dev/null)
+expect "inspector, stdio, prompts/get" 'ada@example.com' "$out"
+out=$(mcp-inspector --cli "$SERVER_URL" --transport http --method resources/list 2>/dev/null)
+expect "inspector, http, resources/list" 'shop://catalog' "$out"
+out=$(mcp-inspector --cli "$SERVER_URL" --transport http --method prompts/list 2>/dev/null)
+expect "inspector, http, prompts/list" 'customer_report' "$out"
+cp clients/served.mjs "$NODE_TOOLS/served.mjs"
+node "$NODE_TOOLS/served.mjs" "$work/mcpdecl" "$SERVER_URL" "$work/shop.db"

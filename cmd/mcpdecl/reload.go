@@ -57,7 +57,7 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 			if loaded != nil {
 				loaded(cfg)
 			}
-			logger.Info("configuration reloaded", "reason", why, "tools", len(cfg.Tools))
+			logger.Info("configuration reloaded", append([]any{"reason", why}, served(cfg)...)...)
 			if len(cfg.Tools) == 0 {
 				logger.Warn(noTools)
 			}

@@ -97,7 +97,7 @@ configuration they started with.`,
 			go a.reloadLoop(ctx, paths, live, reloads, logger, loaded)
 
 			if addr == "" {
-				logger.Info("serving on stdio", "tools", len(cfg.Tools), "watch", watch)
+				logger.Info("serving on stdio", served(cfg, "watch", watch)...)
 				stdin := &eofReader{ReadCloser: os.Stdin, eof: func() { down.begin("stdin closed") }}
 				return down.stopped(live.ServeStdio(ctx, stdin))
 			}
@@ -105,7 +105,7 @@ configuration they started with.`,
 			if err != nil {
 				return fmt.Errorf("cannot listen on %s: %w", addr, err)
 			}
-			logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+server.Path, "tools", len(cfg.Tools), "watch", watch)
+			logger.Info("serving streamable HTTP", served(cfg, "url", "http://"+ln.Addr().String()+server.Path, "watch", watch)...)
 			warnOpenScopes(cfg, logger)
 			return down.stopped(server.ServeHTTP(ctx, ln, live.HTTPHandler(), server.DefaultLimits(cfg.Settings, raiseOpenFiles(logger)), logger))
 		},
@@ -139,4 +139,20 @@ func warnOpenScopes(cfg *engine.Config, logger *slog.Logger) {
 			return
 		}
 	}
+}
+
+// served is the attributes of a log line that says what cfg serves: its
+// tools, and its resources, templates and prompts when it has some; then
+// more.
+func served(cfg *engine.Config, more ...any) []any {
+	attrs := []any{"tools", len(cfg.Tools)}
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"resources", len(cfg.Served)}, {"resource_templates", len(cfg.Templates)}, {"prompts", len(cfg.Prompts)}} {
+		if c.n > 0 {
+			attrs = append(attrs, c.name, c.n)
+		}
+	}
+	return append(attrs, more...)
 }
