@@ -171,10 +171,15 @@ func (t *ResourceTemplate) Read(ctx context.Context, uri string) ([]ResourceCont
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Tool.CheckArguments(raw); err != nil {
-		return nil, err
+	contents, err := readWith(ctx, t.Tool, uri, t.MIMEType, raw)
+	if err != nil {
+		// Was it the variables? Checked again only on failure, so that a
+		// read validates them once.
+		if aerr := t.Tool.CheckArguments(raw); aerr != nil {
+			return nil, aerr
+		}
 	}
-	return readWith(ctx, t.Tool, uri, t.MIMEType, raw)
+	return contents, err
 }
 
 // argTypes are the JSON types of the tool's arguments, by name.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
 const servedSrc = `
@@ -227,4 +228,77 @@ func TestUndeclaredCapabilitiesRefused(t *testing.T) {
 	if _, err := cs.ListResources(ctx, nil); err == nil {
 		t.Error("resources/list answered by a server without resources")
 	}
+}
+
+// TestSwapServed: a reload serves the new configuration's resources and
+// prompts, and those it dropped are gone.
+func TestSwapServed(t *testing.T) {
+	load := func(src string) *engine.Config {
+		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return cfg
+	}
+	before := load(`
+resource "a" {
+  uri  = "x://a"
+  text = "A"
+}
+prompt "p" {
+  message "user" { text = "old" }
+}
+`)
+	after := load(`
+resource "b" {
+  uri  = "x://b"
+  text = "B"
+}
+prompt "p" {
+  message "user" { text = "new" }
+}
+prompt "q" {
+  message "user" { text = "q" }
+}
+`)
+	live := server.NewLive(before, nil, server.Options{Watch: true})
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := live.Server().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	live.Swap(after)
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Resources) != 1 || list.Resources[0].URI != "x://b" {
+		t.Errorf("resources after the reload: %v", list.Resources)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "x://a"}); err == nil {
+		t.Error("the dropped resource x://a can still be read")
+	}
+	got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || tc.Text != "new" {
+		t.Errorf("prompt p after the reload = %#v, want the new text", got.Messages[0].Content)
+	}
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prompts.Prompts) != 2 {
+		t.Errorf("prompts after the reload: %d, want p and q", len(prompts.Prompts))
+	}
+	_ = live.Close()
 }
