@@ -51,6 +51,23 @@ func (c *Config) Prompt(name string) (*Prompt, bool) {
 	return nil, false
 }
 
+// ResourceAt returns what serves the resource at uri: a resource of that
+// URI, else the first template (by name) that matches it; both nil when
+// there is none.
+func (c *Config) ResourceAt(uri string) (*ServedResource, *ResourceTemplate) {
+	for _, r := range c.Served {
+		if r.URI == uri {
+			return r, nil
+		}
+	}
+	for _, t := range c.Templates {
+		if t.Matches(uri) {
+			return nil, t
+		}
+	}
+	return nil, nil
+}
+
 // Template returns the resource template called name.
 func (c *Config) Template(name string) (*ResourceTemplate, bool) {
 	for _, t := range c.Templates {

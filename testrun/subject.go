@@ -104,19 +104,15 @@ func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage) *out
 
 func resourceSubject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.Duration, error) {
 	uri := t.Target
-	for _, r := range cfg.Served {
-		if r.URI == uri {
-			var limit time.Duration
-			if r.Tool != nil {
-				limit = r.Tool.Timeout()
-			}
-			return func(ctx context.Context) *outcome { return readOutcome(r.Read(ctx)) }, limit, nil
+	switch r, tmpl := cfg.ResourceAt(uri); {
+	case r != nil:
+		var limit time.Duration
+		if r.Tool != nil {
+			limit = r.Tool.Timeout()
 		}
-	}
-	for _, tmpl := range cfg.Templates {
-		if tmpl.Matches(uri) {
-			return func(ctx context.Context) *outcome { return readOutcome(tmpl.Read(ctx, uri)) }, tmpl.Tool.Timeout(), nil
-		}
+		return func(ctx context.Context) *outcome { return readOutcome(r.Read(ctx)) }, limit, nil
+	case tmpl != nil:
+		return func(ctx context.Context) *outcome { return readOutcome(tmpl.Read(ctx, uri)) }, tmpl.Tool.Timeout(), nil
 	}
 	var uris []string
 	for _, r := range cfg.Served {

@@ -162,6 +162,9 @@ func (l *loader) resourceTemplate(b *hcl.Block, schema *hcl.BodySchema) *engine.
 		return nil
 	}
 	spec.Title, spec.Description, spec.Tool = t.Title(), t.Description(), t
+	if spec.MIMEType == "" && !t.HasContentBlocks() {
+		spec.MIMEType = "text/plain" // as its text is read
+	}
 	rt, err := engine.NewResourceTemplate(spec)
 	if err != nil {
 		l.error(a.Expr.Range(), "Invalid uri_template", "%s.", upperFirst(err.Error()))

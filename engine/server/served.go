@@ -155,22 +155,13 @@ func (l *Live) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	start := time.Now()
 	var contents []engine.ResourceContents
 	var err error
-	found := false
-	for _, r := range g.cfg.Served {
-		if r.URI == uri {
-			found = true
-			contents, err = r.Read(ctx)
-			break
-		}
-	}
-	if !found {
-		for _, t := range g.cfg.Templates {
-			if t.Matches(uri) {
-				found = true
-				contents, err = t.Read(ctx, uri)
-				break
-			}
-		}
+	r, t := g.cfg.ResourceAt(uri)
+	found := r != nil || t != nil
+	switch {
+	case r != nil:
+		contents, err = r.Read(ctx)
+	case t != nil:
+		contents, err = t.Read(ctx, uri)
 	}
 	if !found {
 		return nil, mcp.ResourceNotFoundError(uri)
@@ -187,6 +178,11 @@ func (l *Live) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if l.logger.Enabled(ctx, slog.LevelDebug) {
 		l.logger.Debug("resource read", "uri", uri, "duration", time.Since(start))
 	}
+	return ReadResult(contents), nil
+}
+
+// ReadResult is the resources/read result of contents.
+func ReadResult(contents []engine.ResourceContents) *mcp.ReadResourceResult {
 	out := &mcp.ReadResourceResult{}
 	for _, c := range contents {
 		rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType}
@@ -197,7 +193,16 @@ func (l *Live) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 		}
 		out.Contents = append(out.Contents, rc)
 	}
-	return out, nil
+	return out
+}
+
+// PromptResult is the prompts/get result of p's messages.
+func PromptResult(p *engine.Prompt, msgs []engine.Message) *mcp.GetPromptResult {
+	out := &mcp.GetPromptResult{Description: p.Description}
+	for _, m := range msgs {
+		out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: content(m.Content)})
+	}
+	return out
 }
 
 // getPrompt answers prompts/get.
@@ -212,11 +217,7 @@ func (l *Live) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.G
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: g.cfg.Redactor.Redact(err.Error())}
 	}
-	out := &mcp.GetPromptResult{Description: p.Description}
-	for _, m := range msgs {
-		out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: content(m.Content)})
-	}
-	return out, nil
+	return PromptResult(p, msgs), nil
 }
 
 // complete answers completion/complete, from the values an argument's
