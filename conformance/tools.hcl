@@ -177,3 +177,15 @@ prompt "test_prompt_with_image" {
     text = "Please analyze the image above."
   }
 }
+
+# An argument mirrored in an HTTP header (SEP-2243), as the suite's
+# http-custom-header-server-validation scenario expects: the server checks
+# that Mcp-Param-Region says what the body says.
+tool "test_header_param" {
+  description = "Echoes a region sent both in the arguments and in a header."
+  arg "region" {
+    type   = string
+    header = "Region"
+  }
+  text = expr("'region ' + args.region")
+}

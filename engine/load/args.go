@@ -33,6 +33,7 @@ var argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "min_items"},
 	{Name: "max_items"},
 	{Name: "schema"},
+	{Name: "header"},
 }}
 
 // args decodes the arg blocks of a tool, and the type of args.* that its
@@ -42,6 +43,7 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Ar
 	defaults := map[string]hcl.Range{}
 	env := types.Map{}
 	seen := map[string]*hcl.Block{}
+	headers := map[string]string{} // lower-case header name: argument
 	for _, b := range blocks {
 		if b.Type != "arg" {
 			continue
@@ -66,6 +68,14 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Ar
 		}
 		if !ok {
 			continue
+		}
+		if a.Header != "" {
+			at := b.Body.(*hclsyntax.Body).Attributes["header"]
+			key := strings.ToLower(a.Header)
+			if prev, dup := headers[key]; dup {
+				l.error(at.Expr.Range(), "Duplicate header", "The argument %q is already mirrored in the header %q; header names are compared without case, and each argument needs its own.", prev, a.Header)
+			}
+			headers[key] = name
 		}
 		args = append(args, a)
 		if a.HasDefault {
@@ -162,6 +172,9 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 			l.error(at.Expr.Range(), "Both schema and type", "An argument with a schema takes its type from the schema; remove type.")
 		}
 	}
+	if at, ok := attrs["header"]; ok {
+		a.Header = l.header(ctx, a, at)
+	}
 	if at, ok := attrs["default"]; ok {
 		a.Default = l.plain(ctx, at)
 		a.HasDefault = true
@@ -170,6 +183,37 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 		}
 	}
 	return a, len(l.diags) == before || !l.diags[before:].HasErrors()
+}
+
+// header reads an argument's header: the name of the HTTP header that
+// mirrors it (Mcp-Param-<name>, SEP-2243). The name must be an HTTP token
+// of ASCII letters, digits and - . _ (and the like), and the argument a
+// string, an integer or a bool that is not sensitive.
+func (l *loader) header(ctx *engine.DecodeContext, a schema.Arg, at *hcl.Attribute) string {
+	name := l.str(ctx, at)
+	if name == "" {
+		l.error(at.Expr.Range(), "Invalid header", "header names the HTTP header that mirrors the argument, such as \"Region\" for Mcp-Param-Region.")
+		return ""
+	}
+	for _, c := range name {
+		if c > 0x7e || c <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", c) {
+			l.error(at.Expr.Range(), "Invalid header", "%q is not a valid header name: use ASCII letters, digits and - . _ ~ ! # $ %% & ' * + ^ ` |, without spaces.", name)
+			return ""
+		}
+	}
+	switch {
+	case a.Schema != nil || a.Type == nil || (a.Type.Kind != schema.String && a.Type.Kind != schema.Integer && a.Type.Kind != schema.Bool):
+		typ := "its schema's"
+		if a.Schema == nil && a.Type != nil {
+			typ = a.Type.String()
+		}
+		l.error(at.NameRange, "Header for an argument of this type", "Only a string, integer or bool argument can be mirrored in a header; this one's type is %s.", typ)
+		return ""
+	case a.Sensitive:
+		l.error(at.NameRange, "Header for a sensitive argument", "A header is seen by every proxy and load balancer on the way, and logged by many: a sensitive argument cannot be mirrored in one.")
+		return ""
+	}
+	return name
 }
 
 // checkEnum reports the enum values that do not fit the argument's type,

@@ -89,6 +89,10 @@ type Arg struct {
 	// Format names a format that a string must have, such as "email",
 	// "uri", "date-time" or "uuid".
 	Format string
+	// Header, when not empty, names the HTTP header that mirrors the
+	// argument in a tools/call over streamable HTTP (Mcp-Param-<Header>,
+	// SEP-2243), as the property's "x-mcp-header".
+	Header string
 	// Schema, when not nil, is the escape hatch: the argument's property
 	// schema, used as given instead of the one built from the fields
 	// above, except that Description and Default are added when it has
@@ -142,6 +146,9 @@ func argSchema(a Arg) map[string]any {
 		if _, ok := s["default"]; !ok && a.HasDefault {
 			s["default"] = a.Default
 		}
+		if a.Header != "" {
+			s["x-mcp-header"] = a.Header
+		}
 		return s
 	}
 	s := a.Type.JSONSchema()
@@ -165,6 +172,9 @@ func argSchema(a Arg) map[string]any {
 	}
 	if a.Format != "" {
 		s["format"] = a.Format
+	}
+	if a.Header != "" {
+		s["x-mcp-header"] = a.Header
 	}
 	return s
 }
