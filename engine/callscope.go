@@ -1,6 +1,9 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // callScope is what the engine tells the action of a call through its
 // context, in one value: the bounds and the redaction of the call (see
@@ -8,6 +11,7 @@ import "context"
 type callScope struct {
 	maxResultBytes int64               // the tool's max_result_bytes
 	redact         func(string) string // nil: nothing to redact
+	keepControls   bool                // the tool says sanitize = false
 }
 
 type callScopeKey struct{}
@@ -21,4 +25,14 @@ func withCallScope(ctx context.Context, s *callScope) context.Context {
 func scopeOf(ctx context.Context) *callScope {
 	s, _ := ctx.Value(callScopeKey{}).(*callScope)
 	return s
+}
+
+// OutputText is a program's output b as text for the action of the call in
+// ctx: cleaned as [Sanitize] does, unless the tool says sanitize = false;
+// then only invalid UTF-8 is replaced, so that the text stays valid.
+func OutputText(ctx context.Context, b []byte) string {
+	if s := scopeOf(ctx); s != nil && s.keepControls {
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	return Sanitize(b)
 }

@@ -101,7 +101,7 @@ type Tool struct {
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
 func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error) {
 	t := &Tool{spec: spec, settings: settings, redactor: redactor}
-	t.scope = &callScope{maxResultBytes: spec.MaxResultBytes, redact: redactor.Redact}
+	t.scope = &callScope{maxResultBytes: spec.MaxResultBytes, redact: redactor.Redact, keepControls: spec.NoSanitize}
 	t.inputSchema = spec.InputSchema
 	if t.inputSchema == nil {
 		t.inputSchema = schema.InputSchema(spec.Args)
@@ -318,7 +318,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 	// before it is cut.
 	scope := t.scope
 	if len(sec.values) > 0 {
-		scope = &callScope{maxResultBytes: t.spec.MaxResultBytes, redact: sec.redact}
+		scope = &callScope{maxResultBytes: t.spec.MaxResultBytes, redact: sec.redact, keepControls: t.spec.NoSanitize}
 	}
 	ctx = withCallScope(ctx, scope)
 

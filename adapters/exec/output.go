@@ -92,15 +92,15 @@ func (c *capped) bytes() []byte {
 	return c.buf
 }
 
-// text returns the output as text (see [engine.Sanitize]), cut at max
+// text returns the output as text (see [engine.OutputText]), cut at max
 // bytes only after the redaction ctx carries was applied to all that was
 // kept: a secret that the limit falls within is hidden whole, never cut to
 // a prefix that redaction would no longer recognize.
 func (c *capped) text(ctx context.Context) string {
 	if !c.over {
-		return engine.Sanitize(c.buf)
+		return engine.OutputText(ctx, c.buf)
 	}
-	s := engine.RedactText(ctx, engine.Sanitize(c.buf))
+	s := engine.RedactText(ctx, engine.OutputText(ctx, c.buf))
 	if len(s) > c.max {
 		s = string(trimPartialRune([]byte(s[:c.max])))
 	}
