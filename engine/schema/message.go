@@ -13,6 +13,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/message"
+
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
 // message words one violation for people. got is the value at fault, or
@@ -222,13 +224,7 @@ func count(n int, one, many string) string {
 }
 
 // jsonText writes a value from the schema as JSON.
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
+func jsonText(v any) string { return jsonenc.Text(v) }
 
 // jsonList writes values from the schema as a list of JSON texts.
 func jsonList(vs []any) string {
