@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -33,6 +34,24 @@ type DecodeContext struct {
 	// Logger receives what a resource logs while it serves, such as a
 	// database's init running; nil discards it.
 	Logger *slog.Logger
+	// Record, when not nil, is told the path of every file read with
+	// ReadFile, so that serve --watch reloads when one changes.
+	Record func(path string)
+}
+
+// ReadFile reads a file that a block names, such as a CA certificate:
+// path is relative to the directory of the file being decoded, and the
+// file is read as configuration files are (see [ReadConfigFile]) and
+// recorded for watching. It returns the path resolved, for messages.
+func (c *DecodeContext) ReadFile(path string) ([]byte, string, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.Dir, path)
+	}
+	b, err := ReadConfigFile(path)
+	if err == nil && c.Record != nil {
+		c.Record(path)
+	}
+	return b, path, err
 }
 
 // Eval evaluates a load-time expression. The value may still carry marks,

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,11 +117,7 @@ func decodeTLS(ctx *engine.DecodeContext, block *hcl.Block) (*tls.Config, hcl.Di
 			return cfg, append(diags, errorf(attr.NameRange, "Conflicting TLS settings",
 				"ca_file says which certificates to trust, but insecure_skip_verify = true trusts any; remove one."))
 		}
-		path := name
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(ctx.Dir, path)
-		}
-		pem, err := engine.ReadConfigFile(path)
+		pem, path, err := ctx.ReadFile(name)
 		if err != nil {
 			return cfg, append(diags, errorf(attr.Expr.Range(), "Cannot read ca_file", "%s.", err))
 		}

@@ -325,6 +325,7 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 		Redactor:    l.redactor,
 		Dir:         filepath.Dir(filename),
 		Logger:      l.opts.Logger,
+		Record:      l.recordFile,
 	}
 }
 

@@ -1,6 +1,9 @@
 package load_test
 
 import (
+	"encoding/pem"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -167,5 +170,37 @@ func TestConfigFilesLeaveOutTestFiles(t *testing.T) {
 	writeFile(t, only, "x.test.hcl", "")
 	if _, errs := load.ConfigFiles([]string{only}); len(errs) != 1 {
 		t.Errorf("a directory of test files alone holds no configuration; got errors %v", errs)
+	}
+}
+
+// TestFilesIncludeReadFiles: a file an adapter reads (an http_api's
+// ca_file) or a resource serves is among the files the load read, which
+// serve --watch watches.
+func TestFilesIncludeReadFiles(t *testing.T) {
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	defer srv.Close()
+	dir := t.TempDir()
+	writeFile(t, dir, "ca.pem", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
+	writeFile(t, dir, "notes.md", "# notes\n")
+	name := writeFile(t, dir, "tools.hcl", `
+http_api "api" {
+  base_url = "https://api.example.com"
+  tls { ca_file = "ca.pem" }
+}
+resource "notes" {
+  uri  = "docs://notes"
+  file = "notes.md"
+}
+`)
+	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New()), LookupEnv: enginetest.MapEnv(nil)}, name)
+	if diags.HasErrors() {
+		t.Fatal(describe(diags))
+	}
+	defer cfg.Close()
+	files := cfg.Files()
+	for _, want := range []string{"ca.pem", "notes.md", "tools.hcl"} {
+		if !slices.Contains(files, filepath.Join(dir, want)) {
+			t.Errorf("Files() = %v, want %s among them", files, want)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package load
 
 import (
 	"cmp"
-	"path/filepath"
 	"slices"
 
 	"github.com/expr-lang/expr/types"
@@ -119,16 +118,11 @@ func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[stri
 		if path == "" {
 			return nil
 		}
-		full := path
-		if !filepath.IsAbs(path) {
-			full = filepath.Join(ctx.Dir, path)
-		}
-		data, err := engine.ReadConfigFile(full)
+		data, _, err := ctx.ReadFile(path)
 		if err != nil {
 			l.error(a.Expr.Range(), "Cannot read the resource's file", "%s. The path is relative to this file.", err)
 			return nil
 		}
-		l.recordFile(full)
 		r.Data = data
 	case computed:
 		r.Tool = t
