@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // noTools warns of a configuration that declares no tools: it loads, but
@@ -48,7 +50,7 @@ its shape); the exit code is the same.`,
 			if n == 0 {
 				fmt.Fprintf(a.stderr, "Warning: %s.\n", noTools)
 			}
-			fmt.Fprintf(a.stdout, "The configuration is valid: %d %s.\n", n, plural(n, "tool", "tools"))
+			fmt.Fprintf(a.stdout, "The configuration is valid: %s.\n", counts(cfg))
 			return nil
 		},
 	}
@@ -56,4 +58,23 @@ its shape); the exit code is the same.`,
 	c.Flags().StringVar(&format, "format", "text", "how to print the diagnostics: text (on stderr) or json (one document on stdout)")
 	a.addVarFlag(c)
 	return c
+}
+
+// counts says what cfg serves: its tools, and its resources, resource
+// templates and prompts when it has some.
+func counts(cfg *engine.Config) string {
+	s := fmt.Sprintf("%d %s", len(cfg.Tools), plural(len(cfg.Tools), "tool", "tools"))
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{
+		{len(cfg.Served), "resource", "resources"},
+		{len(cfg.Templates), "resource template", "resource templates"},
+		{len(cfg.Prompts), "prompt", "prompts"},
+	} {
+		if c.n > 0 {
+			s += fmt.Sprintf(", %d %s", c.n, plural(c.n, c.one, c.many))
+		}
+	}
+	return s
 }
