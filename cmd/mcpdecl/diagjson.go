@@ -20,12 +20,17 @@ const diagFormatVersion = "1"
 
 // diagReport is what validate --format json prints: one JSON document.
 type diagReport struct {
-	FormatVersion string     `json:"format_version"`
-	Valid         bool       `json:"valid"`
-	ErrorCount    int        `json:"error_count"`
-	WarningCount  int        `json:"warning_count"`
-	ToolCount     int        `json:"tool_count"`
-	Diagnostics   []diagJSON `json:"diagnostics"`
+	FormatVersion string `json:"format_version"`
+	Valid         bool   `json:"valid"`
+	ErrorCount    int    `json:"error_count"`
+	WarningCount  int    `json:"warning_count"`
+	ToolCount     int    `json:"tool_count"`
+	// The counts of resources, resource templates and prompts; like
+	// tool_count, 0 when the configuration did not load.
+	ResourceCount         int        `json:"resource_count"`
+	ResourceTemplateCount int        `json:"resource_template_count"`
+	PromptCount           int        `json:"prompt_count"`
+	Diagnostics           []diagJSON `json:"diagnostics"`
 }
 
 // diagJSON is one diagnostic. Range is absent when the problem has no place
@@ -94,10 +99,14 @@ func (a *app) report(files load.Files, diags hcl.Diagnostics, secrets *engine.Re
 	}
 }
 
-// write prints the report of the diagnostics gathered, for a configuration
-// of tools tools (0 when it did not load).
-func (c *diagCollector) write(w io.Writer, tools int) error {
-	r := diagReport{FormatVersion: diagFormatVersion, ToolCount: tools, Diagnostics: c.diags}
+// write prints the report of the diagnostics gathered, for cfg (nil when
+// it did not load).
+func (c *diagCollector) write(w io.Writer, cfg *engine.Config) error {
+	r := diagReport{FormatVersion: diagFormatVersion, Diagnostics: c.diags}
+	if cfg != nil {
+		r.ToolCount, r.ResourceCount = len(cfg.Tools), len(cfg.Served)
+		r.ResourceTemplateCount, r.PromptCount = len(cfg.Templates), len(cfg.Prompts)
+	}
 	if r.Diagnostics == nil {
 		r.Diagnostics = []diagJSON{}
 	}
@@ -129,7 +138,7 @@ func (a *app) validateJSON(ctx context.Context, paths []string, connect bool) er
 		if _, ok := err.(exitCoder); !ok {
 			return err // a usage error: no document
 		}
-		if werr := c.write(a.stdout, 0); werr != nil {
+		if werr := c.write(a.stdout, nil); werr != nil {
 			return werr
 		}
 		return err
@@ -149,7 +158,7 @@ func (a *app) validateJSON(ctx context.Context, paths []string, connect bool) er
 	if len(cfg.Tools) == 0 {
 		c.diags = append(c.diags, diagJSON{Severity: "warning", Summary: "No tools", Detail: strings.ToUpper(noTools[:1]) + noTools[1:] + "."})
 	}
-	if err := c.write(a.stdout, len(cfg.Tools)); err != nil {
+	if err := c.write(a.stdout, cfg); err != nil {
 		return err
 	}
 	for _, d := range c.diags {
