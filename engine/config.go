@@ -34,6 +34,8 @@ type Config struct {
 	Served    []*ServedResource
 	Templates []*ResourceTemplate
 	Prompts   []*Prompt
+	// Toolsets are the toolset blocks, sorted by name.
+	Toolsets []*Toolset
 
 	resources []any
 	closers   []io.Closer
@@ -66,6 +68,16 @@ func (c *Config) ResourceAt(uri string) (*ServedResource, *ResourceTemplate) {
 		}
 	}
 	return nil, nil
+}
+
+// Toolset returns the toolset called name.
+func (c *Config) Toolset(name string) (*Toolset, bool) {
+	for _, t := range c.Toolsets {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
 }
 
 // Template returns the resource template called name.
@@ -142,21 +154,31 @@ func (c *Config) Close() error {
 // UnknownTool is the error for a tool name the configuration does not
 // declare: it names the closest tool when there is one, else every tool.
 func (c *Config) UnknownTool(name string) error {
-	tools := c.Tools
-	if len(tools) == 0 {
+	if len(c.Tools) == 0 {
 		return fmt.Errorf("no tool named %q: the configuration declares no tools", name)
 	}
-	best, bestDist := "", 0
-	names := make([]string, len(tools))
-	for i, t := range tools {
+	names := make([]string, len(c.Tools))
+	for i, t := range c.Tools {
 		names[i] = t.Name()
-		d := levenshtein.Distance(strings.ToLower(name), strings.ToLower(t.Name()), nil)
-		if best == "" || d < bestDist {
-			best, bestDist = t.Name(), d
-		}
 	}
-	if bestDist <= max(2, len(name)/3) {
+	if best := Closest(name, names); best != "" {
 		return fmt.Errorf("no tool named %q; did you mean %q? (mcpdecl list shows every tool)", name, best)
 	}
 	return fmt.Errorf("no tool named %q; the tools are: %s", name, strings.Join(names, ", "))
+}
+
+// Closest returns the candidate closest to name, ignoring case, when it
+// is close enough to be what was meant; else "".
+func Closest(name string, candidates []string) string {
+	best, bestDist := "", 0
+	for _, c := range candidates {
+		d := levenshtein.Distance(strings.ToLower(name), strings.ToLower(c), nil)
+		if best == "" || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best != "" && bestDist <= max(2, len(name)/3) {
+		return best
+	}
+	return ""
 }

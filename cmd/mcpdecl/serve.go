@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ func (a *app) serveCmd() *cobra.Command {
 	var addr string
 	var watch bool
 	var pprofAddr string
+	var toolset string
 	c := &cobra.Command{
 		Use:   "serve PATH...",
 		Short: "Serve the tools over MCP, on stdio or streamable HTTP",
@@ -42,9 +44,16 @@ configuration they started with.`,
 			if err != nil {
 				return err
 			}
+			if toolset != "" && addr != "" {
+				return usageError{fmt.Errorf("--toolset is for stdio: over HTTP each toolset is served at %s/NAME, besides every tool at %s", server.Path, server.Path)}
+			}
 			cfg, err := a.load(paths)
 			if err != nil {
 				return err
+			}
+			if _, ok := cfg.Toolset(toolset); toolset != "" && !ok {
+				_ = cfg.Close()
+				return usageError{fmt.Errorf("--toolset %q: the configuration declares no such toolset%s", toolset, toolsetNames(cfg))}
 			}
 			if err := a.check(cmd.Context(), cfg); err != nil {
 				_ = cfg.Close()
@@ -68,7 +77,7 @@ configuration they started with.`,
 			down := &shutdown{logger: logger}
 			ctx, stop := down.onSignal(cmd.Context())
 			defer stop()
-			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text"})
+			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text", Toolset: toolset})
 			defer live.Close()
 
 			reloads := make(chan string, 1)
@@ -97,7 +106,11 @@ configuration they started with.`,
 			go a.reloadLoop(ctx, paths, live, reloads, logger, loaded)
 
 			if addr == "" {
-				logger.Info("serving on stdio", served(cfg, "watch", watch)...)
+				if toolset != "" {
+					logger.Info("serving on stdio", served(cfg, "toolset", toolset, "watch", watch)...)
+				} else {
+					logger.Info("serving on stdio", served(cfg, "watch", watch)...)
+				}
 				stdin := &eofReader{ReadCloser: os.Stdin, eof: func() { down.begin("stdin closed") }}
 				return down.stopped(live.ServeStdio(ctx, stdin))
 			}
@@ -106,11 +119,15 @@ configuration they started with.`,
 				return fmt.Errorf("cannot listen on %s: %w", addr, err)
 			}
 			logger.Info("serving streamable HTTP", served(cfg, "url", "http://"+ln.Addr().String()+server.Path, "watch", watch)...)
+			for _, ts := range cfg.Toolsets {
+				logger.Info("serving a toolset", "toolset", ts.Name, "url", "http://"+ln.Addr().String()+server.Path+"/"+ts.Name, "tools", len(ts.Tools))
+			}
 			warnOpenScopes(cfg, logger)
 			return down.stopped(server.ServeHTTP(ctx, ln, live.HTTPHandler(), server.DefaultLimits(cfg.Settings, raiseOpenFiles(logger)), logger))
 		},
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (such as 127.0.0.1:8080) at /mcp instead of stdio")
+	c.Flags().StringVar(&toolset, "toolset", "", "over stdio, serve the tools of this toolset alone (over HTTP, each toolset is at /mcp/NAME)")
 	c.Flags().BoolVar(&watch, "watch", false, "reload the configuration when its files change, and tell clients")
 	c.Flags().StringVar(&pprofAddr, "pprof", "", "serve Go's profiler (net/http/pprof) on ADDR, such as 127.0.0.1:6060; keep it off public interfaces")
 	a.addVarFlag(c)
@@ -155,4 +172,16 @@ func served(cfg *engine.Config, more ...any) []any {
 		}
 	}
 	return append(attrs, more...)
+}
+
+// toolsetNames lists cfg's toolsets for a message, or says it has none.
+func toolsetNames(cfg *engine.Config) string {
+	if len(cfg.Toolsets) == 0 {
+		return "; it declares none"
+	}
+	var names []string
+	for _, t := range cfg.Toolsets {
+		names = append(names, t.Name)
+	}
+	return "; it declares " + strings.Join(names, ", ")
 }

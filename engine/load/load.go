@@ -144,6 +144,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	tools := l.tools()
 	served, templates := l.served()
 	prompts := l.prompts()
+	toolsets := l.toolsets()
 	l.decoded = append(l.decoded, l.limits.madeStore()...)
 	if l.diags.HasErrors() {
 		return nil
@@ -151,6 +152,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 	cfg.Audit = audit
 	cfg.Served, cfg.Templates, cfg.Prompts = served, templates, prompts
+	cfg.Toolsets = toolsets
 	cfg.SetFiles(l.read.paths)
 	return cfg
 }
@@ -285,6 +287,7 @@ func (l *loader) rootSchema() *hcl.BodySchema {
 		{Type: "resource", LabelNames: []string{"name"}},
 		{Type: "resource_template", LabelNames: []string{"name"}},
 		{Type: "prompt", LabelNames: []string{"name"}},
+		{Type: "toolset", LabelNames: []string{"name"}},
 	}}
 	for _, kind := range l.opts.Registry.ResourceKinds() {
 		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind, LabelNames: []string{"name"}})

@@ -44,6 +44,11 @@ const maxEchoedOrigin = 256
 // handlers, which see only headers; a client cannot set it.
 const remoteHeader = "Mcpdecl-Remote-Addr"
 
+// toolsetHeader carries, from the HTTP front to the handlers, the toolset
+// whose endpoint a request came to; the front removes what a client sent
+// in it.
+const toolsetHeader = "Mcpdecl-Toolset"
+
 // readyTimeout bounds one readiness check; readyCache is how long its
 // answer is reused, so that probes cannot flood the databases.
 const (
@@ -72,6 +77,7 @@ func (l *Live) HTTPHandler() http.Handler {
 		MaxRequestBodyBytes:          maxBody,
 		PropagateRequestCancellation: true,
 	})
+	serveMCP := l.mcpFront(mcpHandler)
 	ready := &readiness{live: l}
 	mux := http.NewServeMux()
 	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
@@ -79,8 +85,51 @@ func (l *Live) HTTPHandler() http.Handler {
 	})
 	mux.Handle(ReadyPath, ready)
 	mux.HandleFunc(Path, func(w http.ResponseWriter, r *http.Request) {
+		serveMCP(w, r, "")
+	})
+	mux.HandleFunc(Path+"/{toolset}", func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("toolset")
+		if _, ok := l.generation().cfg.Toolset(name); !ok {
+			plain(w, http.StatusNotFound, fmt.Sprintf("Not found: the configuration declares no toolset %q; its tools are served at %s%s.\n", name, Path, toolsetList(l.generation().cfg)))
+			return
+		}
+		serveMCP(w, r, name)
+	})
+	mux.HandleFunc("/.well-known/", func(w http.ResponseWriter, r *http.Request) {
+		g := l.generation()
+		if g.auth != nil && g.auth.MetadataPath() != "" && r.URL.Path == g.auth.MetadataPath() {
+			g.auth.MetadataHandler().ServeHTTP(w, r)
+			return
+		}
+		http.NotFound(w, r)
+	})
+	return mux
+}
+
+// toolsetList names the endpoints of cfg's toolsets, for a message: ""
+// when it has none.
+func toolsetList(cfg *engine.Config) string {
+	if len(cfg.Toolsets) == 0 {
+		return ""
+	}
+	var paths []string
+	for _, t := range cfg.Toolsets {
+		paths = append(paths, Path+"/"+t.Name)
+	}
+	return ", and its toolsets' at " + strings.Join(paths, ", ")
+}
+
+// mcpFront serves the MCP endpoint: at Path, or with toolset not "" at
+// that toolset's. What the client sent in the internal headers is
+// replaced by what the front knows.
+func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *http.Request, toolset string) {
+	return func(w http.ResponseWriter, r *http.Request, toolset string) {
 		r.Header.Del(remoteHeader)
 		r.Header.Set(remoteHeader, r.RemoteAddr)
+		r.Header.Del(toolsetHeader)
+		if toolset != "" {
+			r.Header.Set(toolsetHeader, toolset)
+		}
 		g := l.generation()
 		if origin, ok := allowedOrigin(r, g.cfg.Settings.AllowedOrigins); !ok {
 			if len(origin) > maxEchoedOrigin {
@@ -98,16 +147,7 @@ func (l *Live) HTTPHandler() http.Handler {
 			return
 		}
 		g.front(mcpHandler).ServeHTTP(&closeOnRefusal{ResponseWriter: w}, r)
-	})
-	mux.HandleFunc("/.well-known/", func(w http.ResponseWriter, r *http.Request) {
-		g := l.generation()
-		if g.auth != nil && g.auth.MetadataPath() != "" && r.URL.Path == g.auth.MetadataPath() {
-			g.auth.MetadataHandler().ServeHTTP(w, r)
-			return
-		}
-		http.NotFound(w, r)
-	})
-	return mux
+	}
 }
 
 // front returns the MCP handler behind g's token check, built once.

@@ -28,6 +28,7 @@ type Live struct {
 	mu        sync.Mutex
 	current   *generation
 	declared  declared // what the server told clients it serves besides tools
+	toolset   string   // over stdio: the toolset served, "" for all the tools
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -75,6 +76,9 @@ type Options struct {
 	// error are text, so that the two do not interleave two formats. An
 	// audit file always holds JSON lines.
 	TextAudit bool
+	// Toolset, when not "", serves that toolset's tools alone (over stdio;
+	// over HTTP each toolset has its endpoint, /mcp/<name>).
+	Toolset string
 }
 
 // listChanged reports whether the server declares the tools.listChanged
@@ -89,7 +93,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit}
+	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit, toolset: opts.Toolset}
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
@@ -141,18 +145,44 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		caller := callerOf(req.GetExtra())
-		if !caller.Authenticated {
+		ts, inToolset := l.toolsetOf(cfg, req.GetExtra())
+		if !caller.Authenticated && !inToolset {
 			return list, nil
 		}
 		kept := list.Tools[:0:0]
 		for _, mt := range list.Tools {
-			if t, ok := cfg.Tool(mt.Name); ok && caller.Grants(t.Scopes()) {
+			if t, ok := cfg.Tool(mt.Name); ok && caller.Grants(t.Scopes()) && (!inToolset || ts != nil && ts.Has(mt.Name)) {
 				kept = append(kept, mt)
 			}
 		}
 		list.Tools = kept
 		return list, nil
 	}
+}
+
+// toolsetOf returns the toolset a request is served by: the one of a
+// stdio server started with one, or the one of the HTTP endpoint the
+// request came to. in is false when the request may see every tool; ts
+// is nil when its toolset is no longer declared (after a reload).
+func (l *Live) toolsetOf(cfg *engine.Config, extra *mcp.RequestExtra) (ts *engine.Toolset, in bool) {
+	name := l.toolsetName(extra)
+	if name == "" {
+		return nil, false
+	}
+	ts, _ = cfg.Toolset(name)
+	return ts, true
+}
+
+// toolsetName is the name of the toolset a request is served by, "" for
+// all the tools.
+func (l *Live) toolsetName(extra *mcp.RequestExtra) string {
+	if l.toolset != "" {
+		return l.toolset
+	}
+	if extra != nil && extra.Header != nil {
+		return extra.Header.Get(toolsetHeader)
+	}
+	return ""
 }
 
 // toolForRevision is mt as a client of the protocol revision version knows
@@ -255,6 +285,9 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			return l.handler(cur, ct)(ctx, req)
 		}
 		defer g.mu.RUnlock()
+		if ts, in := l.toolsetOf(g.cfg, req.GetExtra()); in && (ts == nil || !ts.Has(name)) {
+			return Result(&engine.Result{IsError: true, Content: []engine.Content{{Type: engine.TextContent, Text: "the tool " + name + " is not in the toolset served here (" + l.toolsetName(req.GetExtra()) + ")"}}}), nil
+		}
 		caller := callerOf(req.GetExtra())
 		start := time.Now()
 		res := t.Call(engine.WithCaller(ctx, caller), args)

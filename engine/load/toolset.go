@@ -1,0 +1,101 @@
+package load
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// toolsetName is what a toolset may be called: it is a segment of a URL
+// path (/mcp/<name>).
+var toolsetName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+var toolsetSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "description"},
+	{Name: "tools", Required: true},
+}}
+
+// toolsets decodes the toolset blocks, once the tools are known: each
+// entry of tools is a tool's name or a pattern (path.Match: *, ?, [a-z])
+// that must match at least one tool.
+//
+// Names are matched against every tool block, those with errors included,
+// so that a tool's own error is not reported again as a toolset's.
+func (l *loader) toolsets() []*engine.Toolset {
+	var names []string
+	for _, b := range l.blocks["tool"] {
+		names = append(names, b.Labels[0])
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	var out []*engine.Toolset
+	for _, b := range l.checkUnique(l.blocks["toolset"], "toolset") {
+		name := b.Labels[0]
+		if !toolsetName.MatchString(name) {
+			l.error(b.LabelRanges[0], "Invalid toolset name", "%q is not a valid toolset name: it is served at /mcp/%s, so use 1 to 64 letters, digits, underscores, dashes and dots.", name, name)
+			continue
+		}
+		content, diags := b.Body.Content(toolsetSchema)
+		l.diags = append(l.diags, diags...)
+		ctx := l.decodeContext(b.DefRange.Filename)
+		ts := &engine.Toolset{Name: name, Range: b.DefRange}
+		if a, ok := content.Attributes["description"]; ok {
+			ts.Description = l.servedString(ctx, a, "the description of a toolset")
+		}
+		a, ok := content.Attributes["tools"]
+		if !ok {
+			continue
+		}
+		patterns, isList := l.plain(ctx, a).([]any)
+		if !isList || len(patterns) == 0 {
+			l.error(a.Expr.Range(), "Invalid tools", "tools lists the toolset's tools: names, or patterns such as \"issues_*\".")
+			continue
+		}
+		for _, p := range patterns {
+			pattern, isText := p.(string)
+			if !isText {
+				l.error(a.Expr.Range(), "Invalid tools", "tools lists names and patterns, as strings.")
+				continue
+			}
+			if _, err := path.Match(pattern, ""); err != nil {
+				l.error(a.Expr.Range(), "Invalid pattern", "%q is not a valid pattern: write a name, or use * (any characters), ? (one) and [a-z] (one of).", pattern)
+				continue
+			}
+			matched := false
+			for _, n := range names {
+				if ok, _ := path.Match(pattern, n); ok {
+					matched = true
+					if !slices.Contains(ts.Tools, n) {
+						ts.Tools = append(ts.Tools, n)
+					}
+				}
+			}
+			if !matched {
+				l.error(a.Expr.Range(), "No tool matches", "%q names no tool of the configuration. %s", pattern, closestTool(pattern, names))
+			}
+		}
+		slices.Sort(ts.Tools)
+		out = append(out, ts)
+	}
+	slices.SortFunc(out, func(a, b *engine.Toolset) int { return cmp.Compare(a.Name, b.Name) })
+	return out
+}
+
+// closestTool suggests the tool whose name is closest to name, or lists
+// the tools when none is close.
+func closestTool(name string, names []string) string {
+	if best := engine.Closest(name, names); best != "" {
+		return fmt.Sprintf("Did you mean %q?", best)
+	}
+	if len(names) == 0 {
+		return "The configuration declares no tools."
+	}
+	return "The tools are: " + strings.Join(names, ", ") + "."
+}
