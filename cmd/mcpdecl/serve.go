@@ -20,6 +20,7 @@ func (a *app) serveCmd() *cobra.Command {
 	var watch bool
 	var pprofAddr string
 	var toolset string
+	var discovery bool
 	c := &cobra.Command{
 		Use:   "serve PATH...",
 		Short: "Serve the tools over MCP, on stdio or streamable HTTP",
@@ -77,7 +78,7 @@ configuration they started with.`,
 			down := &shutdown{logger: logger}
 			ctx, stop := down.onSignal(cmd.Context())
 			defer stop()
-			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text", Toolset: toolset})
+			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text", Toolset: toolset, Discovery: discovery})
 			defer live.Close()
 
 			reloads := make(chan string, 1)
@@ -128,6 +129,7 @@ configuration they started with.`,
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on ADDR (such as 127.0.0.1:8080) at /mcp instead of stdio")
 	c.Flags().StringVar(&toolset, "toolset", "", "over stdio, serve the tools of this toolset alone (over HTTP, each toolset is at /mcp/NAME)")
+	c.Flags().BoolVar(&discovery, "discovery", false, "serve three tools (search_tools, describe_tool, call_tool) in place of a catalog too large to list")
 	c.Flags().BoolVar(&watch, "watch", false, "reload the configuration when its files change, and tell clients")
 	c.Flags().StringVar(&pprofAddr, "pprof", "", "serve Go's profiler (net/http/pprof) on ADDR, such as 127.0.0.1:6060; keep it off public interfaces")
 	a.addVarFlag(c)

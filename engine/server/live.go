@@ -29,6 +29,7 @@ type Live struct {
 	current   *generation
 	declared  declared // what the server told clients it serves besides tools
 	toolset   string   // over stdio: the toolset served, "" for all the tools
+	discovery bool     // serve the tools of discovery mode in place of the catalog
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -79,6 +80,9 @@ type Options struct {
 	// Toolset, when not "", serves that toolset's tools alone (over stdio;
 	// over HTTP each toolset has its endpoint, /mcp/<name>).
 	Toolset string
+	// Discovery serves three tools in place of the catalog: search_tools,
+	// describe_tool and call_tool (see discovery.go).
+	Discovery bool
 }
 
 // listChanged reports whether the server declares the tools.listChanged
@@ -93,7 +97,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit, toolset: opts.Toolset}
+	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit, toolset: opts.Toolset, discovery: opts.Discovery}
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
@@ -146,7 +150,7 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		caller := callerOf(req.GetExtra())
 		ts, inToolset := l.toolsetOf(cfg, req.GetExtra())
-		if !caller.Authenticated && !inToolset {
+		if l.discovery || !caller.Authenticated && !inToolset {
 			return list, nil
 		}
 		kept := list.Tools[:0:0]
@@ -226,6 +230,14 @@ func (l *Live) Swap(cfg *engine.Config) {
 // The SDK debounces the list_changed notifications of these changes.
 func (l *Live) install(g *generation, old *generation) {
 	l.current = g
+	l.installServed(g, old)
+	if l.discovery {
+		// Discovery mode serves its three tools whatever the catalog.
+		if old == nil {
+			l.installDiscovery()
+		}
+		return
+	}
 	if old != nil {
 		var gone []string
 		for _, t := range old.cfg.Tools {
@@ -238,7 +250,6 @@ func (l *Live) install(g *generation, old *generation) {
 	for _, t := range g.cfg.Tools {
 		l.srv.AddTool(Tool(t), l.handler(g, t))
 	}
-	l.installServed(g, old)
 }
 
 // retire closes g once its calls in flight are done.
