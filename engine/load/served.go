@@ -118,9 +118,13 @@ func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[stri
 		if path == "" {
 			return nil
 		}
-		data, _, err := ctx.ReadFile(path)
+		data, full, err := ctx.ReadFile(path)
 		if err != nil {
 			l.error(a.Expr.Range(), "Cannot read the resource's file", "%s. The path is relative to this file.", err)
+			return nil
+		}
+		if max := l.settings.MaxResultBytes; max > 0 && int64(len(data)) > max {
+			l.error(a.Expr.Range(), "Resource file too large", "%s holds %d bytes, more than a result may (max_result_bytes, %d). Serve a smaller file, or raise max_result_bytes in the server block.", full, len(data), max)
 			return nil
 		}
 		r.Data = data

@@ -32,6 +32,11 @@ func TestServedErrors(t *testing.T) {
 			want: `3:10-3:20: Cannot read the resource's file`,
 		},
 		{
+			name: "file larger than max_result_bytes",
+			src:  "server {\n  max_result_bytes = 4\n}\nresource \"r\" {\n  uri  = \"x://r\"\n  file = \"tools.hcl\"\n}",
+			want: `6:10-6:21: Resource file too large`,
+		},
+		{
 			name: "duplicate uri",
 			src:  "resource \"a\" {\n  uri  = \"x://r\"\n  text = \"a\"\n}\nresource \"b\" {\n  uri  = \"x://r\"\n  text = \"b\"\n}",
 			want: `6:10-6:17: Duplicate resource URI`,
