@@ -238,6 +238,19 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 			Detail:   "Give the path of an .hcl file, or of a directory that holds some.",
 		})
 	}
+	// A test file named as configuration is said to be one, rather than
+	// reported block by block.
+	names = slices.DeleteFunc(names, func(name string) bool {
+		if !IsTestFile(name) {
+			return false
+		}
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "A test file is not configuration",
+			Detail:   fmt.Sprintf("%s is a test file (it ends in %s): run it with mcpdecl test %s, and give the configuration it tests here.", name, TestFileSuffix, name),
+		})
+		return true
+	})
 	// Parse the files on every CPU, then record them in order.
 	for _, name := range names {
 		l.recordFile(name)
