@@ -37,6 +37,11 @@ type DecodeContext struct {
 	// Record, when not nil, is told the path of every file read with
 	// ReadFile, so that serve --watch reloads when one changes.
 	Record func(path string)
+	// HowToSet, when not nil, says how a user gives a value to what a
+	// load-time expression reads, for a message about an empty one: "set
+	// the environment variable GITHUB_TOKEN" for var.token whose default is
+	// env("GITHUB_TOKEN"). It returns "" when it cannot tell.
+	HowToSet func(e hcl.Expression) string
 }
 
 // ReadFile reads a file that a block names, such as a CA certificate:

@@ -32,6 +32,11 @@ type API struct {
 	// keyParam and key are the query parameter and value of an api_key
 	// sent in the query string, kept from redirects to other hosts.
 	keyParam, key string
+
+	// unset, when not empty, is why every call fails: a credential of auth
+	// is empty, such as a token read from an environment variable that is
+	// not set. It says what to set.
+	unset string
 }
 
 // Name is the label of the http_api block.
@@ -264,6 +269,7 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 	if attr, ok := content.Attributes["bearer"]; ok {
 		token, more := ctx.String(attr.Expr)
 		diags = append(diags, more...)
+		diags = append(diags, a.checkSet(ctx, attr.Expr, "bearer token", token)...)
 		if !more.HasErrors() {
 			diags = append(diags, a.setCredential(ctx, attr.Expr.Range(), "bearer", "Bearer "+token, token)...)
 		}
@@ -284,6 +290,7 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 		if diags.HasErrors() {
 			return diags
 		}
+		diags = append(diags, a.checkSet(ctx, c.Attributes["password"].Expr, "password", user+pass)...)
 		if strings.Contains(user, ":") {
 			return append(diags, errorf(c.Attributes["username"].Expr.Range(), "Invalid username", "A basic auth username cannot contain a colon."))
 		}
@@ -297,6 +304,9 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 		}
 		value, more := ctx.String(c.Attributes["value"].Expr)
 		diags = append(diags, more...)
+		if !more.HasErrors() {
+			diags = append(diags, a.checkSet(ctx, c.Attributes["value"].Expr, "API key", value)...)
+		}
 		header, hasHeader := c.Attributes["header"]
 		query, hasQuery := c.Attributes["query"]
 		switch {
@@ -348,6 +358,24 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 }
 
 // setCredential sets the Authorization header and records its secrets.
+// checkSet notes a credential that is empty: the configuration still loads
+// (so that a user can validate and list it before any secret is set), with
+// a warning, and every call through the API fails saying what to set.
+func (a *API) checkSet(ctx *engine.DecodeContext, e hcl.Expression, what, value string) hcl.Diagnostics {
+	if value != "" {
+		return nil
+	}
+	how := "give it a value"
+	if ctx.HowToSet != nil {
+		if h := ctx.HowToSet(e); h != "" {
+			how = h
+		}
+	}
+	a.unset = fmt.Sprintf("the %s of http_api %q is empty: %s", what, a.name, how)
+	return hcl.Diagnostics{warnf(e.Range(), "Empty credential",
+		"The %s of http_api %q is empty, so every call through it will fail until it is set: %s.", what, a.name, how)}
+}
+
 func (a *API) setCredential(ctx *engine.DecodeContext, rng hcl.Range, what, header string, secrets ...string) hcl.Diagnostics {
 	if !validHeaderValue(header) {
 		return hcl.Diagnostics{errorf(rng, "Invalid "+what, "The %s holds a line break, a NUL byte or another control character, which a header value cannot hold.", what)}

@@ -98,6 +98,17 @@ tool "slow" {
   timeout     = "100ms"
   fake { sleep = "10s" }
 }
+
+tool "listed" {
+  description = "d"
+  arg "n" { type = integer }
+  fake { body = { items = expr("args.n == 0 ? [1, 'two'] : [1, 2]") } }
+  output "items" {
+    description = "The items."
+    schema      = jsonencode({ type = "array", items = { type = "integer" }, description = "Numbers." })
+    value       = expr("body.items")
+  }
+}
 `
 
 func TestCall(t *testing.T) {
@@ -140,6 +151,9 @@ func TestCall(t *testing.T) {
 		{tool: "judged", args: `{"code": 500}`, isError: true, want: []string{"bad code 500"}},
 		{tool: "crash", args: ``, isError: true, want: []string{"tools.hcl:", `expr("body.a.b.c") failed`}},
 		{tool: "slow", args: `{}`, isError: true, want: []string{"timed out after 100ms"}},
+		// An output's schema is held whole, and a value that breaks it is an error.
+		{tool: "listed", args: `{"n": 1}`, structured: `{"items":[1,2]}`},
+		{tool: "listed", args: `{"n": 0}`, isError: true, want: []string{"does not match the tool's outputSchema", "/items/1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
@@ -195,6 +209,13 @@ func TestSchemas(t *testing.T) {
 	const wantOut = `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"city":{"type":"string"},"code":{"type":"integer"},"days":{"type":"integer"},"first":{"description":"First temperature","type":"number"},"note":{"type":"string"}},"required":["city","days","first","code"],"type":"object"}`
 	if string(out) != wantOut {
 		t.Errorf("outputSchema =\n%s\nwant\n%s", out, wantOut)
+	}
+	// A schema's own description wins over the block's.
+	listed, _ := cfg.Tool("listed")
+	out, _ = json.Marshal(listed.OutputSchema())
+	const wantListed = `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"items":{"description":"Numbers.","items":{"type":"integer"},"type":"array"}},"required":["items"],"type":"object"}`
+	if string(out) != wantListed {
+		t.Errorf("outputSchema =\n%s\nwant\n%s", out, wantListed)
 	}
 }
 

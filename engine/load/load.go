@@ -104,6 +104,11 @@ type loader struct {
 	read *readLog // every file read: configuration and file(); shared by the tool workers
 
 	overridden []bool // which of opts.Overrides a block took
+
+	// defaults are the default expressions of the variables that took
+	// their default, by name: written while variables decode, read only
+	// after, for HowToSet.
+	defaults map[string]hcl.Expression
 }
 
 // readLog is the absolute paths of every file a load read, in the order
@@ -342,6 +347,7 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 		Dir:         filepath.Dir(filename),
 		Logger:      l.opts.Logger,
 		Record:      l.recordFile,
+		HowToSet:    l.howToSet,
 	}
 }
 

@@ -373,13 +373,19 @@ func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.
 			continue
 		}
 		o := engine.Output{Output: schema.Output{Name: name, Type: &schema.Type{Kind: schema.Any}}}
-		l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of an output" }, "description")
+		l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of an output" }, "description", "schema")
 		if a, ok := content.Attributes["type"]; ok {
 			t, diags := schema.ParseType(a.Expr)
 			l.diags = append(l.diags, diags...)
 			if t != nil {
 				o.Type = t
 			}
+		}
+		if a, ok := content.Attributes["schema"]; ok {
+			if _, typed := content.Attributes["type"]; typed {
+				l.error(a.Expr.Range(), "Both schema and type", "An output with a schema takes its type from the schema; remove type.")
+			}
+			o.Schema = l.jsonObject(ctx, a.Expr, "schema")
 		}
 		if a, ok := content.Attributes["description"]; ok {
 			s, diags := ctx.String(a.Expr)
@@ -410,6 +416,7 @@ func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.
 
 var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "type"},
+	{Name: "schema"},
 	{Name: "description"},
 	{Name: "optional"},
 	{Name: "value", Required: true},

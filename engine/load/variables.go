@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -138,6 +139,10 @@ func (l *loader) variableValue(b *hcl.Block, name string, ty cty.Type, content *
 	if diags.HasErrors() {
 		return cty.NilVal, false
 	}
+	if l.defaults == nil {
+		l.defaults = map[string]hcl.Expression{}
+	}
+	l.defaults[name] = attr.Expr
 	cv, err := convert.Convert(v, ty)
 	if err != nil {
 		l.error(attr.Expr.Range(), "Invalid default value", "The default of variable %q does not fit its type %s: %s.", name, typeexpr.TypeString(ty), err)
@@ -225,4 +230,54 @@ func waitsOnLocal(expr hcl.Expression, pending map[string]*hcl.Attribute) bool {
 		}
 	}
 	return false
+}
+
+// howToSet says how a user gives a value to what e reads: the environment
+// variables that e, or the default of a variable it reads, passes to env(),
+// else --var for the variables it reads. See engine.DecodeContext.HowToSet.
+func (l *loader) howToSet(e hcl.Expression) string {
+	envs := envNames(e)
+	var vars []string
+	for _, tr := range e.Variables() {
+		if tr.RootName() != "var" || len(tr) < 2 {
+			continue
+		}
+		if a, ok := tr[1].(hcl.TraverseAttr); ok {
+			vars = append(vars, a.Name)
+			if d, ok := l.defaults[a.Name]; ok {
+				envs = append(envs, envNames(d)...)
+			}
+		}
+	}
+	slices.Sort(envs)
+	envs = slices.Compact(envs)
+	switch {
+	case len(envs) == 1:
+		return "set the environment variable " + envs[0]
+	case len(envs) > 1:
+		return "set the environment variables " + strings.Join(envs, ", ")
+	case len(vars) > 0:
+		return fmt.Sprintf("give variable %q a value with --var %s=VALUE or the environment variable %s%s", vars[0], vars[0], EnvVarPrefix, vars[0])
+	}
+	return ""
+}
+
+// envNames are the names that e passes to env() as literal strings.
+func envNames(e hcl.Expression) []string {
+	var names []string
+	se, ok := e.(hclsyntax.Expression)
+	if !ok {
+		return nil
+	}
+	_ = hclsyntax.VisitAll(se, func(n hclsyntax.Node) hcl.Diagnostics {
+		call, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok || call.Name != "env" || len(call.Args) == 0 {
+			return nil
+		}
+		if v, diags := call.Args[0].Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+			names = append(names, v.AsString())
+		}
+		return nil
+	})
+	return names
 }

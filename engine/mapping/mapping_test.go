@@ -63,6 +63,7 @@ func TestEval(t *testing.T) {
 		{`expr("join(args.tags, ',')")`, `"a,b"`, false},
 		{`expr("body.missing")`, `null`, false},
 		{`expr("urlencode('a b&c=d/é')")`, `"a+b%26c%3Dd%2F%C3%A9"`, false},
+		{`expr("compact({'a': 1, 'b': nil, 'c': [nil]})")`, `{"a":1,"c":[null]}`, false},
 		{`expr("pathescape('../a b?')")`, `"..%2Fa%20b%3F"`, false},
 	}
 	for _, tt := range tests {

@@ -1,5 +1,7 @@
 package schema
 
+import "maps"
+
 // Dialect is the JSON Schema dialect of the documents this package builds.
 const Dialect = "https://json-schema.org/draft/2020-12/schema"
 
@@ -110,6 +112,9 @@ type Output struct {
 	Type *Type
 	// Optional is true when the field may be missing from a result.
 	Optional bool
+	// Schema, when not nil, is the field's whole JSON Schema, in place of
+	// the one of Type (the escape hatch, as for arguments).
+	Schema map[string]any
 }
 
 // InputSchema builds a tool's inputSchema from its arguments: an object
@@ -202,7 +207,10 @@ func OutputSchema(outputs []Output) map[string]any {
 	var required []any
 	for _, o := range outputs {
 		s := o.Type.JSONSchema()
-		if o.Description != "" {
+		if o.Schema != nil {
+			s = maps.Clone(o.Schema)
+		}
+		if _, has := s["description"]; !has && o.Description != "" {
 			s["description"] = o.Description
 		}
 		props[o.Name] = s
