@@ -53,6 +53,7 @@ const (
 	jsonBody
 	formBody
 	rawBody
+	multipartBody
 )
 
 // pathParam is the value of a placeholder.
@@ -96,6 +97,7 @@ var actionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "headers"},
 	{Name: "body"},
 	{Name: "form"},
+	{Name: "multipart"},
 	{Name: "raw_body"},
 	{Name: "content_type"},
 	{Name: "timeout"},
@@ -636,7 +638,7 @@ func (a *action) decodeHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) (
 func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	var given []*hcl.Attribute
-	for _, name := range []string{"body", "form", "raw_body"} {
+	for _, name := range []string{"body", "form", "multipart", "raw_body"} {
 		if attr, ok := attrs[name]; ok {
 			given = append(given, attr)
 		}
@@ -644,11 +646,11 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl
 	if len(given) > 1 {
 		slices.SortFunc(given, func(x, y *hcl.Attribute) int { return x.Range.Start.Byte - y.Range.Start.Byte })
 		return append(diags, errorf(given[1].NameRange, "Conflicting request bodies",
-			"%q and %q cannot both be set: a request has one body. Keep one of body (sent as JSON), form and raw_body.", given[0].Name, given[1].Name))
+			"%q and %q cannot both be set: a request has one body. Keep one of body (sent as JSON), form, multipart and raw_body.", given[0].Name, given[1].Name))
 	}
 	if attr, ok := attrs["content_type"]; ok && len(given) == 0 {
 		diags = append(diags, errorf(attr.NameRange, "Unexpected content_type",
-			"content_type is the type of the request body, but this block sends none: add body, form or raw_body, or remove content_type."))
+			"content_type is the type of the request body, but this block sends none: add body, form, multipart or raw_body, or remove content_type."))
 	}
 	if len(given) == 0 {
 		return diags
@@ -659,7 +661,10 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl
 		"form":     "application/x-www-form-urlencoded",
 		"raw_body": "text/plain; charset=utf-8",
 	}[attr.Name]
-	if ct, ok := attrs["content_type"]; ok {
+	if ct, ok := attrs["content_type"]; ok && attr.Name == "multipart" {
+		diags = append(diags, errorf(ct.NameRange, "Unexpected content_type",
+			"A multipart body's type is multipart/form-data with a boundary of its own: remove content_type."))
+	} else if ok {
 		s, more := ctx.String(ct.Expr)
 		diags = append(diags, more...)
 		if !more.HasErrors() {
@@ -696,6 +701,18 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl
 			return diags
 		}
 		a.bodyKind, a.form = formBody, p
+	case "multipart":
+		v, more := ctx.Value(attr.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		if c, ok := mapping.IsConst(v); ok {
+			if _, isMap := c.(map[string]any); !isMap {
+				return append(diags, errorf(attr.Expr.Range(), "Invalid multipart", "multipart must be a map of field names to values; got %s.", describe(c)))
+			}
+		}
+		a.bodyKind, a.bodyValue = multipartBody, v
 	case "raw_body":
 		v, more := ctx.Value(attr.Expr)
 		diags = append(diags, more...)

@@ -82,7 +82,7 @@
 //	  path_params = { city = expr("args.city") }
 //	  query       = { units = expr("args.units"), lang = "en" }
 //	  headers     = { "X-Request-Source" = "mcp" }
-//	  body        = { city = expr("args.city") }   # or form = {…}, or raw_body + content_type
+//	  body        = { city = expr("args.city") }   # or form, multipart, or raw_body + content_type
 //	  timeout     = "5s"                          # overrides the api's
 //	  max_response_bytes = 65536                  # overrides the api's
 //	}
@@ -116,7 +116,7 @@
 // path_params: escape values in the program with pathescape() and
 // urlencode(). The parameters of query are added after its own.
 //
-// Values of path_params, query, headers, form, body and raw_body may be
+// Values of path_params, query, headers, form, multipart, body and raw_body may be
 // expr("…") programs, run on every call; query, headers and form may also be
 // one program yielding a whole map. In query and form a null value leaves
 // the parameter out, a list repeats it, and numbers and booleans are written
@@ -131,9 +131,11 @@
 // auth, the Content-Type of the body, the action's headers.
 //
 // body is sent as JSON (Content-Type application/json), form as
-// application/x-www-form-urlencoded, and raw_body, which must yield a string,
-// as text/plain; charset=utf-8; content_type replaces any of these. At most
-// one of body, form and raw_body may be set.
+// application/x-www-form-urlencoded, multipart as multipart/form-data (a text
+// part per field, objects as JSON parts), and raw_body, which must yield a
+// string, as text/plain; charset=utf-8; content_type replaces any of these
+// but multipart's, whose boundary is its own. At most one of body, form,
+// multipart and raw_body may be set.
 //
 // timeout bounds the whole request: every attempt, the waits between them and
 // reading the response.

@@ -1,12 +1,16 @@
 package httpaction
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -22,6 +26,9 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	var began time.Time
 	if tr != nil {
 		began = time.Now()
+	}
+	if a.api.unset != "" {
+		return nil, errors.New(a.api.unset)
 	}
 	var env map[string]any
 	if a.dynamic {
@@ -43,6 +50,13 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	body, err := a.payload(env)
 	if err != nil {
 		return nil, err
+	}
+	if a.bodyKind == multipartBody {
+		var ct string
+		if body, ct, err = a.multipart(env); err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", ct)
 	}
 	if body != nil {
 		req.SetBody(body)
@@ -305,6 +319,8 @@ func (a *action) payload(env map[string]any) ([]byte, error) {
 			return nil, err
 		}
 		return []byte(b.String()), nil
+	case multipartBody:
+		return nil, nil // see multipart
 	case rawBody:
 		v, err := a.bodyValue.Eval(env)
 		if err != nil {
@@ -333,4 +349,77 @@ func (a *action) failure(parent, ctx context.Context, where string, err error) e
 		return fmt.Errorf("%s %s: no complete response within %s (timeout): %w", a.method, where, a.timeout, ctx.Err())
 	}
 	return fmt.Errorf("%s %s failed: %s", a.method, where, describeTransportError(err))
+}
+
+// multipart writes a multipart/form-data body from the map multipart
+// yields: a part per field (a list repeats the field, null leaves it out);
+// strings, numbers and booleans as text, objects and lists inside lists as
+// JSON. It returns the body and its content type, boundary included.
+func (a *action) multipart(env map[string]any) ([]byte, string, error) {
+	v, err := a.bodyValue.Eval(env)
+	if err != nil {
+		return nil, "", err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, "", fmt.Errorf("multipart must yield a map of field names to values; got %s", describe(v))
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	part := func(name string, v any) error {
+		switch x := v.(type) {
+		case nil:
+			return nil
+		case string:
+			return w.WriteField(name, x)
+		case map[string]any, []any:
+			b, err := jsonenc.Append(nil, x)
+			if err != nil {
+				return fmt.Errorf("multipart field %q cannot be written as JSON: %v", name, err)
+			}
+			h := textproto.MIMEHeader{}
+			h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="%s"`, escapeQuotes(name)))
+			h.Set("Content-Type", "application/json")
+			pw, err := w.CreatePart(h)
+			if err != nil {
+				return err
+			}
+			_, err = pw.Write(b)
+			return err
+		default:
+			b, err := jsonenc.Append(nil, x)
+			if err != nil {
+				return fmt.Errorf("multipart field %q: %v", name, err)
+			}
+			return w.WriteField(name, string(b))
+		}
+	}
+	for _, name := range names {
+		if l, ok := m[name].([]any); ok {
+			for _, e := range l {
+				if err := part(name, e); err != nil {
+					return nil, "", err
+				}
+			}
+			continue
+		}
+		if err := part(name, m[name]); err != nil {
+			return nil, "", err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), w.FormDataContentType(), nil
+}
+
+// escapeQuotes escapes a field name for a Content-Disposition header, as
+// mime/multipart does.
+func escapeQuotes(s string) string {
+	return strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "\n", "%0A").Replace(s)
 }

@@ -266,6 +266,19 @@ func TestBodies(t *testing.T) {
 			}
 		},
 	}, {
+		name:  "multipart",
+		block: "method = \"POST\"\n  multipart = { name = expr(\"args.name\"), n = expr(\"args.n\"), tags = [\"a\", \"b\"], meta = { k = 1 }, skip = null }",
+		check: func(t *testing.T, body map[string]any) {
+			want := map[string]any{"name": []any{"Zoë <b>"}, "n": []any{"7"}, "tags": []any{"a", "b"}, "meta": []any{`{"k":1}`}}
+			if !reflect.DeepEqual(body["form"], want) {
+				t.Errorf("form = %#v", body["form"])
+			}
+			ct := body["headers"].(map[string]any)["Content-Type"].([]any)
+			if len(ct) != 1 || !strings.HasPrefix(ct[0].(string), "multipart/form-data; boundary=") {
+				t.Errorf("Content-Type = %v", ct)
+			}
+		},
+	}, {
 		name:  "raw",
 		block: "method = \"PATCH\"\n  raw_body = expr(\"'<x>' + args.name + '</x>'\")\n  content_type = \"text/plain; charset=latin1\"",
 		check: func(t *testing.T, body map[string]any) {
