@@ -20,6 +20,7 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	github.com/zclconf/go-cty v1.19.0
 	go.uber.org/goleak v1.3.0
+	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/net v0.61.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.43.0

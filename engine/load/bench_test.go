@@ -111,7 +111,12 @@ func benchCall(b *testing.B, cfg *engine.Config) {
 }
 
 // BenchmarkLoad1000 loads a generated configuration of 1,000 HTTP tools.
-func BenchmarkLoad1000(b *testing.B) {
+func BenchmarkLoad1000(b *testing.B) { benchmarkLoad(b, 1000) }
+
+// BenchmarkLoad10000 loads one of 10,000, the size of a large imported API.
+func BenchmarkLoad10000(b *testing.B) { benchmarkLoad(b, 10000) }
+
+func benchmarkLoad(b *testing.B, n int) {
 	var src strings.Builder
 	src.WriteString(`http_api "api" {
   base_url = "http://127.0.0.1:1"
@@ -123,8 +128,8 @@ func BenchmarkLoad1000(b *testing.B) {
     path_params = { city = expr("args.city") }
     query       = { units = expr("args.units") }
   }`
-	for i := range 1000 {
-		fmt.Fprintf(&src, benchTool, fmt.Sprintf("tool_%04d", i), action)
+	for i := range n {
+		fmt.Fprintf(&src, benchTool, fmt.Sprintf("tool_%05d", i), action)
 	}
 	dir := b.TempDir()
 	name := filepath.Join(dir, "tools.hcl")
@@ -138,7 +143,7 @@ func BenchmarkLoad1000(b *testing.B) {
 		if diags.HasErrors() {
 			b.Fatal(describe(diags))
 		}
-		if len(cfg.Tools) != 1000 {
+		if len(cfg.Tools) != n {
 			b.Fatalf("%d tools", len(cfg.Tools))
 		}
 		_ = cfg.Close()

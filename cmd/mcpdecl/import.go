@@ -1,0 +1,223 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/importer/openapi"
+)
+
+// defaultTokenBudget is the estimated size of tools/list above which an
+// import warns.
+const defaultTokenBudget = 20000
+
+func (a *app) importCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "import",
+		Short: "Write configuration for a whole API from its description",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, rest []string) error {
+			if len(rest) == 0 {
+				return usageError{errors.New("import needs the kind of description to read: mcpdecl import openapi SPEC")}
+			}
+			return usageError{fmt.Errorf("unknown command %q for \"mcpdecl import\": the one there is is openapi (OpenAPI 3.0, 3.1 and Swagger 2.0)", rest[0])}
+		},
+	}
+	c.AddCommand(a.importOpenAPICmd())
+	return c
+}
+
+func (a *app) importOpenAPICmd() *cobra.Command {
+	var (
+		opts        openapi.Options
+		out         string
+		force       bool
+		methods     string
+		tokenBudget int
+		overlays    []string
+	)
+	c := &cobra.Command{
+		Use:   "openapi SPEC",
+		Short: "Write one http_api and a tool per operation from an OpenAPI document",
+		Long: `Import reads an OpenAPI 3.0 or 3.1 document, or Swagger 2.0, as JSON or YAML,
+from a file or an http(s) URL, and writes configuration: variables for the
+base URL and the credentials (read from the environment), one http_api, and a
+tool per selected operation, with its arguments, request and typed outputs.
+
+The configuration is loaded as serve would load it before anything is
+written: an import writes files that validate, or nothing. Operations that
+cannot be expressed are skipped, each with its reason, printed and written as
+comments at the top of the main file.
+
+-o names the file to write (default: <name>.hcl here); with --split-by-tag it
+names a directory, which gets <name>.hcl and one <name>_<tag>.hcl per tag.
+Existing files are not replaced without --force.
+
+Patterns in the selection flags are globs (* also matches /); flags repeat or
+take comma-separated lists. --overlay applies an OpenAPI Overlay (1.0) to the
+document first, so that names and descriptions curated once survive a new
+version of the document.`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, rest []string) error {
+			if methods != "" {
+				opts.Select.Methods = strings.Split(methods, ",")
+			}
+			opts.Source = filepath.Base(rest[0])
+			if strings.Contains(rest[0], "://") {
+				opts.Source = rest[0]
+			}
+			return a.importOpenAPI(rest[0], out, force, tokenBudget, overlays, opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&out, "output", "o", "", "the file to write, or the directory with --split-by-tag")
+	f.BoolVar(&force, "force", false, "replace files that exist")
+	f.StringVar(&opts.Name, "name", "", "the http_api's name, and the prefix of its variables (default: from the document's title)")
+	f.StringVar(&opts.BaseURL, "base-url", "", "the upstream's base URL, in place of the document's servers")
+	f.StringSliceVar(&opts.Select.Tags, "tag", nil, "import only operations with one of these tags")
+	f.StringSliceVar(&opts.Select.ExcludeTags, "exclude-tag", nil, "leave out operations with one of these tags")
+	f.StringSliceVar(&opts.Select.Ops, "operation", nil, "import only these operations: operationIds or tool names")
+	f.StringSliceVar(&opts.Select.ExcludeOps, "exclude-operation", nil, "leave out these operations")
+	f.StringSliceVar(&opts.Select.Paths, "path", nil, "import only operations on these paths")
+	f.StringSliceVar(&opts.Select.ExcludePaths, "exclude-path", nil, "leave out operations on these paths")
+	f.StringVar(&methods, "method", "", "import only these methods, such as GET,HEAD")
+	f.IntVar(&opts.MaxTools, "max-tools", 0, "import at most this many tools; the rest are reported")
+	f.IntVar(&opts.DescriptionBudget, "description-budget", 1200, "the longest tool description, in bytes")
+	f.BoolVar(&opts.SplitByTag, "split-by-tag", false, "write one file per tag into the directory -o names")
+	f.BoolVar(&opts.Toolsets, "toolsets", false, "declare one toolset per tag")
+	f.IntVar(&tokenBudget, "token-budget", defaultTokenBudget, "warn when the estimated size of tools/list passes this many tokens")
+	f.StringArrayVar(&overlays, "overlay", nil, "apply this OpenAPI Overlay file to the document first (repeatable, in order)")
+	return c
+}
+
+// importOpenAPI reads, converts, validates and writes.
+func (a *app) importOpenAPI(spec, out string, force bool, tokenBudget int, overlays []string, opts openapi.Options) error {
+	data, err := openapi.ReadFile(spec)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", spec, err)
+	}
+	doc, err := openapi.Parse(data, spec, openapi.ReadFile)
+	if err != nil {
+		return err
+	}
+	for _, o := range overlays {
+		data, err := openapi.ReadFile(o)
+		if err != nil {
+			return fmt.Errorf("read the overlay %s: %w", o, err)
+		}
+		if err := doc.ApplyOverlay(data, o); err != nil {
+			return err
+		}
+	}
+	dir := "."
+	switch {
+	case opts.SplitByTag:
+		if out != "" {
+			dir = out
+		}
+	case out != "":
+		dir, opts.File = filepath.Dir(out), filepath.Base(out)
+		if !strings.HasSuffix(opts.File, ".hcl") {
+			return usageError{fmt.Errorf("-o %s: the file to write must end with .hcl (with --split-by-tag, -o names a directory)", out)}
+		}
+	}
+	res, err := openapi.Import(doc, opts)
+	if err != nil {
+		return fmt.Errorf("import %s: %w", spec, err)
+	}
+	if len(res.Imported) == 0 {
+		a.importReport(res, 0)
+		return errors.New("no operation became a tool, so nothing was written")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	var targets []string
+	for _, f := range res.Files {
+		p := filepath.Join(dir, f.Name)
+		if _, err := os.Stat(p); err == nil && !force {
+			return fmt.Errorf("%s already exists, and import never replaces a file: give another -o, or add --force to replace it", p)
+		}
+		targets = append(targets, p)
+	}
+
+	// Load what would be written, as serve would, before writing it.
+	tmp, err := os.MkdirTemp(dir, ".mcpdecl-import-")
+	if err != nil {
+		return fmt.Errorf("write into %s: %w", dir, err)
+	}
+	defer os.RemoveAll(tmp)
+	var staged []string
+	for _, f := range res.Files {
+		p := filepath.Join(tmp, f.Name)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+		staged = append(staged, p)
+	}
+	cfg, files, diags := load.Load(load.Options{Registry: registry(), LookupEnv: func(string) (string, bool) { return "", false }}, staged...)
+	if diags.HasErrors() {
+		a.report(files, diags, nil)
+		return errors.New("the configuration made from this document does not load, so nothing was written; this is a bug in mcpdecl import: please report it with the document")
+	}
+	tokens := estimateTokens(cfg)
+	_ = cfg.Close()
+	for i, p := range staged {
+		if err := os.Rename(p, targets[i]); err != nil {
+			return fmt.Errorf("write %s: %w", targets[i], err)
+		}
+	}
+	a.importReport(res, tokens)
+	for _, t := range targets {
+		fmt.Fprintf(a.stdout, "Wrote %s\n", t)
+	}
+	if tokens > tokenBudget {
+		fmt.Fprintf(a.stderr, "Warning: tools/list would take some %d tokens, past the budget of %d: select fewer operations (--tag, --operation, --max-tools), serve toolsets (--toolsets), or serve with --discovery.\n", tokens, tokenBudget)
+	}
+	if len(res.Env) > 0 {
+		fmt.Fprintf(a.stdout, "Set %s before calling its tools.\n", strings.Join(res.Env, " and "))
+	}
+	fmt.Fprintf(a.stdout, "Try: mcpdecl list %s\n", strings.Join(targets, " "))
+	return nil
+}
+
+// importReport prints the summary of an import to stderr.
+func (a *app) importReport(res *openapi.Result, tokens int) {
+	w := a.stderr
+	fmt.Fprintf(w, "%d operations read: %d imported, %d skipped, %d not selected, %d past --max-tools.\n",
+		res.Read, len(res.Imported), len(res.Skipped), res.Excluded, len(res.Capped))
+	for _, s := range res.Skipped {
+		fmt.Fprintf(w, "  skipped %s: %s\n", s.Operation, s.Reason)
+	}
+	for _, s := range res.Capped {
+		fmt.Fprintf(w, "  left out %s: %s\n", s.Operation, s.Reason)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "Note: %s.\n", n)
+	}
+	if tokens > 0 {
+		fmt.Fprintf(w, "tools/list: about %d tokens (its JSON's bytes / 4).\n", tokens)
+	}
+}
+
+// estimateTokens is the size of the tools' definitions in tools/list, in
+// tokens, estimated as bytes of JSON / 4.
+func estimateTokens(cfg *engine.Config) int {
+	n := 0
+	for _, t := range cfg.Tools {
+		b, err := json.Marshal(server.Tool(t))
+		if err == nil {
+			n += len(b)
+		}
+	}
+	return n / 4
+}

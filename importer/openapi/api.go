@@ -1,0 +1,216 @@
+package openapi
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// apiDecl is the http_api block and the variables it reads.
+type apiDecl struct {
+	name        string
+	title       string
+	baseURL     string // the default of the base URL variable
+	baseNote    string // why the base URL needs setting, when it does
+	auth        *authDecl
+	authNote    string // a security scheme left out, when one is
+	description string
+}
+
+// authDecl is the auth block: one scheme.
+type authDecl struct {
+	kind      string // bearer, basic, api_key
+	in, param string // api_key: "header" or "query", and its name
+	scheme    string // the security scheme's name in the document
+	env       []string
+}
+
+// api reads the servers and the security schemes.
+func (b *builder) api() (*apiDecl, error) {
+	info := obj(b.spec.Root["info"])
+	d := &apiDecl{title: strings.TrimSpace(str(info["title"]))}
+	base, note := b.serverURL()
+	if b.opts.BaseURL != "" {
+		base, note = b.opts.BaseURL, ""
+	}
+	d.name = b.opts.Name
+	if d.name == "" {
+		// A short title says it best (pet_store); else the host does
+		// (github for api.github.com).
+		if t := snake(d.title); t != "" && len(t) <= 24 {
+			d.name = t
+		} else if h := hostName(base); h != "" {
+			d.name = h
+		} else {
+			d.name = identifier(d.title, "api")
+		}
+	}
+	d.name = identifier(d.name, "api")
+	if len(d.name) > 32 {
+		d.name = strings.TrimRight(d.name[:32], "_")
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if b.opts.BaseURL != "" {
+			return nil, fmt.Errorf("--base-url %q is not an absolute http or https URL", b.opts.BaseURL)
+		}
+		note = fmt.Sprintf("the document's server URL %q is not absolute; pass --base-url, or set the variable", base)
+		base = "http://localhost"
+		if u != nil && strings.HasPrefix(u.Path, "/") {
+			base += u.Path
+		}
+	}
+	d.baseURL, d.baseNote = strings.TrimRight(base, "/"), note
+	d.auth, d.authNote = b.security()
+	if d.auth != nil {
+		up := strings.ToUpper(d.name)
+		switch d.auth.kind {
+		case "bearer":
+			d.auth.env = []string{up + "_TOKEN"}
+		case "basic":
+			d.auth.env = []string{up + "_USERNAME", up + "_PASSWORD"}
+		case "api_key":
+			d.auth.env = []string{up + "_API_KEY"}
+		}
+	}
+	return d, nil
+}
+
+// serverURL is the document's first server URL, its variables set to
+// their defaults, resolved against the document's location.
+func (b *builder) serverURL() (string, string) {
+	root := b.spec.Root
+	if b.spec.Version[0] == '2' {
+		host := str(root["host"])
+		scheme := "https"
+		if schemes := list(root["schemes"]); len(schemes) > 0 {
+			scheme = str(schemes[0])
+			for _, s := range schemes {
+				if s == "https" {
+					scheme = "https"
+				}
+			}
+		}
+		basePath := str(root["basePath"])
+		if host == "" {
+			return b.relative(basePath)
+		}
+		return scheme + "://" + host + basePath, ""
+	}
+	servers := list(root["servers"])
+	if len(servers) == 0 {
+		return b.relative("/")
+	}
+	s := obj(servers[0])
+	u := str(s["url"])
+	for name, v := range obj(s["variables"]) {
+		def := fmt.Sprint(obj(v)["default"])
+		u = strings.ReplaceAll(u, "{"+name+"}", def)
+	}
+	if strings.HasPrefix(u, "//") {
+		u = "https:" + u
+	}
+	if !strings.Contains(u, "://") {
+		return b.relative(u)
+	}
+	return u, ""
+}
+
+// relative resolves a relative server URL against the document's location
+// when it was read from a URL.
+func (b *builder) relative(ref string) (string, string) {
+	loc, err := url.Parse(b.spec.Location)
+	if err == nil && (loc.Scheme == "http" || loc.Scheme == "https") {
+		r, err := url.Parse(ref)
+		if err == nil {
+			return loc.ResolveReference(r).String(), ""
+		}
+	}
+	return ref, ""
+}
+
+// security picks the scheme of the http_api's auth: the first of the
+// document's global requirements that a tool can send, else the one most
+// operations require.
+func (b *builder) security() (*authDecl, string) {
+	var schemes map[string]any
+	if b.spec.Version[0] == '2' {
+		schemes = obj(b.spec.Root["securityDefinitions"])
+	} else {
+		schemes = obj(obj(b.spec.Root["components"])["securitySchemes"])
+	}
+	if len(schemes) == 0 {
+		return nil, ""
+	}
+	var candidates []string
+	for _, req := range list(b.spec.Root["security"]) {
+		candidates = append(candidates, sortedKeys(obj(req))...)
+	}
+	if len(candidates) == 0 {
+		counts := map[string]int{}
+		for _, item := range obj(b.spec.Root["paths"]) {
+			for _, m := range methods {
+				for _, req := range list(obj(obj(item)[m])["security"]) {
+					for k := range obj(req) {
+						counts[k]++
+					}
+				}
+			}
+		}
+		for k := range counts {
+			candidates = append(candidates, k)
+		}
+		sort.Slice(candidates, func(i, j int) bool {
+			ci, cj := counts[candidates[i]], counts[candidates[j]]
+			return ci > cj || ci == cj && candidates[i] < candidates[j]
+		})
+	}
+	var left []string
+	for _, name := range candidates {
+		v, _, _, err := b.spec.deref(schemes[name], b.spec.Location)
+		if err != nil {
+			continue
+		}
+		s := obj(v)
+		typ := strings.ToLower(str(s["type"]))
+		switch {
+		case typ == "http" && strings.EqualFold(str(s["scheme"]), "bearer"),
+			typ == "oauth2", typ == "openidconnect":
+			return &authDecl{kind: "bearer", scheme: name}, strings.Join(left, "; ")
+		case typ == "http" && strings.EqualFold(str(s["scheme"]), "basic"), typ == "basic":
+			return &authDecl{kind: "basic", scheme: name}, strings.Join(left, "; ")
+		case typ == "apikey" && (str(s["in"]) == "header" && headerToken(str(s["name"])) || str(s["in"]) == "query" && str(s["name"]) != ""):
+			return &authDecl{kind: "api_key", in: str(s["in"]), param: str(s["name"]), scheme: name}, strings.Join(left, "; ")
+		default:
+			left = append(left, fmt.Sprintf("the security scheme %q (%s) cannot be sent by an http_api", name, describeScheme(s)))
+		}
+	}
+	return nil, strings.Join(left, "; ")
+}
+
+func describeScheme(s map[string]any) string {
+	parts := []string{str(s["type"])}
+	if v := str(s["scheme"]); v != "" {
+		parts = append(parts, v)
+	}
+	if v := str(s["in"]); v != "" {
+		parts = append(parts, "in "+v)
+	}
+	return strings.Join(parts, " ")
+}
+
+// hostName is a short name for an API from its base URL's host: github for
+// api.github.com, petstore for petstore.swagger.io; "" for an address or
+// localhost.
+func hostName(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Hostname() == "" || u.Hostname() == "localhost" || strings.Trim(u.Hostname(), "0123456789.:[]") == "" {
+		return ""
+	}
+	labels := strings.Split(strings.ToLower(u.Hostname()), ".")
+	if len(labels) < 2 {
+		return snake(labels[0])
+	}
+	return snake(labels[len(labels)-2]) // the registered name: github of api.github.com
+}

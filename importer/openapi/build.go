@@ -1,0 +1,933 @@
+package openapi
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// tool is one tool to write, built from an operation.
+type tool struct {
+	op                                *Operation
+	name, title, description          string
+	readOnly, destructive, idempotent bool
+	args                              []arg
+	pathTemplate                      string
+	pathParams, query, headers        []field
+	body                              *bodyMapping
+	outputs                           []outField
+	notes                             []string
+}
+
+// arg is one arg block.
+type arg struct {
+	name, description string
+	typ               string // an HCL type expression; "" with schema
+	schema            any
+	optional          bool
+	def               any
+	hasDefault        bool
+	enum              []any
+	minimum, maximum  any
+	minLength         any
+	maxLength         any
+	minItems          any
+	maxItems          any
+	pattern, format   string
+}
+
+// field is one entry of a map of the request: a key and the program of its
+// value, or a fixed value when literal is set.
+type field struct {
+	key, program string
+	literal      bool
+}
+
+// add appends f unless its key is already there, which it notes.
+func (t *tool) add(fields *[]field, f field, what string) {
+	for _, g := range *fields {
+		if g.key == f.key || what == "header" && strings.EqualFold(g.key, f.key) {
+			t.notes = append(t.notes, fmt.Sprintf("left out a second %s %q", what, f.key))
+			return
+		}
+	}
+	*fields = append(*fields, f)
+}
+
+// bodyMapping is how the request body is made.
+type bodyMapping struct {
+	kind        string  // "json", "form", "multipart" or "raw"
+	fields      []field // json and form objects built field by field
+	compact     bool    // leave out null fields (json)
+	program     string  // the whole body, when fields is empty
+	contentType string  // raw
+}
+
+// outField is one output block.
+type outField struct {
+	name, description, typ string
+	schema                 any
+	optional               bool
+	program                string
+}
+
+// skipError is why an operation cannot become a tool.
+type skipError string
+
+func (e skipError) Error() string { return string(e) }
+
+// build makes the tool of an operation, or says why it cannot.
+func (b *builder) build(op *Operation, name string) (*tool, error) {
+	t := &tool{op: op, name: name, notes: op.Notes}
+	t.title, t.description = texts(op, b.opts.DescriptionBudget)
+	switch op.Method {
+	case "GET", "HEAD", "OPTIONS":
+		t.readOnly = true
+	case "DELETE":
+		t.destructive = true
+		t.idempotent = true
+	case "PUT":
+		t.idempotent = true
+	}
+	// A path such as /#Action=Describe or /#X-Amz-Target=Service.Op tells
+	// operations on one path apart by a query parameter or a header, sent
+	// with that fixed value.
+	path, fragment, _ := strings.Cut(op.Path, "#")
+	fixedName, fixedValue, _ := strings.Cut(fragment, "=")
+	fixedUsed := fixedName == ""
+	taken := names{}
+	in := &converter{spec: b.spec, locals: b.locals}
+	// Path parameters first: they keep their names, others give way.
+	ordered := make([]Param, 0, len(op.Params))
+	for _, in := range []string{"path", "query", "header", "cookie"} {
+		for _, p := range op.Params {
+			if p.In == in {
+				ordered = append(ordered, p)
+			}
+		}
+	}
+	t.pathTemplate = path
+	for _, p := range ordered {
+		if !fixedUsed && (p.In == "header" && strings.EqualFold(p.Name, fixedName) || p.In == "query" && p.Name == fixedName) {
+			fixedUsed = true
+			if p.In == "header" {
+				t.add(&t.headers, field{key: p.Name, program: fixedValue, literal: true}, "header")
+			} else {
+				t.add(&t.query, field{key: p.Name, program: fixedValue, literal: true}, "query parameter")
+			}
+			continue
+		}
+		if err := b.param(t, p, in, taken); err != nil {
+			return nil, err
+		}
+	}
+	if !fixedUsed {
+		if strings.HasPrefix(strings.ToLower(fixedName), "x-") {
+			t.add(&t.headers, field{key: fixedName, program: fixedValue, literal: true}, "header")
+		} else {
+			t.add(&t.query, field{key: fixedName, program: fixedValue, literal: true}, "query parameter")
+		}
+	}
+	if err := b.requestBody(t, in, taken); err != nil {
+		return nil, err
+	}
+	queryInPath(t)
+	if err := checkPlaceholders(t); err != nil {
+		return nil, err
+	}
+	if err := b.responseOutputs(t); err != nil {
+		return nil, err
+	}
+	if in.broken != nil {
+		return nil, brokenAt(in.broken, op.Pointer)
+	}
+	for _, d := range in.dropped {
+		t.notes = append(t.notes, "dropped "+d)
+	}
+	return t, nil
+}
+
+// queryInPath moves the placeholders of a query string written in the
+// path (/files?name={name}) to query parameters; fixed pairs stay.
+func queryInPath(t *tool) {
+	path, query, ok := strings.Cut(t.pathTemplate, "?")
+	if !ok || !strings.Contains(query, "{") {
+		return
+	}
+	var kept []string
+	for _, pair := range strings.Split(query, "&") {
+		k, v, _ := strings.Cut(pair, "=")
+		if !strings.HasPrefix(v, "{") || !strings.HasSuffix(v, "}") {
+			kept = append(kept, pair)
+			continue
+		}
+		// A placeholder of a path parameter becomes a query parameter; one
+		// of a query parameter is already sent.
+		name := v[1 : len(v)-1]
+		for i, f := range t.pathParams {
+			if f.key == name {
+				t.add(&t.query, field{key: k, program: f.program}, "query parameter")
+				t.pathParams = append(t.pathParams[:i], t.pathParams[i+1:]...)
+				break
+			}
+		}
+	}
+	t.pathTemplate = path
+	if len(kept) > 0 {
+		t.pathTemplate += "?" + strings.Join(kept, "&")
+	}
+}
+
+// checkPlaceholders makes sure every placeholder of the path has a path
+// parameter.
+func checkPlaceholders(t *tool) error {
+	have := map[string]bool{}
+	for _, f := range t.pathParams {
+		have[f.key] = true
+	}
+	s := t.pathTemplate
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			return nil
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return skipError("its path has a { that is not closed")
+		}
+		if !have[s[i+1:i+j]] {
+			return skipError(fmt.Sprintf("its path parameter {%s} is not declared", s[i+1:i+j]))
+		}
+		s = s[i+j+1:]
+	}
+}
+
+// reserved are words that cannot be expr-lang names.
+var reserved = map[string]bool{
+	"true": true, "false": true, "nil": true, "and": true, "or": true, "not": true, "in": true,
+	"matches": true, "contains": true, "startsWith": true, "endsWith": true, "let": true, "if": true,
+	"else": true,
+}
+
+// argName is a unique argument name for a parameter or a property,
+// prefixed with where it goes when the plain name is taken.
+func argName(raw, where string, taken names) string {
+	n := identifier(raw, "arg")
+	if reserved[n] {
+		n += "_"
+	}
+	if taken[n] && where != "" {
+		n = where + "_" + n
+	}
+	return taken.unique(n, 128)
+}
+
+// param adds the argument and the request mapping of one parameter.
+func (b *builder) param(t *tool, p Param, c *converter, taken names) error {
+	switch p.In {
+	case "header":
+		switch strings.ToLower(p.Name) {
+		case "accept", "content-type", "authorization":
+			return nil // described by the document elsewhere, or the http_api's
+		case "content-length", "host", "transfer-encoding", "connection", "te", "trailer", "upgrade", "keep-alive", "expect":
+			return nil // the HTTP client's to set
+		}
+		if !headerToken(p.Name) {
+			t.notes = append(t.notes, fmt.Sprintf("left out the header %q, whose name is not a valid header name", p.Name))
+			return nil
+		}
+	case "cookie":
+		if p.Required {
+			return skipError(fmt.Sprintf("it needs the cookie %q, which a tool does not send", p.Name))
+		}
+		t.notes = append(t.notes, fmt.Sprintf("left out the optional cookie %q", p.Name))
+		return nil
+	case "path", "query":
+	default:
+		return nil
+	}
+	sch := c.convert(p.Schema, p.Doc)
+	// A required parameter with one allowed value is that value: no
+	// argument for the model to fill.
+	if e := list(obj(b.locals.resolve(sch))["enum"]); p.Required && len(e) == 1 && e[0] != nil && schemaKind(b.locals.resolve(sch)) == "scalar" {
+		f := field{key: p.Name, program: fmt.Sprint(e[0]), literal: true}
+		switch p.In {
+		case "path":
+			if placeholderName(p.Name) && strings.Contains(t.pathTemplate, "{"+p.Name+"}") {
+				t.add(&t.pathParams, f, "path parameter")
+				return nil
+			}
+		case "header":
+			t.add(&t.headers, f, "header")
+			return nil
+		case "query":
+			t.add(&t.query, f, "query parameter")
+			return nil
+		}
+	}
+	where := map[string]string{"path": "", "query": "query", "header": "header"}[p.In]
+	a := b.argFrom(argName(p.Name, where, taken), p.Description, sch, p.Required)
+	if p.Deprecated {
+		a.description = strings.TrimSpace("Deprecated. " + a.description)
+	}
+	t.args = append(t.args, a)
+	ref := "args." + a.name
+	kind := schemaKind(b.locals.resolve(sch))
+	switch p.In {
+	case "path":
+		key := p.Name
+		if !placeholderName(key) {
+			key = identifier(p.Name, "p")
+			t.pathTemplate = strings.ReplaceAll(t.pathTemplate, "{"+p.Name+"}", "{"+key+"}")
+		}
+		if !strings.Contains(t.pathTemplate, "{"+key+"}") {
+			t.notes = append(t.notes, fmt.Sprintf("the path parameter %q is not in the path", p.Name))
+			t.args = t.args[:len(t.args)-1]
+			return nil
+		}
+		prog := ref
+		switch {
+		case p.Style != "" && p.Style != "simple":
+			return skipError(fmt.Sprintf("its path parameter %q has style %s", p.Name, p.Style))
+		case kind == "array":
+			prog = joinProgram(ref, ",", false)
+		case kind == "object":
+			return skipError(fmt.Sprintf("its path parameter %q is an object", p.Name))
+		}
+		t.add(&t.pathParams, field{key: key, program: prog}, "path parameter")
+	case "header":
+		prog := ref
+		switch kind {
+		case "array":
+			prog = joinProgram(ref, ",", !p.Required)
+		case "object":
+			if p.Required {
+				return skipError(fmt.Sprintf("its header %q is an object", p.Name))
+			}
+			t.notes = append(t.notes, fmt.Sprintf("left out the header %q, an object", p.Name))
+			t.args = t.args[:len(t.args)-1]
+			return nil
+		}
+		t.add(&t.headers, field{key: p.Name, program: prog}, "header")
+	case "query":
+		return b.queryParam(t, p, sch, kind, ref)
+	}
+	return nil
+}
+
+// queryParam maps a query parameter by its style.
+func (b *builder) queryParam(t *tool, p Param, sch any, kind, ref string) error {
+	optional := !p.Required
+	switch kind {
+	case "array":
+		sep := map[string]string{"spaceDelimited": " ", "pipeDelimited": "|", "tabDelimited": "\t"}[p.Style]
+		switch {
+		case p.Style == "form" && p.Explode, p.Style == "" && p.Explode:
+			t.add(&t.query, field{key: p.Name, program: ref}, "query parameter") // a list repeats the parameter
+		case sep != "":
+			t.add(&t.query, field{key: p.Name, program: joinProgram(ref, sep, optional)}, "query parameter")
+		default: // form, not exploded
+			t.add(&t.query, field{key: p.Name, program: joinProgram(ref, ",", optional)}, "query parameter")
+		}
+		return nil
+	case "object":
+		props, _, ok := b.locals.objectShape(sch)
+		if !ok || (p.Style != "deepObject" && !(p.Style == "form" && p.Explode)) {
+			if p.Required {
+				return skipError(fmt.Sprintf("its query parameter %q is an object of a shape or style (%s) a tool cannot send", p.Name, p.Style))
+			}
+			t.notes = append(t.notes, fmt.Sprintf("left out the query parameter %q, an object of a shape or style (%s) a tool cannot send", p.Name, p.Style))
+			t.args = t.args[:len(t.args)-1]
+			return nil
+		}
+		for _, k := range sortedKeys(props) {
+			key := k
+			if p.Style == "deepObject" {
+				key = p.Name + "[" + k + "]"
+			}
+			t.add(&t.query, field{key: key, program: ref + "?." + exprKey(k)}, "query parameter")
+		}
+		return nil
+	}
+	t.add(&t.query, field{key: p.Name, program: ref}, "query parameter")
+	return nil
+}
+
+// headerToken reports whether s is a valid header name.
+func headerToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// joinProgram joins a list argument's elements with sep; null stays null
+// when the argument is optional.
+func joinProgram(ref, sep string, optional bool) string {
+	j := fmt.Sprintf("join(map(%s, string(#)), %s)", ref, exprString(sep))
+	if optional {
+		return fmt.Sprintf("%s == nil ? nil : %s", ref, j)
+	}
+	return j
+}
+
+// requestBody adds the arguments and the mapping of the request body.
+func (b *builder) requestBody(t *tool, c *converter, taken names) error {
+	body := t.op.Body
+	if body == nil {
+		return nil
+	}
+	if t.op.Method == "HEAD" || t.op.Method == "OPTIONS" {
+		t.notes = append(t.notes, "left out the request body: a "+t.op.Method+" request carries none")
+		return nil
+	}
+	sch := c.convert(body.Schema, body.Doc)
+	switch {
+	case body.MediaType == "application/json":
+		if props, required, ok := b.locals.objectShape(sch); ok {
+			bm := &bodyMapping{kind: "json"}
+			for _, k := range sortedKeys(props) {
+				if obj(b.locals.resolve(props[k]))["readOnly"] == true {
+					continue // the server sets it
+				}
+				req := body.Required && required[k]
+				a := b.argFrom(argName(k, "body", taken), "", props[k], req)
+				t.args = append(t.args, a)
+				bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
+				bm.compact = bm.compact || !req
+			}
+			t.body = bm
+			return nil
+		}
+		a := b.argFrom(argName("body", "request", taken), body.Description, sch, body.Required)
+		t.args = append(t.args, a)
+		t.body = &bodyMapping{kind: "json", program: "args." + a.name}
+	case isMultipart(body.MediaType):
+		props, required, ok := b.locals.objectShape(sch)
+		if !ok {
+			a := b.argFrom(argName("form", "request", taken), "The fields of the form, sent as multipart/form-data.",
+				map[string]any{"type": "object"}, body.Required)
+			t.args = append(t.args, a)
+			t.body = &bodyMapping{kind: "multipart", program: "args." + a.name}
+			return nil
+		}
+		bm := &bodyMapping{kind: "multipart"}
+		for _, k := range sortedKeys(props) {
+			if obj(b.locals.resolve(props[k]))["readOnly"] == true {
+				continue
+			}
+			req := body.Required && required[k]
+			desc := ""
+			if pm := obj(b.locals.resolve(props[k])); pm["format"] == "binary" || pm["format"] == "byte" {
+				desc = strings.TrimSpace(str(pm["description"]) + " The file's content, as text.")
+			}
+			a := b.argFrom(argName(k, "body", taken), desc, props[k], req)
+			t.args = append(t.args, a)
+			bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
+		}
+		t.body = bm
+	case strings.HasPrefix(body.MediaType, "application/x-www-form-urlencoded"):
+		props, required, ok := b.locals.objectShape(sch)
+		if !ok {
+			// A free-form form: the fields as one map.
+			a := b.argFrom(argName("form", "request", taken), "The fields of the form, sent as "+body.MediaType+".",
+				map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []any{"string", "number", "integer", "boolean"}}}, body.Required)
+			t.args = append(t.args, a)
+			t.body = &bodyMapping{kind: "form", program: "args." + a.name}
+			return nil
+		}
+		bm := &bodyMapping{kind: "form"}
+		for _, k := range sortedKeys(props) {
+			req := body.Required && required[k]
+			if obj(b.locals.resolve(props[k]))["readOnly"] == true {
+				continue
+			}
+			switch schemaKind(b.locals.resolve(props[k])) {
+			case "object", "any":
+				if req {
+					return skipError(fmt.Sprintf("its form field %q is an object", k))
+				}
+				t.notes = append(t.notes, fmt.Sprintf("left out the form field %q, an object", k))
+				continue
+			}
+			a := b.argFrom(argName(k, "body", taken), "", props[k], req)
+			t.args = append(t.args, a)
+			bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
+		}
+		t.body = bm
+	default:
+		a := b.argFrom(argName("body", "request", taken), body.Description, map[string]any{"type": "string"}, true)
+		if a.description == "" {
+			a.description = "The request body, sent as " + body.MediaType + "."
+		}
+		t.args = append(t.args, a)
+		t.body = &bodyMapping{kind: "raw", program: "args." + a.name, contentType: body.MediaType}
+	}
+	return nil
+}
+
+// responseOutputs adds the outputs of the success response's schema.
+func (b *builder) responseOutputs(t *tool) error {
+	r := t.op.Response
+	if r == nil || t.op.Method == "HEAD" {
+		return nil
+	}
+	c := &converter{spec: b.spec, locals: b.locals}
+	sch := c.convert(r.Schema, r.Doc)
+	if c.broken != nil {
+		return brokenAt(c.broken, t.op.Pointer+"/responses/"+r.Status)
+	}
+	for _, d := range c.dropped {
+		t.notes = append(t.notes, "dropped from the output "+d)
+	}
+	if m := obj(sch); m != nil && len(m) == 0 {
+		return nil // any value: the default text says it best
+	}
+	if props, required, ok := b.locals.objectShape(sch); ok && obj(b.locals.resolve(sch))["additionalProperties"] == nil {
+		for _, k := range sortedKeys(props) {
+			if k == "" || obj(b.locals.resolve(props[k]))["writeOnly"] == true {
+				continue
+			}
+			o := outField{name: k, optional: !required[k], program: "body" + exprAccess(k)}
+			ps := obj(props[k])
+			if ps != nil {
+				ps = copyMap(ps)
+				o.description = str(ps["description"])
+				for _, k := range []string{"description", "title", "default", "deprecated", "readOnly"} {
+					delete(ps, k) // documentation the description or the type says
+				}
+			}
+			if t := simpleArgType(ps); t != "" && plainType(ps) {
+				o.typ = t
+			} else if ps != nil && len(ps) == 0 {
+				o.typ = "any"
+			} else if ps == nil {
+				o.schema = props[k]
+			} else {
+				o.schema = ps
+			}
+			t.outputs = append(t.outputs, o)
+		}
+		return nil
+	}
+	t.outputs = append(t.outputs, outField{name: "result", schema: sch, optional: true, program: "body",
+		description: "The response body."})
+	return nil
+}
+
+// argFrom is the argument for a value of schema sch (converted).
+func (b *builder) argFrom(name, description string, sch any, required bool) arg {
+	a := arg{name: name, description: description}
+	if r, ok := sch.(localRef); ok {
+		a.schema = r
+		if a.description == "" {
+			a.description = str(obj(b.locals.resolve(r))["description"])
+		}
+		a.description = trimText(a.description, 600)
+		a.optional = !required
+		return a
+	}
+	m, isMap := sch.(map[string]any)
+	if !isMap {
+		m = map[string]any{} // true, or a document's mistake: any value
+	}
+	if a.description == "" {
+		a.description = str(m["description"])
+	}
+	a.description = trimText(a.description, 600)
+	if t := simpleArgType(m); t != "" {
+		a.typ = t
+		// A default of a string with a format is left out: checking the
+		// format is the loader's, and documents hold ones that fail it.
+		if d, ok := m["default"]; ok && fitsType(d, m) && meets(d, m) && (m["type"] != "string" || m["format"] == nil) {
+			a.def, a.hasDefault = d, true
+		}
+		if e := list(m["enum"]); len(e) > 0 {
+			a.enum = e
+		}
+		a.minimum, a.maximum = m["minimum"], m["maximum"]
+		a.minLength, a.maxLength = m["minLength"], m["maxLength"]
+		a.pattern = str(m["pattern"])
+		if str(m["type"]) == "string" {
+			a.format = str(m["format"])
+		}
+		if str(m["type"]) == "array" {
+			a.minItems, a.maxItems = m["minItems"], m["maxItems"]
+		}
+	} else {
+		s := copyMap(m)
+		if s == nil {
+			s = map[string]any{}
+		}
+		delete(s, "description")
+		a.schema = s
+	}
+	a.optional = !required && !a.hasDefault
+	return a
+}
+
+// meets reports whether a default meets its schema's own constraints:
+// documents hold defaults that do not, which the loader refuses.
+func meets(v any, m map[string]any) bool {
+	if e := list(m["enum"]); len(e) > 0 {
+		found := false
+		for _, x := range e {
+			found = found || x == v || isNumber(x) && isNumber(v) && x != nil && v != nil && toFloat(x) == toFloat(v)
+		}
+		if !found {
+			return false
+		}
+	}
+	if isNumber(v) && v != nil {
+		if m["minimum"] != nil && toFloat(v) < toFloat(m["minimum"]) || m["maximum"] != nil && toFloat(v) > toFloat(m["maximum"]) {
+			return false
+		}
+	}
+	if s, ok := v.(string); ok {
+		n := float64(len([]rune(s)))
+		if m["minLength"] != nil && n < toFloat(m["minLength"]) || m["maxLength"] != nil && n > toFloat(m["maxLength"]) {
+			return false
+		}
+		if p := str(m["pattern"]); p != "" {
+			re, err := regexp.Compile(p)
+			if err != nil || !re.MatchString(s) {
+				return false
+			}
+		}
+	}
+	if l, ok := v.([]any); ok {
+		n := float64(len(l))
+		if m["minItems"] != nil && n < toFloat(m["minItems"]) || m["maxItems"] != nil && n > toFloat(m["maxItems"]) {
+			return false
+		}
+	}
+	return true
+}
+
+// simpleKeys are what an arg block says without a schema.
+var simpleKeys = map[string]bool{
+	"type": true, "format": true, "description": true, "title": true, "default": true, "enum": true,
+	"minimum": true, "maximum": true, "minLength": true, "maxLength": true, "pattern": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true,
+}
+
+// simpleArgType is the HCL type of a schema that arg attributes can say
+// whole, or "".
+func simpleArgType(m map[string]any) string {
+	if m == nil {
+		return ""
+	}
+	if t := scalarType(m); t != "" {
+		for k := range m {
+			if !simpleKeys[k] {
+				return ""
+			}
+		}
+		for _, e := range list(m["enum"]) {
+			if !fitsType(e, m) {
+				return ""
+			}
+		}
+		if m["type"] != "string" && (m["minLength"] != nil || m["maxLength"] != nil || m["pattern"] != nil) {
+			return ""
+		}
+		if (m["type"] == "string" || m["type"] == "boolean") && (m["minimum"] != nil || m["maximum"] != nil) {
+			return ""
+		}
+		if !isCount(m["minLength"]) || !isCount(m["maxLength"]) || !isNumber(m["minimum"]) || !isNumber(m["maximum"]) {
+			return ""
+		}
+		if m["minimum"] != nil && m["maximum"] != nil && toFloat(m["minimum"]) > toFloat(m["maximum"]) ||
+			m["minLength"] != nil && m["maxLength"] != nil && toFloat(m["minLength"]) > toFloat(m["maxLength"]) {
+			return "" // contradictory bounds: the schema says it as written
+		}
+		return t
+	}
+	if m["type"] != "array" {
+		return ""
+	}
+	for k := range m {
+		switch k {
+		case "type", "items", "description", "title", "minItems", "maxItems", "deprecated", "default":
+		default:
+			return ""
+		}
+	}
+	if !isCount(m["minItems"]) || !isCount(m["maxItems"]) {
+		return ""
+	}
+	items := obj(m["items"])
+	et := scalarType(items)
+	if et == "" {
+		return ""
+	}
+	for k := range items {
+		switch k {
+		case "type", "description", "title":
+		case "format":
+			if items["type"] == "string" {
+				return "" // a format the list type cannot say
+			}
+		default:
+			return ""
+		}
+	}
+	return "list(" + et + ")"
+}
+
+func isCount(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case int64:
+		return x >= 0
+	case float64:
+		return x >= 0 && x == math.Trunc(x) && x < 1<<53
+	}
+	return false
+}
+
+func isNumber(v any) bool {
+	switch v.(type) {
+	case nil, int64, float64:
+		return true
+	}
+	return false
+}
+
+// scalarType is the HCL type of a schema of one scalar type, or "".
+func scalarType(m map[string]any) string {
+	switch m["type"] {
+	case "string":
+		return "string"
+	case "integer":
+		return "integer"
+	case "number":
+		return "number"
+	case "boolean":
+		return "bool"
+	}
+	return ""
+}
+
+// fitsType reports whether v is a value of m's scalar type.
+func fitsType(v any, m map[string]any) bool {
+	switch m["type"] {
+	case "string":
+		_, ok := v.(string)
+		return ok
+	case "boolean":
+		_, ok := v.(bool)
+		return ok
+	case "number":
+		return v != nil && isNumber(v)
+	case "integer":
+		switch x := v.(type) {
+		case int64:
+			return true
+		case float64:
+			return x == math.Trunc(x) && math.Abs(x) < 1<<53
+		}
+		return false
+	case "array":
+		l, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		for _, e := range l {
+			if !fitsType(e, obj(m["items"])) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// schemaKind is "array", "object", "scalar" or "any" for a converted
+// schema.
+func schemaKind(s any) string {
+	m := obj(s)
+	switch t := m["type"].(type) {
+	case string:
+		switch t {
+		case "array":
+			return "array"
+		case "object":
+			return "object"
+		}
+		return "scalar"
+	case []any:
+		kind := ""
+		for _, e := range t {
+			switch e {
+			case "null":
+			case "array", "object":
+				kind = e.(string)
+			default:
+				if kind == "" {
+					kind = "scalar"
+				}
+			}
+		}
+		if kind != "" {
+			return kind
+		}
+	}
+	if m["properties"] != nil || m["allOf"] != nil {
+		return "object"
+	}
+	if m["items"] != nil {
+		return "array"
+	}
+	if m["enum"] != nil {
+		return "scalar"
+	}
+	return "any"
+}
+
+// isMultipart reports whether a media type is a multipart form.
+func isMultipart(mt string) bool {
+	l := strings.ToLower(mt)
+	return strings.HasPrefix(l, "multipart/") || strings.HasPrefix(l, "application/form-data")
+}
+
+// placeholderName reports whether the http action takes s as a
+// placeholder's name.
+func placeholderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// exprString is s as an expr-lang string literal.
+func exprString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\t", `\t`, "\r", `\r`)
+	return "'" + r.Replace(s) + "'"
+}
+
+// exprKey is a member name after "." when it can be one, else a bracket
+// access: name or ['na-me'] (used after ?. too).
+func exprKey(k string) string {
+	if isExprName(k) {
+		return k
+	}
+	return "[" + exprString(k) + "]"
+}
+
+// exprAccess is the access to member k: .name or ['na-me'].
+func exprAccess(k string) string {
+	if isExprName(k) {
+		return "." + k
+	}
+	return "[" + exprString(k) + "]"
+}
+
+func isExprName(k string) bool {
+	if k == "" || reserved[k] || !(k[0] == '_' || k[0] >= 'a' && k[0] <= 'z' || k[0] >= 'A' && k[0] <= 'Z') {
+		return false
+	}
+	for _, r := range k {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// texts are the title and the description of an operation's tool.
+func texts(op *Operation, budget int) (title, description string) {
+	if len(op.Summary) <= 100 && !strings.Contains(op.Summary, "\n") {
+		title = strings.TrimSuffix(op.Summary, ".")
+	}
+	description = op.Summary
+	if op.Description != "" && !strings.HasPrefix(op.Description, op.Summary) {
+		if description != "" && !strings.HasSuffix(description, ".") {
+			description += "."
+		}
+		description = strings.TrimSpace(description + "\n\n" + op.Description)
+	} else if op.Description != "" {
+		description = op.Description
+	}
+	if description == "" {
+		description = op.Method + " " + op.Path
+	}
+	if op.Deprecated {
+		description = "Deprecated. " + description
+		if title != "" {
+			title += " (deprecated)"
+		}
+	}
+	return title, trimText(description, budget)
+}
+
+// trimText cuts s to at most max bytes at a word boundary, with an
+// ellipsis.
+func trimText(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	cut := s[:max-3]
+	if i := strings.LastIndexAny(cut, " \n"); i > max/2 {
+		cut = cut[:i]
+	}
+	for len(cut) > 0 && cut[len(cut)-1]&0xC0 == 0x80 { // not inside a rune
+		cut = cut[:len(cut)-1]
+	}
+	if len(cut) > 0 && cut[len(cut)-1] >= 0xC0 {
+		cut = cut[:len(cut)-1]
+	}
+	return strings.TrimSpace(cut) + "…"
+}
+
+func copyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// sortTags orders tag names for files and toolsets.
+func sortTags(tags map[string][]string) []string {
+	keys := make([]string, 0, len(tags))
+	for k := range tags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// plainType reports whether a schema says no more than its HCL type (see
+// simpleArgType) does: a type, and the type of a list's items.
+func plainType(m map[string]any) bool {
+	for k := range m {
+		if k != "type" && k != "items" {
+			return false
+		}
+	}
+	items := obj(m["items"])
+	for k := range items {
+		if k != "type" {
+			return false
+		}
+	}
+	return true
+}

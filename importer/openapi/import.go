@@ -1,0 +1,174 @@
+package openapi
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Options steer an import.
+type Options struct {
+	// Name is the http_api's name and the prefix of the variables and
+	// environment variables; by default, made from the document's title.
+	Name string
+	// BaseURL replaces the document's server URL as the default of the
+	// base URL variable.
+	BaseURL string
+	// Select chooses the operations.
+	Select Selection
+	// MaxTools, when above zero, caps the number of tools: the operations
+	// past it are left out and reported.
+	MaxTools int
+	// DescriptionBudget is the longest tool description, in bytes
+	// (default 1200); a longer one is cut at a word.
+	DescriptionBudget int
+	// SplitByTag writes one file per tag (of the operation's first tag),
+	// besides the main file that holds the http_api.
+	SplitByTag bool
+	// Toolsets adds one toolset per tag.
+	Toolsets bool
+	// Source names the document in the header comment, such as the path
+	// given on the command line.
+	Source string
+	// File is the name of the main file, such as github.hcl (default: the
+	// http_api's name and .hcl); the names of the others start with its
+	// stem (github_issues.hcl, github_2.hcl).
+	File string
+}
+
+// Result is what an import made.
+type Result struct {
+	// Files are the files to write, the main one first; names are bare
+	// file names.
+	Files []File
+	// Read is the number of operations in the document.
+	Read int
+	// Imported are the names of the tools written.
+	Imported []string
+	// Skipped are the operations that could not become tools.
+	Skipped []Skipped
+	// Excluded is the number of operations the selection left out.
+	Excluded int
+	// Capped are the operations left out by MaxTools.
+	Capped []Skipped
+	// Notes are things about the whole import a user should know, such as
+	// a base URL to set.
+	Notes []string
+	// Env are the environment variables that hold the credentials.
+	Env []string
+}
+
+// File is one file to write.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Skipped is an operation that did not become a tool, and why.
+type Skipped struct {
+	Operation string // "GET /pets (listPets)"
+	Reason    string
+}
+
+// builder holds what an import shares.
+type builder struct {
+	spec   *Spec
+	opts   Options
+	locals *locals
+}
+
+// Import turns the document into configuration.
+func Import(spec *Spec, opts Options) (*Result, error) {
+	if opts.DescriptionBudget == 0 {
+		opts.DescriptionBudget = 1200
+	}
+	b := &builder{spec: spec, opts: opts, locals: newLocals()}
+	ops, err := spec.Operations()
+	if err != nil {
+		return nil, err
+	}
+	api, err := b.api()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Read: len(ops)}
+	if api.auth != nil {
+		res.Env = api.auth.env
+	}
+	if api.baseNote != "" {
+		res.Notes = append(res.Notes, api.baseNote)
+	}
+	if api.authNote != "" {
+		res.Notes = append(res.Notes, "left out "+api.authNote)
+	}
+	taken := names{}
+	var tools []*tool
+	for _, op := range ops {
+		label := describeOp(op)
+		base := toolName(op)
+		if !opts.Select.selects(op, base) {
+			res.Excluded++
+			continue
+		}
+		if op.Skip != "" {
+			res.Skipped = append(res.Skipped, Skipped{label, op.Skip})
+			continue
+		}
+		if opts.MaxTools > 0 && len(tools) >= opts.MaxTools {
+			res.Capped = append(res.Capped, Skipped{label, fmt.Sprintf("past --max-tools %d", opts.MaxTools)})
+			continue
+		}
+		name := taken.unique(base, maxToolName)
+		t, err := b.build(op, name)
+		var broken *BrokenRef
+		if errors.As(err, &broken) {
+			return nil, err
+		}
+		if err != nil {
+			delete(taken, name)
+			res.Skipped = append(res.Skipped, Skipped{label, err.Error()})
+			continue
+		}
+		tools = append(tools, t)
+		res.Imported = append(res.Imported, name)
+	}
+	res.Files = b.write(api, tools, res)
+	return res, nil
+}
+
+// describeOp names an operation in reports.
+func describeOp(op *Operation) string {
+	s := op.Method + " " + op.Path
+	if op.ID != "" {
+		s += " (" + op.ID + ")"
+	}
+	return s
+}
+
+// SkipReasons counts the skipped operations by reason, the commonest
+// first, with reasons made general (names of parameters removed).
+func (r *Result) SkipReasons() []string {
+	counts := map[string]int{}
+	for _, s := range r.Skipped {
+		reason := s.Reason
+		if i := strings.IndexByte(reason, '"'); i >= 0 {
+			if j := strings.IndexByte(reason[i+1:], '"'); j >= 0 {
+				reason = reason[:i] + "…" + reason[i+1+j+1:]
+			}
+		}
+		counts[reason]++
+	}
+	out := make([]string, 0, len(counts))
+	for k := range counts {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ci, cj := counts[out[i]], counts[out[j]]
+		return ci > cj || ci == cj && out[i] < out[j]
+	})
+	for i, k := range out {
+		out[i] = fmt.Sprintf("%d: %s", counts[k], k)
+	}
+	return out
+}

@@ -1,0 +1,218 @@
+package openapi
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// request is what the upstream received.
+type request struct {
+	method, uri, contentType, body string
+	header                         http.Header
+}
+
+// upstream records requests and answers each path with a canned body.
+type upstream struct {
+	mu   sync.Mutex
+	last request
+	srv  *httptest.Server
+}
+
+func newUpstream(t *testing.T, answers map[string]string) *upstream {
+	u := &upstream{}
+	u.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		u.mu.Lock()
+		u.last = request{r.Method, r.URL.RequestURI(), r.Header.Get("Content-Type"), string(b), r.Header.Clone()}
+		u.mu.Unlock()
+		answer, ok := answers[r.Method+" "+r.URL.Path]
+		if !ok {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, answer)
+	}))
+	t.Cleanup(u.srv.Close)
+	return u
+}
+
+func (u *upstream) request() request {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.last
+}
+
+// loadImport imports a document against base, writes it and loads it as
+// serve does, with env as the environment.
+func loadImport(t *testing.T, spec, base string, env map[string]string) *engine.Config {
+	t.Helper()
+	res, err := importFile(t, spec, Options{BaseURL: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var paths []string
+	for _, f := range res.Files {
+		p := filepath.Join(dir, f.Name)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	cfg, _, diags := load.Load(load.Options{
+		Registry:  engine.NewRegistry(httpaction.New()),
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+	}, paths...)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	t.Cleanup(func() { _ = cfg.Close() })
+	return cfg
+}
+
+// TestImportedToolsCall imports documents, loads what was written as
+// serve would, calls each tool against a recording upstream and checks the
+// request it sent (path, query styles, headers, bodies, credentials) and
+// the structured result, validated against the output schema.
+func TestImportedToolsCall(t *testing.T) {
+	pet := `{"id": 7, "name": "Rex", "kind": "dog", "tag": null}`
+	up := newUpstream(t, map[string]string{
+		"GET /v1/pets":              `{"items": [` + pet + `], "next": null}`,
+		"POST /v1/pets":             pet,
+		"GET /v1/pets/7":            pet,
+		"POST /v1/owners/ann/notes": `["walk", "feed"]`,
+		"GET /api/orders":           `[{"id": 1, "item": "tea", "quantity": 2}]`,
+		"POST /api/orders":          `{"id": 2, "item": "tea", "quantity": 1}`,
+	})
+	pets := loadImport(t, "petstore.yaml", up.srv.URL+"/v1", map[string]string{"PET_STORE_API_KEY": "k-123"})
+	orders := loadImport(t, "swagger.json", up.srv.URL+"/api", map[string]string{"LEGACY_ORDERS_USERNAME": "ann", "LEGACY_ORDERS_PASSWORD": "pw"})
+
+	tests := []struct {
+		cfg        *engine.Config
+		tool, args string
+		want       request // empty fields are not checked
+		header     map[string]string
+		structured string
+	}{
+		{
+			cfg: pets, tool: "list_pets",
+			args:   `{"tags": ["a", "b"], "status": ["available", "sold"], "filter": {"color": "red"}, "x_request_id": "0b6f8a2e-1f7c-4a55-9e3b-5d1c2a7b9f00"}`,
+			want:   request{method: "GET", uri: "/v1/pets?filter%5Bcolor%5D=red&limit=20&status=available%2Csold&tags=a&tags=b"},
+			header: map[string]string{"X-Request-Id": "0b6f8a2e-1f7c-4a55-9e3b-5d1c2a7b9f00", "X-Api-Key": "k-123"},
+			// An optional field that is null is left out.
+			structured: `{"items":[{"id":7,"kind":"dog","name":"Rex","tag":null}]}`,
+		},
+		{
+			cfg: pets, tool: "create_pet", args: `{"name": "Rex"}`,
+			want:       request{method: "POST", uri: "/v1/pets", contentType: "application/json", body: `{"name":"Rex"}`},
+			structured: `{"id":7,"kind":"dog","name":"Rex"}`,
+		},
+		{
+			cfg: pets, tool: "get_pet", args: `{"pet_id": 7}`,
+			want:       request{method: "GET", uri: "/v1/pets/7"},
+			structured: `{"id":7,"kind":"dog","name":"Rex"}`,
+		},
+		{
+			cfg: pets, tool: "patch_pets_pet_id", args: `{"pet_id": 7, "name": "Max", "body_pet_id": "x"}`,
+			want: request{method: "PATCH", uri: "/v1/pets/7", contentType: "application/x-www-form-urlencoded", body: "name=Max&petId=x"},
+		},
+		{
+			cfg: pets, tool: "delete_pet", args: `{"pet_id": 7}`,
+			want: request{method: "DELETE", uri: "/v1/pets/7"},
+		},
+		{
+			cfg: pets, tool: "add_note", args: `{"owner_id": "ann", "body": "Walk at 6."}`,
+			want:       request{method: "POST", uri: "/v1/owners/ann/notes", contentType: "text/plain", body: "Walk at 6."},
+			structured: `{"result":["walk","feed"]}`,
+		},
+		{
+			cfg: pets, tool: "upload_photo", args: `{"pet_id": 7, "file": "GIF89a"}`,
+			want: request{method: "PUT", uri: "/v1/pets/7/photo", contentType: "multipart/form-data; boundary="},
+		},
+		{
+			cfg: orders, tool: "upload_receipt", args: `{"id": "2", "file": "%PDF-1.4"}`,
+			want: request{method: "POST", uri: "/api/orders/2/receipt", contentType: "multipart/form-data; boundary="},
+		},
+		{
+			cfg: orders, tool: "find_orders", args: `{"ids": [1, 2], "states": ["new", "paid"], "q": "tea"}`,
+			want:       request{method: "GET", uri: "/api/orders?ids=1%2C2&q=tea&states=new&states=paid"},
+			header:     map[string]string{"Authorization": "Basic YW5uOnB3"},
+			structured: `{"result":[{"id":1,"item":"tea","quantity":2}]}`,
+		},
+		{
+			cfg: orders, tool: "place_order", args: `{"item": "tea"}`,
+			want:       request{method: "POST", uri: "/api/orders", contentType: "application/json", body: `{"item":"tea","quantity":1}`},
+			structured: `{"id":2,"item":"tea","quantity":1}`,
+		},
+		{
+			cfg: orders, tool: "cancel_order", args: `{"id": "2", "reason": "late", "notify": true}`,
+			want: request{method: "POST", uri: "/api/orders/2/cancel", body: "notify=true&reason=late"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			tool, ok := tt.cfg.Tool(tt.tool)
+			if !ok {
+				t.Fatalf("no tool %q", tt.tool)
+			}
+			res := tool.Call(context.Background(), json.RawMessage(tt.args))
+			if res.IsError {
+				t.Fatalf("tool error: %s", res.Text())
+			}
+			got := up.request()
+			if got.method != tt.want.method || got.uri != tt.want.uri {
+				t.Errorf("request %s %s, want %s %s", got.method, got.uri, tt.want.method, tt.want.uri)
+			}
+			if tt.want.contentType != "" && !strings.HasPrefix(got.contentType, tt.want.contentType) {
+				t.Errorf("content type %q, want %q", got.contentType, tt.want.contentType)
+			}
+			if strings.HasPrefix(got.contentType, "multipart/") && !strings.Contains(got.body, "Content-Disposition: form-data; name=\"file\"\r\n\r\n") {
+				t.Errorf("multipart body without the file field:\n%s", got.body)
+			}
+			if tt.want.body != "" && got.body != tt.want.body {
+				t.Errorf("body %s, want %s", got.body, tt.want.body)
+			}
+			for k, v := range tt.header {
+				if got.header.Get(k) != v {
+					t.Errorf("header %s = %q, want %q", k, got.header.Get(k), v)
+				}
+			}
+			if tt.structured != "" {
+				b, _ := json.Marshal(res.Structured)
+				if string(b) != tt.structured {
+					t.Errorf("structured %s\nwant %s", b, tt.structured)
+				}
+			}
+		})
+	}
+
+	// A result that breaks the document's schema is a tool error, not a
+	// silent wrong answer.
+	bad := newUpstream(t, map[string]string{"GET /v1/pets/7": `{"id": "seven", "name": "Rex"}`})
+	pets = loadImport(t, "petstore.yaml", bad.srv.URL+"/v1", map[string]string{"PET_STORE_API_KEY": "k"})
+	tool, _ := pets.Tool("get_pet")
+	if res := tool.Call(context.Background(), json.RawMessage(`{"pet_id": 7}`)); !res.IsError || !strings.Contains(res.Text(), "/id") {
+		t.Errorf("a wrong id type: %v %s", res.IsError, res.Text())
+	}
+
+	// Without the key, a call fails before anything is sent, naming it.
+	pets = loadImport(t, "petstore.yaml", bad.srv.URL+"/v1", nil)
+	tool, _ = pets.Tool("get_pet")
+	res := tool.Call(context.Background(), json.RawMessage(`{"pet_id": 7}`))
+	if !res.IsError || !strings.Contains(res.Text(), "set the environment variable PET_STORE_API_KEY") {
+		t.Errorf("without a key: %v %s", res.IsError, res.Text())
+	}
+}

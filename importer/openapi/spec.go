@@ -1,0 +1,315 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// MaxSpecBytes is the largest document read, external references included.
+const MaxSpecBytes = 64 << 20
+
+// Spec is a parsed OpenAPI document.
+type Spec struct {
+	// Version is "2.0", or the openapi field of a 3.x document.
+	Version string
+	// Root is the document as plain values: maps, lists, strings, float64,
+	// bool and nil.
+	Root map[string]any
+	// Location is where the document was read from: a file path or a URL,
+	// against which relative server URLs and external references resolve.
+	Location string
+
+	docs map[string]map[string]any // documents by location, Root included
+	read func(loc string) ([]byte, error)
+}
+
+// Parse reads a document given as bytes. location names it in messages and
+// resolves relative references; read, when not nil, reads the documents
+// that references name (see ReadFile).
+func Parse(data []byte, location string, read func(loc string) ([]byte, error)) (*Spec, error) {
+	root, err := decode(data, location)
+	if err != nil {
+		return nil, err
+	}
+	s := &Spec{Root: root, Location: location, docs: map[string]map[string]any{location: root}, read: read}
+	switch {
+	case str(root["swagger"]) != "":
+		s.Version = str(root["swagger"])
+		if !strings.HasPrefix(s.Version, "2.") {
+			return nil, fmt.Errorf("%s: swagger %q is not a version this importer reads (2.0, or OpenAPI 3.0 and 3.1)", location, s.Version)
+		}
+	case str(root["openapi"]) != "":
+		s.Version = str(root["openapi"])
+		if !strings.HasPrefix(s.Version, "3.") {
+			return nil, fmt.Errorf("%s: openapi %q is not a version this importer reads (3.0 and 3.1, or Swagger 2.0)", location, s.Version)
+		}
+	default:
+		return nil, fmt.Errorf("%s is not an OpenAPI document: it has neither an openapi nor a swagger field at its top", location)
+	}
+	if _, ok := root["paths"].(map[string]any); !ok && root["paths"] != nil {
+		return nil, fmt.Errorf("%s: #/paths is not an object", location)
+	}
+	return s, nil
+}
+
+// ReadFile reads a document from a file or an http(s) URL, of at most
+// MaxSpecBytes.
+func ReadFile(loc string) ([]byte, error) {
+	if strings.HasPrefix(loc, "http://") || strings.HasPrefix(loc, "https://") {
+		return fetch(loc)
+	}
+	f, err := os.Open(loc)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCapped(f, loc)
+}
+
+// decode reads JSON or YAML into plain values with string keys.
+func decode(data []byte, location string) (map[string]any, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, fmt.Errorf("%s is empty", location)
+	}
+	var v any
+	if trimmed[0] == '{' {
+		d := json.NewDecoder(bytes.NewReader(trimmed))
+		d.UseNumber()
+		if err := d.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s is not valid JSON: %s", location, jsonError(err, trimmed))
+		}
+	} else {
+		var n yaml.Node
+		if err := yaml.Unmarshal(trimmed, &n); err != nil {
+			return nil, fmt.Errorf("%s is not valid YAML: %v", location, err)
+		}
+		if err := n.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s is not valid YAML: %v", location, err)
+		}
+	}
+	v = plain(v)
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s is not an OpenAPI document: its top is not an object", location)
+	}
+	return m, nil
+}
+
+// jsonError says where a JSON syntax error is, as line:column.
+func jsonError(err error, data []byte) string {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+	}
+	if err.Error() == "unexpected EOF" {
+		return "it ends too early (truncated?)"
+	}
+	if off < 0 || off > int64(len(data)) {
+		return err.Error()
+	}
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
+	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+}
+
+// plain turns what the decoders give into maps with string keys, float64
+// or int64 numbers and strings for timestamps.
+func plain(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = plain(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = plain(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = plain(e)
+		}
+		return x
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case int:
+		return int64(x)
+	case uint64:
+		return float64(x)
+	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format("2006-01-02")
+		}
+		return x.Format(time.RFC3339)
+	}
+	return v
+}
+
+// deref follows $ref until it reaches a value that is not a reference. It
+// returns the value, the location of the document that holds it and the
+// name of the last reference followed ("" when v was not one).
+func (s *Spec) deref(v any, doc string) (any, string, string, error) {
+	name := ""
+	for i := 0; ; i++ {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v, doc, name, nil
+		}
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return v, doc, name, nil
+		}
+		if i == 32 {
+			return nil, doc, name, fmt.Errorf("the reference %q leads to a chain of more than 32 references", ref)
+		}
+		target, tdoc, err := s.resolve(ref, doc)
+		if err != nil {
+			return nil, doc, name, err
+		}
+		v, doc, name = target, tdoc, refKey(ref, tdoc)
+	}
+}
+
+// refKey identifies a reference's target across documents.
+func refKey(ref, doc string) string {
+	if i := strings.IndexByte(ref, '#'); i >= 0 {
+		return doc + ref[i:]
+	}
+	return doc + "#"
+}
+
+// resolve finds the value a reference points to.
+func (s *Spec) resolve(ref, doc string) (any, string, error) {
+	file, pointer, _ := strings.Cut(ref, "#")
+	target := doc
+	if file != "" {
+		target = s.join(doc, file)
+		if _, ok := s.docs[target]; !ok {
+			if s.read == nil {
+				return nil, doc, &BrokenRef{Ref: ref, Err: errors.New("it names another document, and none may be read here")}
+			}
+			data, err := s.read(target)
+			if err != nil {
+				return nil, doc, &BrokenRef{Ref: ref, Err: fmt.Errorf("%s cannot be read: %w", target, err)}
+			}
+			m, err := decode(data, target)
+			if err != nil {
+				return nil, doc, &BrokenRef{Ref: ref, Err: err}
+			}
+			s.docs[target] = m
+		}
+	}
+	v, err := pointerGet(s.docs[target], pointer)
+	if err != nil {
+		return nil, doc, &BrokenRef{Ref: ref, Err: err}
+	}
+	return v, target, nil
+}
+
+// join resolves a relative document location against another.
+func (s *Spec) join(base, rel string) string {
+	if u, err := url.Parse(rel); err == nil && u.IsAbs() {
+		return rel
+	}
+	if b, err := url.Parse(base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
+		if r, err := url.Parse(rel); err == nil {
+			return b.ResolveReference(r).String()
+		}
+	}
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(filepath.Dir(base), rel)
+}
+
+// pointerGet follows a JSON pointer (RFC 6901, percent-decoded as in a
+// URI fragment) within a document.
+func pointerGet(root any, pointer string) (any, error) {
+	if p, err := url.PathUnescape(pointer); err == nil {
+		pointer = p
+	}
+	if pointer == "" || pointer == "/" {
+		return root, nil
+	}
+	if !strings.HasPrefix(pointer, "/") {
+		return nil, fmt.Errorf("%q is not a JSON pointer", pointer)
+	}
+	v := root
+	for _, tok := range strings.Split(pointer[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch x := v.(type) {
+		case map[string]any:
+			e, ok := x[tok]
+			if !ok {
+				return nil, fmt.Errorf("nothing is at %q", pointer)
+			}
+			v = e
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, fmt.Errorf("nothing is at %q", pointer)
+			}
+			v = x[i]
+		default:
+			return nil, fmt.Errorf("nothing is at %q", pointer)
+		}
+	}
+	return v, nil
+}
+
+// BrokenRef is a reference that leads nowhere: a document is broken, and
+// an import of it fails.
+type BrokenRef struct {
+	// At is where the reference is, as a JSON pointer, when known.
+	At  string
+	Ref string
+	Err error
+}
+
+func (e *BrokenRef) Error() string {
+	at := ""
+	if e.At != "" {
+		at = "at " + e.At + ", "
+	}
+	return fmt.Sprintf("%sthe reference %q is broken: %v", at, e.Ref, e.Err)
+}
+
+func (e *BrokenRef) Unwrap() error { return e.Err }
+
+// str is v when it is a string, else "".
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// obj is v when it is an object, else nil.
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// list is v when it is a list, else nil.
+func list(v any) []any {
+	l, _ := v.([]any)
+	return l
+}

@@ -1,0 +1,456 @@
+package openapi
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// maxFileBytes bounds each file written, under the 10 MiB that mcpdecl
+// reads from one configuration file: past it, tools go on in another file.
+const maxFileBytes = 8 << 20
+
+// write renders the files. Each tool is rendered on its own (formatting
+// small pieces is fast) and the pieces are packed into files.
+func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
+	main := hclwrite.NewEmptyFile()
+	body := main.Body()
+	b.header(body, api, res)
+	b.apiBlocks(body, api)
+
+	// group is a file's worth of tools: all of them, or those of one tag.
+	type group struct {
+		key, intro string
+		pieces     [][]byte
+	}
+	mainFile := b.opts.File
+	if mainFile == "" {
+		mainFile = api.name + ".hcl"
+	}
+	stem := strings.TrimSuffix(mainFile, ".hcl")
+	groups := map[string]*group{}
+	var keys []string
+	byTag := map[string][]string{}
+	for _, t := range tools {
+		tag := ""
+		if len(t.op.Tags) > 0 {
+			tag = t.op.Tags[0]
+		}
+		for _, tg := range t.op.Tags {
+			byTag[tg] = append(byTag[tg], t.name)
+		}
+		key := ""
+		if b.opts.SplitByTag {
+			key = "other"
+			if tag != "" {
+				key = identifier(tag, "other")
+			}
+		}
+		g, ok := groups[key]
+		if !ok {
+			g = &group{key: key}
+			switch {
+			case key == "":
+			case tag == "":
+				g.intro = fmt.Sprintf("Tools of %s with no tag, imported by mcpdecl import openapi; the http_api is in %s.", api.title, mainFile)
+			default:
+				g.intro = fmt.Sprintf("Tools of %s tagged %q, imported by mcpdecl import openapi; the http_api is in %s.", api.title, tag, mainFile)
+			}
+			groups[key] = g
+			keys = append(keys, key)
+		}
+		f := hclwrite.NewEmptyFile()
+		b.toolBlock(f.Body(), api, t)
+		g.pieces = append(g.pieces, tidy(hclwrite.Format(f.Bytes())))
+	}
+	if b.opts.Toolsets {
+		taken := names{}
+		for _, tag := range sortTags(byTag) {
+			name := taken.unique(identifier(tag, "tag"), 64)
+			body.AppendNewline()
+			blk := body.AppendNewBlock("toolset", []string{name}).Body()
+			blk.SetAttributeValue("description", cty.StringVal(fmt.Sprintf("The tools of %s tagged %q.", api.title, tag)))
+			elems := make([]hclwrite.Tokens, 0, len(byTag[tag]))
+			for _, n := range byTag[tag] {
+				elems = append(elems, hclwrite.TokensForValue(cty.StringVal(n)))
+			}
+			blk.SetAttributeRaw("tools", hclwrite.TokensForTuple(elems))
+		}
+	}
+	locals := hclwrite.NewEmptyFile()
+	b.localBlock(locals.Body())
+	head := hclwrite.Format(main.Bytes())
+	schemas := hclwrite.Format(locals.Bytes())
+
+	var files []File
+	cur := 0 // the file being filled
+	start := func(name string, data []byte) {
+		files = append(files, File{Name: name, Data: data})
+		cur = len(files) - 1
+	}
+	start(mainFile, head)
+	if len(head)+len(schemas) > maxFileBytes/2 {
+		start(stem+"_schemas.hcl", append([]byte("# The schemas of "+api.title+", used by the tools of the other files.\n"), schemas...))
+	} else {
+		files[0].Data = append(files[0].Data, schemas...)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		g := groups[key]
+		base := stem
+		if key != "" {
+			base += "_" + key
+			start(base+".hcl", []byte("# "+g.intro+"\n"))
+		} else {
+			cur = 0
+		}
+		n := 1
+		for _, p := range g.pieces {
+			if len(files[cur].Data)+len(p)+1 > maxFileBytes {
+				n++
+				start(fmt.Sprintf("%s_%d.hcl", base, n), []byte(fmt.Sprintf("# More tools of %s; the http_api is in %s.\n", api.title, mainFile)))
+			}
+			files[cur].Data = append(files[cur].Data, '\n')
+			files[cur].Data = append(files[cur].Data, p...)
+		}
+	}
+	return files
+}
+
+// emptyBlock is an arg block with nothing in it, as hclwrite writes one.
+var emptyBlock = regexp.MustCompile(`(?m)^( *arg "[^"\n]*") \{\n *\}$`)
+
+// tidy writes empty arg blocks on one line.
+func tidy(src []byte) []byte {
+	return emptyBlock.ReplaceAll(src, []byte("$1 {}"))
+}
+
+// localBlock writes the named schemas the tools use, as one locals block.
+// Only the locals in use are written: the tools were rendered first, and
+// a local comes after those it refers to in order, so walking it backwards
+// renders each after all its users.
+func (b *builder) localBlock(body *hclwrite.Body) {
+	rendered := map[string]hclwrite.Tokens{}
+	for i := len(b.locals.order) - 1; i >= 0; i-- {
+		n := b.locals.order[i]
+		if b.locals.used[n] {
+			rendered[n] = b.value(b.locals.values[n])
+		}
+	}
+	if len(rendered) == 0 {
+		return
+	}
+	body.AppendNewline()
+	comment(body, "The schemas of the document, written once and used by the tools' arguments and outputs.")
+	blk := body.AppendNewBlock("locals", nil).Body()
+	for _, n := range b.locals.order {
+		if toks, ok := rendered[n]; ok {
+			blk.SetAttributeRaw(n, toks)
+		}
+	}
+}
+
+// header is the comment that opens the main file: where it came from and
+// what was left out.
+func (b *builder) header(body *hclwrite.Body, api *apiDecl, res *Result) {
+	info := obj(b.spec.Root["info"])
+	lines := []string{fmt.Sprintf("%s %s, imported by mcpdecl import openapi from %s.", api.title, str(info["version"]), b.opts.Source)}
+	lines = append(lines, fmt.Sprintf("%d operations read, %d imported, %d skipped, %d not selected, %d past the cap.",
+		res.Read, len(res.Imported), len(res.Skipped), res.Excluded, len(res.Capped)))
+	for _, n := range res.Notes {
+		lines = append(lines, "Note: "+n+".")
+	}
+	if len(res.Skipped) > 0 {
+		lines = append(lines, "Skipped:")
+		for _, s := range res.Skipped {
+			lines = append(lines, "  "+s.Operation+": "+s.Reason)
+		}
+	}
+	if len(res.Capped) > 0 {
+		lines = append(lines, "Past the cap:")
+		for _, s := range res.Capped {
+			lines = append(lines, "  "+s.Operation)
+		}
+	}
+	comment(body, strings.Join(lines, "\n"))
+}
+
+// comment appends # lines.
+func comment(body *hclwrite.Body, text string) {
+	var toks hclwrite.Tokens
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.Map(func(r rune) rune {
+			if r < 0x20 && r != '\t' {
+				return ' '
+			}
+			return r
+		}, l)
+		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenComment, Bytes: []byte(strings.TrimRight("# "+l, " ") + "\n")})
+	}
+	body.AppendUnstructuredTokens(toks)
+}
+
+// apiBlocks writes the variables and the http_api.
+func (b *builder) apiBlocks(body *hclwrite.Body, api *apiDecl) {
+	body.AppendNewline()
+	baseVar := api.name + "_base_url"
+	v := body.AppendNewBlock("variable", []string{baseVar}).Body()
+	v.SetAttributeRaw("type", hclwrite.TokensForIdentifier("string"))
+	desc := "The base URL of " + api.title + "."
+	if api.baseNote != "" {
+		desc += " Set it: " + api.baseNote + "."
+	}
+	v.SetAttributeValue("description", cty.StringVal(desc))
+	v.SetAttributeValue("default", cty.StringVal(api.baseURL))
+
+	secretVar := func(name, env, what string, sensitive bool) {
+		body.AppendNewline()
+		v := body.AppendNewBlock("variable", []string{name}).Body()
+		v.SetAttributeRaw("type", hclwrite.TokensForIdentifier("string"))
+		v.SetAttributeValue("description", cty.StringVal(fmt.Sprintf("%s, read from the environment variable %s.", what, env)))
+		if sensitive {
+			v.SetAttributeValue("sensitive", cty.True)
+		}
+		v.SetAttributeRaw("default", hclwrite.TokensForFunctionCall("env", hclwrite.TokensForValue(cty.StringVal(env))))
+	}
+	a := api.auth
+	if a != nil {
+		switch a.kind {
+		case "bearer":
+			secretVar(api.name+"_token", a.env[0], fmt.Sprintf("The bearer token of %s (security scheme %q)", api.title, a.scheme), true)
+		case "basic":
+			secretVar(api.name+"_username", a.env[0], fmt.Sprintf("The user name of %s (security scheme %q)", api.title, a.scheme), false)
+			secretVar(api.name+"_password", a.env[1], fmt.Sprintf("The password of %s", api.title), true)
+		case "api_key":
+			secretVar(api.name+"_api_key", a.env[0], fmt.Sprintf("The API key of %s (security scheme %q, the %s %s)", api.title, a.scheme, a.in, a.param), true)
+		}
+	}
+
+	body.AppendNewline()
+	h := body.AppendNewBlock("http_api", []string{api.name}).Body()
+	h.SetAttributeTraversal("base_url", traversal("var", baseVar))
+	if a != nil {
+		auth := h.AppendNewBlock("auth", nil).Body()
+		switch a.kind {
+		case "bearer":
+			auth.SetAttributeTraversal("bearer", traversal("var", api.name+"_token"))
+		case "basic":
+			basic := auth.AppendNewBlock("basic", nil).Body()
+			basic.SetAttributeTraversal("username", traversal("var", api.name+"_username"))
+			basic.SetAttributeTraversal("password", traversal("var", api.name+"_password"))
+		case "api_key":
+			key := auth.AppendNewBlock("api_key", nil).Body()
+			key.SetAttributeValue(a.in, cty.StringVal(a.param))
+			key.SetAttributeTraversal("value", traversal("var", api.name+"_api_key"))
+		}
+	}
+}
+
+func traversal(names ...string) hcl.Traversal {
+	t := hcl.Traversal{hcl.TraverseRoot{Name: names[0]}}
+	for _, n := range names[1:] {
+		t = append(t, hcl.TraverseAttr{Name: n})
+	}
+	return t
+}
+
+// toolBlock writes one tool.
+func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
+	if len(t.notes) > 0 {
+		notes := make([]string, len(t.notes))
+		for i, n := range t.notes {
+			notes[i] = "Note: " + n + "."
+		}
+		comment(body, strings.Join(notes, "\n"))
+	}
+	blk := body.AppendNewBlock("tool", []string{t.name}).Body()
+	if t.title != "" {
+		blk.SetAttributeValue("title", cty.StringVal(t.title))
+	}
+	blk.SetAttributeValue("description", cty.StringVal(t.description))
+	if t.readOnly || t.destructive || t.idempotent {
+		an := blk.AppendNewBlock("annotations", nil).Body()
+		if t.readOnly {
+			an.SetAttributeValue("read_only_hint", cty.True)
+		}
+		if t.destructive {
+			an.SetAttributeValue("destructive_hint", cty.True)
+		}
+		if t.idempotent {
+			an.SetAttributeValue("idempotent_hint", cty.True)
+		}
+	}
+	for _, a := range t.args {
+		ab := blk.AppendNewBlock("arg", []string{a.name}).Body()
+		if a.typ != "" && a.typ != "string" {
+			ab.SetAttributeRaw("type", typeTokens(a.typ))
+		}
+		if a.description != "" {
+			ab.SetAttributeValue("description", cty.StringVal(a.description))
+		}
+		if a.schema != nil {
+			ab.SetAttributeRaw("schema", hclwrite.TokensForFunctionCall("jsonencode", b.value(a.schema)))
+		}
+		if a.hasDefault {
+			ab.SetAttributeRaw("default", b.value(a.def))
+		}
+		if a.optional {
+			ab.SetAttributeValue("optional", cty.True)
+		}
+		if len(a.enum) > 0 {
+			ab.SetAttributeRaw("enum", b.value(a.enum))
+		}
+		for _, c := range []struct {
+			name string
+			v    any
+		}{{"minimum", a.minimum}, {"maximum", a.maximum}, {"min_length", a.minLength}, {"max_length", a.maxLength},
+			{"min_items", a.minItems}, {"max_items", a.maxItems}} {
+			if c.v != nil {
+				ab.SetAttributeRaw(c.name, b.value(c.v))
+			}
+		}
+		if a.pattern != "" {
+			ab.SetAttributeValue("pattern", cty.StringVal(a.pattern))
+		}
+		if a.format != "" {
+			ab.SetAttributeValue("format", cty.StringVal(a.format))
+		}
+	}
+
+	h := blk.AppendNewBlock("http", nil).Body()
+	h.SetAttributeTraversal("api", traversal("http_api", api.name))
+	h.SetAttributeValue("method", cty.StringVal(t.op.Method))
+	h.SetAttributeValue("path", cty.StringVal(t.pathTemplate))
+	for _, m := range []struct {
+		name   string
+		fields []field
+	}{{"path_params", t.pathParams}, {"query", t.query}, {"headers", t.headers}} {
+		if len(m.fields) > 0 {
+			h.SetAttributeRaw(m.name, fieldsTokens(m.fields))
+		}
+	}
+	if bm := t.body; bm != nil {
+		switch {
+		case bm.kind == "raw":
+			h.SetAttributeRaw("raw_body", exprTokens(bm.program))
+			h.SetAttributeValue("content_type", cty.StringVal(bm.contentType))
+		case bm.kind == "multipart" && bm.program != "":
+			h.SetAttributeRaw("multipart", exprTokens(bm.program))
+		case bm.kind == "multipart":
+			h.SetAttributeRaw("multipart", fieldsTokens(bm.fields))
+		case bm.kind == "form" && bm.program != "":
+			h.SetAttributeRaw("form", exprTokens(bm.program))
+		case bm.kind == "form":
+			if len(bm.fields) > 0 {
+				h.SetAttributeRaw("form", fieldsTokens(bm.fields))
+			}
+		case bm.program != "":
+			h.SetAttributeRaw("body", exprTokens(bm.program))
+		case bm.compact:
+			parts := make([]string, len(bm.fields))
+			for i, f := range bm.fields {
+				parts[i] = exprString(f.key) + ": " + f.program
+			}
+			h.SetAttributeRaw("body", exprTokens("compact({"+strings.Join(parts, ", ")+"})"))
+		default:
+			h.SetAttributeRaw("body", fieldsTokens(bm.fields))
+		}
+	}
+
+	for _, o := range t.outputs {
+		ob := blk.AppendNewBlock("output", []string{o.name}).Body()
+		switch {
+		case o.schema != nil:
+			ob.SetAttributeRaw("schema", hclwrite.TokensForFunctionCall("jsonencode", b.value(o.schema)))
+		case o.typ != "":
+			ob.SetAttributeRaw("type", typeTokens(o.typ))
+		}
+		if o.description != "" {
+			ob.SetAttributeValue("description", cty.StringVal(trimText(o.description, 600)))
+		}
+		if o.optional {
+			ob.SetAttributeValue("optional", cty.True)
+		}
+		ob.SetAttributeRaw("value", exprTokens(o.program))
+	}
+}
+
+// typeTokens writes a type such as integer or list(string).
+func typeTokens(t string) hclwrite.Tokens {
+	if open := strings.IndexByte(t, '('); open > 0 && strings.HasSuffix(t, ")") {
+		return hclwrite.TokensForFunctionCall(t[:open], typeTokens(t[open+1:len(t)-1]))
+	}
+	return hclwrite.TokensForIdentifier(t)
+}
+
+// exprTokens writes expr("program").
+func exprTokens(program string) hclwrite.Tokens {
+	return hclwrite.TokensForFunctionCall("expr", hclwrite.TokensForValue(cty.StringVal(program)))
+}
+
+// fieldsTokens writes a map of programs: { key = expr("…") }.
+func fieldsTokens(fields []field) hclwrite.Tokens {
+	attrs := make([]hclwrite.ObjectAttrTokens, len(fields))
+	for i, f := range fields {
+		v := exprTokens(f.program)
+		if f.literal {
+			v = hclwrite.TokensForValue(cty.StringVal(f.program))
+		}
+		attrs[i] = hclwrite.ObjectAttrTokens{Name: keyTokens(f.key), Value: v}
+	}
+	return hclwrite.TokensForObject(attrs)
+}
+
+// keyTokens writes an object key: bare when it is a plain name, else
+// quoted.
+func keyTokens(k string) hclwrite.Tokens {
+	switch k {
+	case "null", "true", "false", "for", "in", "if", "else", "endif", "endfor":
+		return hclwrite.TokensForValue(cty.StringVal(k))
+	}
+	if hclsyntax.ValidIdentifier(k) && !strings.Contains(k, "-") {
+		return hclwrite.TokensForIdentifier(k)
+	}
+	return hclwrite.TokensForValue(cty.StringVal(k))
+}
+
+// valueTokens writes a plain value (a schema, a default) as HCL.
+func (b *builder) value(v any) hclwrite.Tokens {
+	switch x := v.(type) {
+	case localRef:
+		b.locals.used[string(x)] = true
+		return hclwrite.TokensForTraversal(traversal("local", string(x)))
+	case map[string]any:
+		keys := sortedKeys(x)
+		attrs := make([]hclwrite.ObjectAttrTokens, len(keys))
+		for i, k := range keys {
+			attrs[i] = hclwrite.ObjectAttrTokens{Name: keyTokens(k), Value: b.value(x[k])}
+		}
+		return hclwrite.TokensForObject(attrs)
+	case []any:
+		elems := make([]hclwrite.Tokens, len(x))
+		for i, e := range x {
+			elems[i] = b.value(e)
+		}
+		return hclwrite.TokensForTuple(elems)
+	case string:
+		return hclwrite.TokensForValue(cty.StringVal(x))
+	case bool:
+		return hclwrite.TokensForValue(cty.BoolVal(x))
+	case int64:
+		return hclwrite.TokensForValue(cty.NumberIntVal(x))
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
+		}
+		return hclwrite.TokensForValue(cty.NumberFloatVal(x))
+	}
+	return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
+}
