@@ -72,7 +72,9 @@ type ToolSpec struct {
 	// Scopes are those a caller's token must grant to list and call the
 	// tool over authenticated HTTP.
 	Scopes []string
-	Range  hcl.Range // where the tool is declared
+	// Tags label the tool, for toolsets to select it by.
+	Tags  []string
+	Range hcl.Range // where the tool is declared
 
 	// NoSanitize (sanitize = false) leaves terminal escape sequences and
 	// control characters in the tool's results: its text, content blocks

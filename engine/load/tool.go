@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
@@ -38,6 +39,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Name: "max_concurrency"},
 			{Name: "max_result_bytes"},
 			{Name: "scopes"},
+			{Name: "tags"},
 			{Name: "icons"},
 			{Name: "meta"},
 			{Name: "sanitize"},
@@ -107,26 +109,54 @@ type annotationsBlock struct {
 // scopes decodes a tool's scopes: a list of distinct, non-empty strings
 // without spaces (a token's scope claim separates scopes with spaces).
 func (l *loader) scopes(ctx *engine.DecodeContext, a *hcl.Attribute) []string {
+	return l.words(ctx, a, "scopes", `["tickets:read"]`, func(s string) string {
+		if s == "" || strings.ContainsAny(s, " \t\r\n\"\\") {
+			return fmt.Sprintf("The scope %q is empty or holds a space, a quote or a backslash; scopes are single words such as tickets:read.", s)
+		}
+		return ""
+	})
+}
+
+// maxTag is the length of the longest tag, in bytes.
+const maxTag = 128
+
+// tags decodes a tool's tags: a list of distinct, non-empty strings of
+// printable characters, which toolsets select tools by.
+func (l *loader) tags(ctx *engine.DecodeContext, a *hcl.Attribute) []string {
+	return l.words(ctx, a, "tags", `["issues", "read"]`, func(s string) string {
+		if s == "" || len(s) > maxTag || strings.ContainsFunc(s, unicode.IsControl) {
+			return fmt.Sprintf("The tag %q is empty, longer than %d bytes or holds a control character; tags are short labels such as issues.", s, maxTag)
+		}
+		return ""
+	})
+}
+
+// words decodes a list of distinct strings, each checked by invalid (which
+// says what is wrong, or ""). attr names the attribute in errors; example
+// is a valid value.
+func (l *loader) words(ctx *engine.DecodeContext, a *hcl.Attribute, attr, example string, invalid func(string) string) []string {
 	v, diags := ctx.Eval(a.Expr)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() || !v.IsKnown() {
 		return nil
 	}
+	summary := "Invalid " + attr
+	detail := fmt.Sprintf("%s must be a list of strings, such as %s.", attr, example)
 	ty := v.Type()
 	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
-		l.error(a.Expr.Range(), "Invalid scopes", `scopes must be a list of strings, such as ["tickets:read"].`)
+		l.error(a.Expr.Range(), summary, "%s", detail)
 		return nil
 	}
 	var out []string
 	for it := v.ElementIterator(); it.Next(); {
 		_, e := it.Element()
 		if e.IsNull() || e.Type() != cty.String || !e.IsKnown() {
-			l.error(a.Expr.Range(), "Invalid scopes", `scopes must be a list of strings, such as ["tickets:read"].`)
+			l.error(a.Expr.Range(), summary, "%s", detail)
 			return nil
 		}
 		s := e.AsString()
-		if s == "" || strings.ContainsAny(s, " \t\r\n\"\\") {
-			l.error(a.Expr.Range(), "Invalid scope", "The scope %q is empty or holds a space, a quote or a backslash; scopes are single words such as tickets:read.", s)
+		if msg := invalid(s); msg != "" {
+			l.error(a.Expr.Range(), strings.TrimSuffix(summary, "s"), "%s", msg)
 			return nil
 		}
 		if !slices.Contains(out, s) {
@@ -193,6 +223,9 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	}
 	if a, ok := content.Attributes["scopes"]; ok {
 		spec.Scopes = l.scopes(ctx, a)
+	}
+	if a, ok := content.Attributes["tags"]; ok {
+		spec.Tags = l.tags(ctx, a)
 	}
 	if a, ok := content.Attributes["sanitize"]; ok {
 		// Only an explicit false turns cleaning off; null keeps it.

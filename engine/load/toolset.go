@@ -3,12 +3,14 @@ package load
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -19,19 +21,29 @@ var toolsetName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
 var toolsetSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "description"},
-	{Name: "tools", Required: true},
+	{Name: "tools"},
+	{Name: "tags"},
 }}
+
+// toolTagsSchema reads the tags of a tool block, for toolsets.
+var toolTagsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "tags"}}}
 
 // toolsets decodes the toolset blocks, once the tools are known: each
 // entry of tools is a tool's name or a pattern (path.Match: *, ?, [a-z])
-// that must match at least one tool.
+// that must match at least one tool, and each entry of tags a tag that at
+// least one tool has; the toolset holds the tools either selects.
 //
-// Names are matched against every tool block, those with errors included,
-// so that a tool's own error is not reported again as a toolset's.
+// Names and tags are matched against every tool block, those with errors
+// included, so that a tool's own error is not reported again as a
+// toolset's.
 func (l *loader) toolsets() []*engine.Toolset {
 	var names []string
+	tagged := map[string][]string{} // tag → the tools that have it
 	for _, b := range l.blocks["tool"] {
 		names = append(names, b.Labels[0])
+		for _, tag := range l.blockTags(b) {
+			tagged[tag] = append(tagged[tag], b.Labels[0])
+		}
 	}
 	slices.Sort(names)
 	names = slices.Compact(names)
@@ -49,8 +61,27 @@ func (l *loader) toolsets() []*engine.Toolset {
 		if a, ok := content.Attributes["description"]; ok {
 			ts.Description = l.servedString(ctx, a, "the description of a toolset")
 		}
+		tagsAttr, hasTags := content.Attributes["tags"]
+		if hasTags {
+			for _, tag := range l.tags(ctx, tagsAttr) {
+				tools, ok := tagged[tag]
+				if !ok {
+					l.error(tagsAttr.Expr.Range(), "No tool has this tag", "No tool of the configuration has the tag %q. %s", tag, closestTag(tag, tagged))
+				}
+				for _, n := range tools {
+					if !slices.Contains(ts.Tools, n) {
+						ts.Tools = append(ts.Tools, n)
+					}
+				}
+			}
+		}
 		a, ok := content.Attributes["tools"]
 		if !ok {
+			if !hasTags {
+				l.error(b.DefRange, "Empty toolset", "A toolset selects its tools with tools (names and patterns), tags, or both: add at least one.")
+			}
+			slices.Sort(ts.Tools)
+			out = append(out, ts)
 			continue
 		}
 		patterns, isList := l.plain(ctx, a).([]any)
@@ -86,6 +117,40 @@ func (l *loader) toolsets() []*engine.Toolset {
 	}
 	slices.SortFunc(out, func(a, b *engine.Toolset) int { return cmp.Compare(a.Name, b.Name) })
 	return out
+}
+
+// blockTags is the tags of a tool block, or nil when they are not a
+// valid list of strings: the tool's own decoding reports that.
+func (l *loader) blockTags(b *hcl.Block) []string {
+	content, _, diags := b.Body.PartialContent(toolTagsSchema)
+	a, ok := content.Attributes["tags"]
+	if diags.HasErrors() || !ok {
+		return nil
+	}
+	v, diags := l.decodeContext(b.DefRange.Filename).Eval(a.Expr)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
+		return nil
+	}
+	var tags []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsKnown() && !e.IsNull() && e.Type() == cty.String {
+			tags = append(tags, e.AsString())
+		}
+	}
+	return tags
+}
+
+// closestTag suggests the tag closest to tag, or lists the tags.
+func closestTag(tag string, tagged map[string][]string) string {
+	tags := slices.Sorted(maps.Keys(tagged))
+	if best := engine.Closest(tag, tags); best != "" {
+		return fmt.Sprintf("Did you mean %q?", best)
+	}
+	if len(tags) == 0 {
+		return "No tool has tags: give tools a tags attribute, such as tags = [\"issues\"]."
+	}
+	return "The tags are: " + strings.Join(tags, ", ") + "."
 }
 
 // closestTool suggests the tool whose name is closest to name, or lists

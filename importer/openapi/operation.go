@@ -3,8 +3,10 @@ package openapi
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // methods are the HTTP methods of a path item, in the order tools are
@@ -119,8 +121,18 @@ func (s *Spec) operation(method, path string, item, raw map[string]any, doc, ptr
 		Deprecated:  raw["deprecated"] == true,
 	}
 	for _, t := range list(raw["tags"]) {
-		if t, ok := t.(string); ok && t != "" {
-			op.Tags = append(op.Tags, t)
+		// A tag becomes a tool's tag, which is at most 128 bytes with no
+		// control character: others are trimmed or left out.
+		if t, ok := t.(string); ok {
+			t = strings.TrimSpace(strings.Map(func(r rune) rune {
+				if unicode.IsControl(r) {
+					return ' '
+				}
+				return r
+			}, t))
+			if t != "" && len(t) <= 128 && !slices.Contains(op.Tags, t) {
+				op.Tags = append(op.Tags, t)
+			}
 		}
 	}
 	var b *BrokenRef

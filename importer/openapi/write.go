@@ -77,11 +77,7 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 			body.AppendNewline()
 			blk := body.AppendNewBlock("toolset", []string{name}).Body()
 			blk.SetAttributeValue("description", cty.StringVal(fmt.Sprintf("The tools of %s tagged %q.", api.title, tag)))
-			elems := make([]hclwrite.Tokens, 0, len(byTag[tag]))
-			for _, n := range byTag[tag] {
-				elems = append(elems, hclwrite.TokensForValue(cty.StringVal(n)))
-			}
-			blk.SetAttributeRaw("tools", hclwrite.TokensForTuple(elems))
+			blk.SetAttributeValue("tags", cty.TupleVal([]cty.Value{cty.StringVal(tag)}))
 		}
 	}
 	locals := hclwrite.NewEmptyFile()
@@ -275,6 +271,13 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 		blk.SetAttributeValue("title", cty.StringVal(t.title))
 	}
 	blk.SetAttributeValue("description", cty.StringVal(t.description))
+	if len(t.op.Tags) > 0 {
+		tags := make([]cty.Value, len(t.op.Tags))
+		for i, tag := range t.op.Tags {
+			tags[i] = cty.StringVal(tag)
+		}
+		blk.SetAttributeValue("tags", cty.TupleVal(tags))
+	}
 	if t.readOnly || t.destructive || t.idempotent {
 		an := blk.AppendNewBlock("annotations", nil).Body()
 		if t.readOnly {
