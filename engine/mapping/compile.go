@@ -7,11 +7,16 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agext/levenshtein"
 
-	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/checker/nature"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 	"github.com/hashicorp/hcl/v2"
@@ -33,10 +38,9 @@ func Compile(v cty.Value, expression hcl.Expression, env Env) (Value, hcl.Diagno
 	sources := locate(expression)
 	var diags hcl.Diagnostics
 	v, _ = v.UnmarkDeep()
-	opts := append([]expr.Option{expr.Env(env)}, functions()...)
 	tree, err := fromCty(v, func(src *source) (any, error) {
 		rng, exact := sources.find(src.text, expression)
-		p, err := expr.Compile(src.text, opts...)
+		p, err := compileProgram(src.text, env)
 		if err != nil {
 			diags = append(diags, compileDiagnostic(src.text, err, rng, exact, env))
 			return programMarker{constant{}}, nil
@@ -55,6 +59,37 @@ func Compile(v cty.Value, expression hcl.Expression, env Env) (Value, hcl.Diagno
 		return nil, diags
 	}
 	return build(tree), nil
+}
+
+// baseConfig is the configuration every program is compiled from: expr's
+// builtins and ours. Making it is most of what compiling a short program
+// costs (expr.Compile makes one per program), so it is made once; the
+// checker, optimizer and compiler only read it.
+var baseConfig = sync.OnceValue(func() *conf.Config {
+	c := conf.CreateNew()
+	for _, op := range functions() {
+		op(c)
+	}
+	return c
+})
+
+// compileProgram does what expr.Compile(text, expr.Env(env), functions()…)
+// does, on a copy of baseConfig.
+func compileProgram(text string, env Env) (*vm.Program, error) {
+	c := *baseConfig()
+	c.NtCache = nature.Cache{}
+	c.WithEnv(env)
+	tree, err := checker.ParseCheck(text, &c)
+	if err != nil {
+		return nil, err
+	}
+	if err := optimizer.Optimize(&tree.Node, &c); err != nil {
+		if fe, ok := errors.AsType[*file.Error](err); ok {
+			return nil, fe.Bind(tree.Source)
+		}
+		return nil, err
+	}
+	return compiler.Compile(tree, &c)
 }
 
 // programMarker carries a compiled program through the plain Go tree that
