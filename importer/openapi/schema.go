@@ -3,9 +3,10 @@ package openapi
 import (
 	"fmt"
 	"regexp"
+	"strings"
+	"sync"
 
 	"golang.org/x/text/unicode/norm"
-	"strings"
 )
 
 // maxSchemaDepth bounds how deep a schema is written out; below it, a
@@ -49,8 +50,17 @@ type locals struct {
 	state  map[string]int    // by reference key: 1 converting, 2 done
 	name   map[string]string // local name by reference key
 	taken  names
-	order  []string        // local names, each after those it refers to
-	used   map[string]bool // the locals the written tools refer to
+	order  []string // local names, each after those it refers to
+
+	mu   sync.Mutex      // guards used: tools are rendered concurrently
+	used map[string]bool // the locals the written tools refer to
+}
+
+// use notes that a written tool or local refers to the local n.
+func (l *locals) use(n string) {
+	l.mu.Lock()
+	l.used[n] = true
+	l.mu.Unlock()
 }
 
 func newLocals() *locals {

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -38,7 +41,8 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 	groups := map[string]*group{}
 	var keys []string
 	byTag := map[string][]string{}
-	for _, t := range tools {
+	pieces := b.render(api, tools)
+	for i, t := range tools {
 		tag := ""
 		if len(t.op.Tags) > 0 {
 			tag = t.op.Tags[0]
@@ -66,9 +70,7 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 			groups[key] = g
 			keys = append(keys, key)
 		}
-		f := hclwrite.NewEmptyFile()
-		b.toolBlock(f.Body(), api, t)
-		g.pieces = append(g.pieces, tidy(hclwrite.Format(f.Bytes())))
+		g.pieces = append(g.pieces, pieces[i])
 	}
 	if b.opts.Toolsets {
 		taken := names{}
@@ -122,6 +124,25 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 
 // emptyBlock is an arg block with nothing in it, as hclwrite writes one.
 var emptyBlock = regexp.MustCompile(`(?m)^( *arg "[^"\n]*") \{\n *\}$`)
+
+// render writes each tool as formatted HCL, the tools spread over the
+// processors: formatting is most of the time an import takes.
+func (b *builder) render(api *apiDecl, tools []*tool) [][]byte {
+	pieces := make([][]byte, len(tools))
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(tools)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(tools); i = int(next.Add(1) - 1) {
+				f := hclwrite.NewEmptyFile()
+				b.toolBlock(f.Body(), api, tools[i])
+				pieces[i] = tidy(hclwrite.Format(f.Bytes()))
+			}
+		})
+	}
+	wg.Wait()
+	return pieces
+}
 
 // tidy writes empty arg blocks on one line.
 func tidy(src []byte) []byte {
@@ -428,7 +449,7 @@ func keyTokens(k string) hclwrite.Tokens {
 func (b *builder) value(v any) hclwrite.Tokens {
 	switch x := v.(type) {
 	case localRef:
-		b.locals.used[string(x)] = true
+		b.locals.use(string(x))
 		return hclwrite.TokensForTraversal(traversal("local", string(x)))
 	case map[string]any:
 		keys := sortedKeys(x)
