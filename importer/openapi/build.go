@@ -133,7 +133,9 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 	if err := b.requestBody(t, in, taken); err != nil {
 		return nil, err
 	}
-	queryInPath(t)
+	if err := queryInPath(t); err != nil {
+		return nil, err
+	}
 	if err := checkPlaceholders(t); err != nil {
 		return nil, err
 	}
@@ -150,15 +152,19 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 }
 
 // queryInPath moves the placeholders of a query string written in the
-// path (/files?name={name}) to query parameters; fixed pairs stay.
-func queryInPath(t *tool) {
+// path (/files?name={name}) to query parameters; fixed pairs stay. A
+// placeholder standing for a parameter's name cannot be sent.
+func queryInPath(t *tool) error {
 	path, query, ok := strings.Cut(t.pathTemplate, "?")
 	if !ok || !strings.Contains(query, "{") {
-		return
+		return nil
 	}
 	var kept []string
 	for _, pair := range strings.Split(query, "&") {
 		k, v, _ := strings.Cut(pair, "=")
+		if strings.ContainsAny(k, "{}") {
+			return skipError(fmt.Sprintf("the query string of its path names a parameter by a placeholder (%s)", pair))
+		}
 		if !strings.HasPrefix(v, "{") || !strings.HasSuffix(v, "}") {
 			kept = append(kept, pair)
 			continue
@@ -178,6 +184,7 @@ func queryInPath(t *tool) {
 	if len(kept) > 0 {
 		t.pathTemplate += "?" + strings.Join(kept, "&")
 	}
+	return nil
 }
 
 // checkPlaceholders makes sure every placeholder of the path has a path

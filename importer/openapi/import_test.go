@@ -235,3 +235,41 @@ func TestParsePath(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryInPath checks the query strings some documents write in their
+// paths: a placeholder value becomes a query parameter, fixed pairs stay,
+// and a placeholder standing for a name skips the operation.
+func TestQueryInPath(t *testing.T) {
+	tests := []struct {
+		path, wantPath, wantQuery, wantErr string
+	}{
+		{"/files?name={name}", "/files", "name=args.name", ""},
+		{"/files?v=2&name={name}", "/files?v=2", "name=args.name", ""},
+		{"/search/{country}?{search}=1", "", "", "the query string of its path names a parameter by a placeholder ({search}=1)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			tl := &tool{pathTemplate: tt.path}
+			for _, n := range []string{"name", "country", "search"} {
+				tl.pathParams = append(tl.pathParams, field{key: n, program: "args." + n})
+			}
+			err := queryInPath(tl)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error = %v, want %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var q []string
+			for _, f := range tl.query {
+				q = append(q, f.key+"="+f.program)
+			}
+			if tl.pathTemplate != tt.wantPath || strings.Join(q, "&") != tt.wantQuery {
+				t.Errorf("path %q, query %q; want %q, %q", tl.pathTemplate, strings.Join(q, "&"), tt.wantPath, tt.wantQuery)
+			}
+		})
+	}
+}

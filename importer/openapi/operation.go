@@ -293,7 +293,7 @@ func (s *Spec) body3(op *Operation, raw map[string]any, doc string) error {
 	}
 	mt := pickMedia(content)
 	if mt == "" {
-		return fmt.Errorf("its request body is %s, which a tool cannot send", strings.Join(sortedKeys(content), ", "))
+		return fmt.Errorf("its request body is %s, which a tool cannot send", mediaList(sortedKeys(content)))
 	}
 	op.Body = &Body{
 		MediaType:   mt,
@@ -376,7 +376,7 @@ func (s *Spec) body2(op *Operation, raw map[string]any, doc string) error {
 					c := str(consumes[0])
 					l := strings.ToLower(c)
 					if !strings.HasPrefix(l, "text/") && !strings.HasSuffix(l, "/xml") && !strings.HasSuffix(l, "+xml") {
-						return fmt.Errorf("its request body is %s, which a tool cannot send", c)
+						return fmt.Errorf("its request body is %s, which a tool cannot send", mediaList([]string{c}))
 					}
 					mt = c
 				}
@@ -478,4 +478,16 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// mediaList names media types in a skip reason, saying so when one is empty.
+func mediaList(types []string) string {
+	out := make([]string, len(types))
+	for i, t := range types {
+		out[i] = t
+		if strings.TrimSpace(t) == "" {
+			out[i] = "of no media type (\"\")"
+		}
+	}
+	return strings.Join(out, ", ")
 }
