@@ -320,7 +320,7 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 			ab.SetAttributeValue("description", cty.StringVal(a.description))
 		}
 		if a.schema != nil {
-			ab.SetAttributeRaw("schema", hclwrite.TokensForFunctionCall("jsonencode", b.value(a.schema)))
+			ab.SetAttributeRaw("schema", b.value(a.schema))
 		}
 		if a.hasDefault {
 			ab.SetAttributeRaw("default", b.value(a.def))
@@ -392,7 +392,7 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 		ob := blk.AppendNewBlock("output", []string{o.name}).Body()
 		switch {
 		case o.schema != nil:
-			ob.SetAttributeRaw("schema", hclwrite.TokensForFunctionCall("jsonencode", b.value(o.schema)))
+			ob.SetAttributeRaw("schema", b.value(o.schema))
 		case o.typ != "":
 			ob.SetAttributeRaw("type", typeTokens(o.typ))
 		}
