@@ -97,7 +97,7 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 	// All of these become the tool's input schema, which clients list.
 	l.publicAttrs(ctx, attrs, func(name string) string { return "the " + name + " of an argument" },
 		"description", "default", "enum", "minimum", "maximum", "min_length", "max_length",
-		"pattern", "format", "min_items", "max_items", "schema")
+		"pattern", "format", "min_items", "max_items")
 	if at, ok := attrs["type"]; ok {
 		t, diags := schema.ParseType(at.Expr)
 		l.diags = append(l.diags, diags...)
@@ -166,7 +166,7 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 	l.checkConstraints(a, attrs)
 
 	if at, ok := attrs["schema"]; ok {
-		a.Schema = l.jsonObject(ctx, at.Expr, "schema")
+		a.Schema = l.jsonObject(ctx, at.Expr, "schema", "the schema of an argument")
 		a.Type = &schema.Type{Kind: schema.Any}
 		if _, typed := attrs["type"]; typed {
 			l.error(at.Expr.Range(), "Both schema and type", "An argument with a schema takes its type from the schema; remove type.")

@@ -26,9 +26,19 @@ func (l *loader) public(ctx *engine.DecodeContext, e hcl.Expression, what string
 		return true // only a reference can bring a mark in
 	}
 	v, diags := e.Value(ctx.EvalContext)
-	if diags.HasErrors() || !v.ContainsMarked() {
+	if diags.HasErrors() {
 		return true
 	}
+	return l.publicValue(ctx, e, v, what)
+}
+
+// publicValue is [loader.public] for an expression already evaluated to v,
+// so that a large value (a schema) is not evaluated twice.
+func (l *loader) publicValue(ctx *engine.DecodeContext, e hcl.Expression, v cty.Value, what string) bool {
+	if !v.ContainsMarked() {
+		return true
+	}
+	refs := e.Variables()
 	subject, name := e.Range(), "a sensitive variable"
 	for _, tr := range refs {
 		tv, diags := tr.TraverseAbs(ctx.EvalContext)

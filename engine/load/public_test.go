@@ -80,6 +80,19 @@ locals {
     value       = expr("1")
   }
 }`, "The description of an output", "var.key"},
+		{"output schema", `tool "t" {
+  description = "d"
+  output "o" {
+    schema = { type = "string", description = var.key }
+    value  = expr("'x'")
+  }
+}`, "The schema of an output", "var.key"},
+		{"arg schema", `tool "t" {
+  description = "d"
+  arg "a" {
+    schema = jsonencode({ type = "string", pattern = var.key })
+  }
+}`, "The schema of an argument", "var.key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

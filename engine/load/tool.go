@@ -179,7 +179,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	ctx := l.decodeContext(b.DefRange.Filename)
 	spec := engine.ToolSpec{Name: name, Range: b.DefRange}
 	l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of a tool" },
-		"title", "description", "icons", "meta", "input_schema")
+		"title", "description", "icons")
 
 	str := func(attr string, dst *string) {
 		if a, ok := content.Attributes[attr]; ok {
@@ -203,7 +203,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		spec.Icons = l.icons(ctx, a)
 	}
 	if a, ok := content.Attributes["meta"]; ok {
-		spec.Meta = l.jsonObject(ctx, a.Expr, "meta")
+		spec.Meta = l.jsonObject(ctx, a.Expr, "meta", "the meta of a tool")
 	}
 	if a, ok := content.Attributes["max_concurrency"]; ok {
 		n, diags := ctx.Int(a.Expr)
@@ -339,7 +339,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 // inputSchema reads the input_schema escape hatch: a JSON Schema object
 // given as jsonencode({…}), file("x.json") or an HCL object.
 func (l *loader) inputSchema(ctx *engine.DecodeContext, a *hcl.Attribute, args []schema.Arg) map[string]any {
-	doc := l.jsonObject(ctx, a.Expr, "input_schema")
+	doc := l.jsonObject(ctx, a.Expr, "input_schema", "the input_schema of a tool")
 	if doc == nil {
 		return nil
 	}
@@ -359,12 +359,16 @@ func (l *loader) inputSchema(ctx *engine.DecodeContext, a *hcl.Attribute, args [
 }
 
 // jsonObject evaluates a load-time JSON object: a string holding JSON (as
-// from jsonencode or file), or an HCL object.
-func (l *loader) jsonObject(ctx *engine.DecodeContext, e hcl.Expression, what string) map[string]any {
+// from jsonencode or file), or an HCL object. Clients see it, so it must
+// be public; shownAs names it in that error.
+func (l *loader) jsonObject(ctx *engine.DecodeContext, e hcl.Expression, what, shownAs string) map[string]any {
 	v, diags := ctx.Eval(e)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() || !v.IsWhollyKnown() {
 		return nil // reported, here or where the unknown value comes from
+	}
+	if !l.publicValue(ctx, e, v, shownAs) {
+		return nil
 	}
 	g, err := mapping.FromCty(v)
 	if err != nil {
@@ -406,7 +410,7 @@ func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.
 			continue
 		}
 		o := engine.Output{Output: schema.Output{Name: name, Type: &schema.Type{Kind: schema.Any}}}
-		l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of an output" }, "description", "schema")
+		l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of an output" }, "description")
 		if a, ok := content.Attributes["type"]; ok {
 			t, diags := schema.ParseType(a.Expr)
 			l.diags = append(l.diags, diags...)
@@ -418,7 +422,7 @@ func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.
 			if _, typed := content.Attributes["type"]; typed {
 				l.error(a.Expr.Range(), "Both schema and type", "An output with a schema takes its type from the schema; remove type.")
 			}
-			o.Schema = l.jsonObject(ctx, a.Expr, "schema")
+			o.Schema = l.jsonObject(ctx, a.Expr, "schema", "the schema of an output")
 		}
 		if a, ok := content.Attributes["description"]; ok {
 			s, diags := ctx.String(a.Expr)
