@@ -37,7 +37,6 @@ type Env = types.Map
 func Compile(v cty.Value, expression hcl.Expression, env Env) (Value, hcl.Diagnostics) {
 	sources := locate(expression)
 	var diags hcl.Diagnostics
-	v, _ = v.UnmarkDeep()
 	tree, err := fromCty(v, func(src *source) (any, error) {
 		rng, exact := sources.find(src.text, expression)
 		p, err := compileProgram(src.text, env)

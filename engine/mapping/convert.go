@@ -15,12 +15,14 @@ import (
 // An expr("…") program inside the value is an error: use [Compile] for values
 // that may hold programs.
 func FromCty(v cty.Value) (any, error) {
-	v, _ = v.UnmarkDeep()
 	return fromCty(v, nil)
 }
 
 // fromCty converts v, calling onProgram for every expr("…") source found.
+// Marks are dropped node by node as it goes, which costs nothing, where
+// UnmarkDeep would first copy the whole value.
 func fromCty(v cty.Value, onProgram func(*source) (any, error)) (any, error) {
+	v, _ = v.Unmark()
 	if !v.IsKnown() {
 		return nil, fmt.Errorf("the value is not known at load time")
 	}
