@@ -84,6 +84,27 @@ func (r *Redactor) Add(secret string) {
 	if !added {
 		return
 	}
+	r.publish()
+}
+
+// Remove forgets a secret recorded by Add, with its encoded forms: a
+// credential that has been replaced, such as an expired access token.
+func (r *Redactor) Remove(secret string) {
+	forms := SecretForms(secret)
+	if len(forms) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := len(r.secrets)
+	r.secrets = slices.DeleteFunc(r.secrets, func(s string) bool { return slices.Contains(forms, s) })
+	if len(r.secrets) != n {
+		r.publish()
+	}
+}
+
+// publish makes the current secrets the ones redacted. r.mu is held.
+func (r *Redactor) publish() {
 	// Longest first, so that a secret containing another is hidden whole.
 	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(r.secrets))

@@ -37,6 +37,20 @@ func TestRedactorEncodedForms(t *testing.T) {
 	}
 }
 
+// TestRedactorRemove checks that a secret removed (a replaced access
+// token) is no longer hidden, in any form, while the others still are.
+func TestRedactorRemove(t *testing.T) {
+	r := &engine.Redactor{}
+	r.Add("old-token-1")
+	r.Add("new-token-2")
+	r.Remove("old-token-1")
+	in := "old-token-1 " + base64.StdEncoding.EncodeToString([]byte("old-token-1")) + " new-token-2"
+	want := "old-token-1 " + base64.StdEncoding.EncodeToString([]byte("old-token-1")) + " " + engine.Mask
+	if got := r.Redact(in); got != want {
+		t.Errorf("Redact = %q, want %q", got, want)
+	}
+}
+
 func TestRedactorCollectionLeaves(t *testing.T) {
 	r := &engine.Redactor{}
 	r.AddValue(cty.ObjectVal(map[string]cty.Value{

@@ -33,6 +33,10 @@ type API struct {
 	// sent in the query string, kept from redirects to other hosts.
 	keyParam, key string
 
+	// oauth, when not nil, gets the bearer token of each request: auth {
+	// oauth2 { … } }.
+	oauth *tokenSource
+
 	// unset, when not empty, is why every call fails: a credential of auth
 	// is empty, such as a token read from an environment variable that is
 	// not set. It says what to set.
@@ -49,6 +53,9 @@ func (a *API) BaseURL() string { return a.prefix }
 // Close releases the idle connections of the API's client.
 func (a *API) Close() error {
 	a.client.GetClient().CloseIdleConnections()
+	if a.oauth != nil {
+		a.oauth.client.CloseIdleConnections()
+	}
 	return nil
 }
 
@@ -135,6 +142,9 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 	}
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if api.oauth != nil {
+		api.oauth.client = newTokenClient(tlsConfig, api.timeout)
 	}
 	api.client = newClient(&reach{scheme: api.scheme, host: api.host, allowed: allowed, keyParam: api.keyParam, key: api.key}, tlsConfig, retry)
 	return api, diags
@@ -233,7 +243,7 @@ func checkHeaderName(name string, rng hcl.Range) *hcl.Diagnostic {
 
 var authSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "bearer"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "basic"}, {Type: "api_key"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "basic"}, {Type: "api_key"}, {Type: "oauth2"}},
 }
 
 var basicSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -260,11 +270,11 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 	switch {
 	case len(ranges) == 0:
 		return append(diags, errorf(block.DefRange, "Empty auth block",
-			`An auth block needs exactly one of bearer = "…", basic { username = …, password = … } or api_key { header = "…", value = … }.`))
+			`An auth block needs exactly one of bearer = "…", basic { username = …, password = … }, api_key { header = "…", value = … } or oauth2 { token_url = "…", client_id = …, client_secret = … }.`))
 	case len(ranges) > 1:
 		sortRanges(ranges)
 		return append(diags, errorf(ranges[1], "Conflicting auth schemes",
-			"An auth block takes exactly one of bearer, basic and api_key; another one is already given at %s.", ranges[0]))
+			"An auth block takes exactly one of bearer, basic, api_key and oauth2; another one is already given at %s.", ranges[0]))
 	}
 	if attr, ok := content.Attributes["bearer"]; ok {
 		token, more := ctx.String(attr.Expr)
@@ -277,6 +287,8 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 	}
 	b := content.Blocks[0]
 	switch b.Type {
+	case "oauth2":
+		diags = append(diags, a.decodeOAuth2(ctx, b)...)
 	case "basic":
 		c, more := b.Body.Content(basicSchema)
 		diags = append(diags, more...)
@@ -357,7 +369,6 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 	return diags
 }
 
-// setCredential sets the Authorization header and records its secrets.
 // checkSet notes a credential that is empty: the configuration still loads
 // (so that a user can validate and list it before any secret is set), with
 // a warning, and every call through the API fails saying what to set.
@@ -376,6 +387,7 @@ func (a *API) checkSet(ctx *engine.DecodeContext, e hcl.Expression, what, value 
 		"The %s of http_api %q is empty, so every call through it will fail until it is set: %s.", what, a.name, how)}
 }
 
+// setCredential sets the Authorization header and records its secrets.
 func (a *API) setCredential(ctx *engine.DecodeContext, rng hcl.Range, what, header string, secrets ...string) hcl.Diagnostics {
 	if !validHeaderValue(header) {
 		return hcl.Diagnostics{errorf(rng, "Invalid "+what, "The %s holds a line break, a NUL byte or another control character, which a header value cannot hold.", what)}

@@ -17,6 +17,12 @@
 //	    # basic { username = …  password = … }  #   Authorization: Basic …
 //	    # api_key { header = "X-Key"  value = … }
 //	    # api_key { query = "key"  value = … }  #   ?key=… on every request
+//	    # oauth2 {                              #   Authorization: Bearer <token from token_url>
+//	    #   token_url     = "https://auth.example.com/token"
+//	    #   client_id     = var.client_id
+//	    #   client_secret = var.client_secret
+//	    #   scopes        = ["read"]            # optional; so are audience, resource
+//	    # }                                     #   and auth_style ("header" or "body")
 //	  }
 //	  retry {
 //	    attempts  = 3                  # attempts in all, the first included (default 3)
@@ -46,6 +52,14 @@
 //
 // A ca_file replaces the system's certificate authorities for that upstream:
 // only certificates it signed are trusted.
+//
+// With oauth2, the client credentials grant gets the bearer token: at the
+// first call, then shared by all calls (one fetch at a time, the others
+// waiting), fetched again shortly before it expires and, once per call,
+// when the upstream answers 401. The token endpoint must be https (http
+// only on a loopback address), is reached with the api's TLS settings and
+// timeout, and may not redirect. Access tokens are redacted like the other
+// credentials.
 //
 // Redirects are followed (at most 10) while they stay on the scheme, host
 // and port of the request, or go from http to https on the same host (both

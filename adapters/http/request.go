@@ -44,6 +44,13 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	for k, v := range a.header {
 		req.Header[k] = v
 	}
+	var token string // an OAuth2 access token, got for this call
+	if a.api.oauth != nil {
+		if token, err = a.api.oauth.accessToken(ctx, ""); err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	if err := a.headers(req.Header, env); err != nil {
 		return nil, err
 	}
@@ -79,6 +86,17 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		began = time.Now()
 	}
 	resp, err := req.Execute(a.method, target)
+	if err == nil && token != "" && resp.StatusCode() == http.StatusUnauthorized && req.Header.Get("Authorization") == "Bearer "+token {
+		// The upstream refused the token (revoked, or expired early): get
+		// a new one and try once more.
+		discard(resp.RawResponse)
+		var fresh string
+		if fresh, err = a.api.oauth.accessToken(ctx, token); err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+fresh)
+		resp, err = req.Execute(a.method, target)
+	}
 	if err != nil {
 		if resp != nil && resp.RawResponse != nil {
 			discard(resp.RawResponse)

@@ -1,0 +1,235 @@
+package httpaction
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+var oauth2Schema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "token_url", Required: true},
+	{Name: "client_id", Required: true},
+	{Name: "client_secret", Required: true},
+	{Name: "scopes"},
+	{Name: "audience"},
+	{Name: "resource"},
+	{Name: "auth_style"},
+}}
+
+// tokenTimeout bounds a token request when the http_api has no timeout.
+const tokenTimeout = 30 * time.Second
+
+// tokenSource holds an http_api's OAuth2 client credentials and the access
+// token they last got. The token is fetched on first use, shared by every
+// call, fetched again shortly before it expires (see [oauth2.Token.Valid])
+// or when the upstream refuses it; one fetch runs at a time, and calls that
+// need a token meanwhile wait for it. It is safe for concurrent use.
+type tokenSource struct {
+	api    string // the http_api's name, for messages
+	config clientcredentials.Config
+	client *http.Client // for the token endpoint: its own, bounded in time
+
+	redactor *engine.Redactor
+
+	mu    sync.Mutex
+	token *oauth2.Token
+	older string // the token before it: still redacted, for calls under way
+}
+
+// token returns an access token: the one held, unless it has expired or is
+// stale, the token an upstream just refused.
+func (s *tokenSource) accessToken(ctx context.Context, stale string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.token.Valid() && s.token.AccessToken != stale {
+		return s.token.AccessToken, nil
+	}
+	tok, err := s.config.Token(context.WithValue(ctx, oauth2.HTTPClient, s.client))
+	if err != nil {
+		return "", s.failure(err)
+	}
+	if tok.AccessToken == "" || !validHeaderValue(tok.AccessToken) {
+		return "", fmt.Errorf("the token endpoint of http_api %q (%s) answered without a usable access token", s.api, s.config.TokenURL)
+	}
+	if s.redactor != nil {
+		s.redactor.Add(tok.AccessToken)
+		if s.older != "" && s.older != tok.AccessToken {
+			s.redactor.Remove(s.older)
+		}
+	}
+	if s.token != nil {
+		s.older = s.token.AccessToken
+	}
+	s.token = tok
+	return tok.AccessToken, nil
+}
+
+// failure says why a token could not be had, with what the token endpoint
+// answered (which the call's redaction still goes over).
+func (s *tokenSource) failure(err error) error {
+	where := fmt.Sprintf("could not get an OAuth2 token for http_api %q from %s", s.api, s.config.TokenURL)
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		switch {
+		case re.ErrorCode != "" && re.ErrorDescription != "":
+			return fmt.Errorf("%s: it answered %d, %s: %s; check client_id, client_secret and scopes", where, re.Response.StatusCode, re.ErrorCode, re.ErrorDescription)
+		case re.ErrorCode != "":
+			return fmt.Errorf("%s: it answered %d, %s; check client_id, client_secret and scopes", where, re.Response.StatusCode, re.ErrorCode)
+		default:
+			return fmt.Errorf("%s: it answered %s", where, re.Response.Status)
+		}
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %s", where, describeTransportError(ue.Err))
+	}
+	return fmt.Errorf("%s: %v", where, err)
+}
+
+// decodeOAuth2 decodes auth { oauth2 { … } }: the client credentials grant
+// (RFC 6749, section 4.4).
+func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnostics {
+	c, diags := b.Body.Content(oauth2Schema)
+	if diags.HasErrors() {
+		return diags
+	}
+	str := func(name string) string {
+		attr, ok := c.Attributes[name]
+		if !ok {
+			return ""
+		}
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		return s
+	}
+	s := &tokenSource{api: a.name, redactor: ctx.Redactor}
+	s.config.TokenURL = str("token_url")
+	s.config.ClientID = str("client_id")
+	s.config.ClientSecret = str("client_secret")
+	audience, resource := str("audience"), str("resource")
+	style := str("auth_style")
+	if attr, ok := c.Attributes["scopes"]; ok {
+		v, more := ctx.Eval(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			scopes, ok := stringList(v)
+			if !ok {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid scopes", `scopes must be a list of strings without spaces, such as ["read", "write"].`))
+			}
+			s.config.Scopes = scopes
+		}
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	if err := checkTokenURL(s.config.TokenURL); err != nil {
+		diags = append(diags, errorf(c.Attributes["token_url"].Expr.Range(), "Invalid token_url", "%s.", err))
+	}
+	switch style {
+	case "":
+	case "header":
+		s.config.AuthStyle = oauth2.AuthStyleInHeader
+	case "body":
+		s.config.AuthStyle = oauth2.AuthStyleInParams
+	default:
+		diags = append(diags, errorf(c.Attributes["auth_style"].Expr.Range(), "Invalid auth_style",
+			`auth_style is how the client credentials reach the token endpoint: "header" (HTTP basic auth) or "body" (form fields); without it, the first that works.`))
+	}
+	params := url.Values{}
+	if audience != "" {
+		params.Set("audience", audience)
+	}
+	if resource != "" {
+		params.Set("resource", resource)
+	}
+	if len(params) > 0 {
+		s.config.EndpointParams = params
+	}
+	diags = append(diags, a.checkSet(ctx, c.Attributes["client_secret"].Expr, "client secret", s.config.ClientSecret)...)
+	if s.config.ClientID == "" {
+		diags = append(diags, a.checkSet(ctx, c.Attributes["client_id"].Expr, "client id", "")...)
+	}
+	if ctx.Redactor != nil {
+		ctx.Redactor.Add(s.config.ClientSecret)
+	}
+	a.oauth = s
+	return diags
+}
+
+// stringList returns the strings of a list of strings without spaces (a
+// scope cannot hold one).
+func stringList(v cty.Value) ([]string, bool) {
+	v, _ = v.Unmark()
+	if v.IsNull() || !v.IsKnown() || !v.CanIterateElements() || v.Type().IsMapType() || v.Type().IsObjectType() {
+		return nil, false
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		e, _ = e.Unmark()
+		if e.IsNull() || !e.IsKnown() || e.Type() != cty.String || e.AsString() == "" || strings.ContainsAny(e.AsString(), " \t\r\n") {
+			return nil, false
+		}
+		out = append(out, e.AsString())
+	}
+	return out, true
+}
+
+// checkTokenURL checks a token endpoint: the client secret is sent to it,
+// so it must be https, but for a loopback address (a local test server).
+func checkTokenURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %v", s, unwrapURLError(err))
+	}
+	if err := checkOrigin(s, u); err != nil {
+		return err
+	}
+	if u.Scheme == "http" && !loopback(u.Hostname()) {
+		return fmt.Errorf("%q is not https: the client secret is sent to it, so only https is allowed (http only on a loopback address)", s)
+	}
+	return nil
+}
+
+// loopback reports whether host is localhost or a loopback IP address.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// newTokenClient is the client of a token endpoint: the http_api's TLS
+// settings, bounded in time, and no redirects (a token endpoint that moves
+// is a configuration to fix, not a place to send a secret).
+func newTokenClient(tlsConfig *tls.Config, timeout time.Duration) *http.Client {
+	if timeout <= 0 {
+		timeout = tokenTimeout
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	if tlsConfig != nil {
+		t.TLSClientConfig = tlsConfig
+	}
+	return &http.Client{
+		Transport: t,
+		Timeout:   timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return errors.New("the token endpoint redirected; give its final URL as token_url")
+		},
+	}
+}
