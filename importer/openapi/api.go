@@ -20,9 +20,11 @@ type apiDecl struct {
 
 // authDecl is the auth block: one scheme.
 type authDecl struct {
-	kind      string // bearer, basic, api_key
-	in, param string // api_key: "header" or "query", and its name
-	scheme    string // the security scheme's name in the document
+	kind      string   // bearer, basic, api_key, oauth2
+	in, param string   // api_key: "header" or "query", and its name
+	tokenURL  string   // oauth2: the client credentials flow's token URL
+	scopes    []string // oauth2: those the operations require
+	scheme    string   // the security scheme's name in the document
 	env       []string
 }
 
@@ -72,6 +74,8 @@ func (b *builder) api() (*apiDecl, error) {
 			d.auth.env = []string{up + "_USERNAME", up + "_PASSWORD"}
 		case "api_key":
 			d.auth.env = []string{up + "_API_KEY"}
+		case "oauth2":
+			d.auth.env = []string{up + "_CLIENT_ID", up + "_CLIENT_SECRET"}
 		}
 	}
 	return d, nil
@@ -175,6 +179,8 @@ func (b *builder) security() (*authDecl, string) {
 		s := obj(v)
 		typ := strings.ToLower(str(s["type"]))
 		switch {
+		case typ == "oauth2" && b.tokenURL(s) != "":
+			return &authDecl{kind: "oauth2", scheme: name, tokenURL: b.tokenURL(s), scopes: b.scopes(name)}, strings.Join(left, "; ")
 		case typ == "http" && strings.EqualFold(str(s["scheme"]), "bearer"),
 			typ == "oauth2", typ == "openidconnect":
 			return &authDecl{kind: "bearer", scheme: name}, strings.Join(left, "; ")
@@ -187,6 +193,71 @@ func (b *builder) security() (*authDecl, string) {
 		}
 	}
 	return nil, strings.Join(left, "; ")
+}
+
+// tokenURL is the token URL of an OAuth2 scheme's client credentials flow
+// (Swagger 2.0's "application" flow), made absolute against the base URL;
+// "" when it has none, or one that a client secret may not be sent to
+// (plain http but on a loopback address).
+func (b *builder) tokenURL(scheme map[string]any) string {
+	raw := str(obj(obj(scheme["flows"])["clientCredentials"])["tokenUrl"])
+	if raw == "" && str(scheme["flow"]) == "application" {
+		raw = str(scheme["tokenUrl"])
+	}
+	if raw == "" {
+		return ""
+	}
+	ref, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	if !ref.IsAbs() {
+		base, _ := b.serverURL()
+		if b.opts.BaseURL != "" {
+			base = b.opts.BaseURL
+		}
+		bu, err := url.Parse(base)
+		if err != nil || !bu.IsAbs() {
+			return ""
+		}
+		ref = bu.ResolveReference(ref)
+	}
+	host := ref.Hostname()
+	if ref.Scheme != "https" && !(ref.Scheme == "http" && (host == "localhost" || host == "127.0.0.1" || host == "::1")) {
+		return ""
+	}
+	return ref.String()
+}
+
+// scopes are the scopes that the document's requirements of the scheme
+// called name ask for, globally or by operation, sorted.
+func (b *builder) scopes(name string) []string {
+	seen := map[string]bool{}
+	add := func(reqs any) {
+		for _, req := range list(reqs) {
+			for _, sc := range list(obj(req)[name]) {
+				if sc, ok := sc.(string); ok && sc != "" && !strings.ContainsAny(sc, " \t\r\n") {
+					seen[sc] = true
+				}
+			}
+		}
+	}
+	add(b.spec.Root["security"])
+	for _, item := range obj(b.spec.Root["paths"]) {
+		for _, m := range methods {
+			add(obj(obj(item)[m])["security"])
+		}
+	}
+	return sortedKeys(seenAny(seen))
+}
+
+// seenAny is a set as the map sortedKeys takes.
+func seenAny(set map[string]bool) map[string]any {
+	out := make(map[string]any, len(set))
+	for k := range set {
+		out[k] = true
+	}
+	return out
 }
 
 func describeScheme(s map[string]any) string {

@@ -208,6 +208,21 @@ func TestImportedToolsCall(t *testing.T) {
 		t.Errorf("a wrong id type: %v %s", res.IsError, res.Text())
 	}
 
+	// OAuth2 client credentials: the token URL, relative in the document,
+	// is resolved against the base URL; the token is fetched with the
+	// scopes the operations need, then sent.
+	notesUp := newUpstream(t, map[string]string{
+		"POST /oauth/token": `{"access_token": "tok-9", "token_type": "bearer", "expires_in": 3600}`,
+		"GET /v2/notes/n1":  `{"text": "hi", "tags": ["a"], "size": 2}`,
+	})
+	notes := loadImport(t, "openapi31.yaml", notesUp.srv.URL+"/v2", map[string]string{"NOTES_CLIENT_ID": "cli", "NOTES_CLIENT_SECRET": "sec-ret"})
+	tool, _ = notes.Tool("get_note")
+	if res := tool.Call(context.Background(), json.RawMessage(`{"id": "n1"}`)); res.IsError {
+		t.Errorf("get_note: %s", res.Text())
+	} else if got := notesUp.request(); got.uri != "/v2/notes/n1" || got.header.Get("Authorization") != "Bearer tok-9" {
+		t.Errorf("get_note sent %s with Authorization %q", got.uri, got.header.Get("Authorization"))
+	}
+
 	// Without the key, a call fails before anything is sent, naming it.
 	pets = loadImport(t, "petstore.yaml", bad.srv.URL+"/v1", nil)
 	tool, _ = pets.Tool("get_pet")

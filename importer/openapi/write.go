@@ -247,6 +247,9 @@ func (b *builder) apiBlocks(body *hclwrite.Body, api *apiDecl) {
 			secretVar(api.name+"_password", a.env[1], fmt.Sprintf("The password of %s", api.title), true)
 		case "api_key":
 			secretVar(api.name+"_api_key", a.env[0], fmt.Sprintf("The API key of %s (security scheme %q, the %s %s)", api.title, a.scheme, a.in, a.param), true)
+		case "oauth2":
+			secretVar(api.name+"_client_id", a.env[0], fmt.Sprintf("The OAuth2 client id for %s (security scheme %q)", api.title, a.scheme), false)
+			secretVar(api.name+"_client_secret", a.env[1], fmt.Sprintf("The OAuth2 client secret for %s", api.title), true)
 		}
 	}
 
@@ -266,6 +269,18 @@ func (b *builder) apiBlocks(body *hclwrite.Body, api *apiDecl) {
 			key := auth.AppendNewBlock("api_key", nil).Body()
 			key.SetAttributeValue(a.in, cty.StringVal(a.param))
 			key.SetAttributeTraversal("value", traversal("var", api.name+"_api_key"))
+		case "oauth2":
+			o := auth.AppendNewBlock("oauth2", nil).Body()
+			o.SetAttributeValue("token_url", cty.StringVal(a.tokenURL))
+			o.SetAttributeTraversal("client_id", traversal("var", api.name+"_client_id"))
+			o.SetAttributeTraversal("client_secret", traversal("var", api.name+"_client_secret"))
+			if len(a.scopes) > 0 {
+				scopes := make([]cty.Value, len(a.scopes))
+				for i, sc := range a.scopes {
+					scopes[i] = cty.StringVal(sc)
+				}
+				o.SetAttributeValue("scopes", cty.TupleVal(scopes))
+			}
 		}
 	}
 }
