@@ -33,6 +33,9 @@ type API struct {
 	// sent in the query string, kept from redirects to other hosts.
 	keyParam, key string
 
+	// breaker, when not nil, stops calls to an upstream that keeps failing.
+	breaker *breaker
+
 	// oauth, when not nil, gets the bearer token of each request: auth {
 	// oauth2 { … } }.
 	oauth *tokenSource
@@ -74,6 +77,7 @@ var apiSchema = &hcl.BodySchema{
 		{Type: "auth"},
 		{Type: "retry"},
 		{Type: "tls"},
+		{Type: "circuit_breaker"},
 	},
 }
 
@@ -126,6 +130,11 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 	if b := blocks["retry"]; b != nil {
 		var more hcl.Diagnostics
 		retry, more = decodeRetry(ctx, b)
+		diags = append(diags, more...)
+	}
+	if b := blocks["circuit_breaker"]; b != nil {
+		var more hcl.Diagnostics
+		api.breaker, more = decodeBreaker(ctx, b, api.name)
 		diags = append(diags, more...)
 	}
 	var tlsConfig *tls.Config

@@ -30,6 +30,10 @@
 //	    min_wait  = "100ms"            # backoff bounds (defaults 100ms and 2s)
 //	    max_wait  = "2s"
 //	  }
+//	  circuit_breaker {
+//	    failures = 5                   # calls in a row the upstream fails (default 5)
+//	    open_for = "30s"               # then calls fail at once for this long (default 30s)
+//	  }
 //	  tls {
 //	    ca_file              = "ca.pem"  # relative to the file's directory
 //	    insecure_skip_verify = false
@@ -49,6 +53,12 @@
 // PATCH only when the connection could not be opened, so the server never
 // saw the request. A Retry-After header in a response to be retried sets the
 // wait, capped by max_wait. Without a retry block nothing is retried.
+//
+// A circuit_breaker counts the calls the upstream fails (no response, or a
+// 5xx status, after any retries; not 4xx answers, nor calls the client gave
+// up on): after failures in a row, calls fail at once for open_for, saying
+// when the next try is; then one probe call is let through, and its outcome
+// closes the breaker or opens it again.
 //
 // A ca_file replaces the system's certificate authorities for that upstream:
 // only certificates it signed are trusted.

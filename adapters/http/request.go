@@ -85,6 +85,12 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		a.traceRequest(tr, time.Since(began), target, req, body)
 		began = time.Now()
 	}
+	var done func(error) // reports the call's outcome to the breaker
+	if a.api.breaker != nil {
+		if done, err = a.api.breaker.allow(); err != nil {
+			return nil, err
+		}
+	}
 	resp, err := req.Execute(a.method, target)
 	if err == nil && token != "" && resp.StatusCode() == http.StatusUnauthorized && req.Header.Get("Authorization") == "Bearer "+token {
 		// The upstream refused the token (revoked, or expired early): get
@@ -92,10 +98,20 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		discard(resp.RawResponse)
 		var fresh string
 		if fresh, err = a.api.oauth.accessToken(ctx, token); err != nil {
+			if done != nil {
+				done(errNotCounted)
+			}
 			return nil, err
 		}
 		req.Header.Set("Authorization", "Bearer "+fresh)
 		resp, err = req.Execute(a.method, target)
+	}
+	if done != nil {
+		status := 0
+		if err == nil {
+			status = resp.StatusCode()
+		}
+		done(outcome(parent, status, err))
 	}
 	if err != nil {
 		if resp != nil && resp.RawResponse != nil {
