@@ -9,7 +9,9 @@ import (
 )
 
 // Action is the compiled action of one tool, such as an HTTP request. It is
-// built once at load time and run for every call, concurrently.
+// built once at load time and run for every call, concurrently. An Action
+// that implements io.Closer is closed when its Config is closed (after a
+// reload, once the calls under way are done with it).
 type Action interface {
 	// Run performs the action with the call's validated arguments. An error
 	// means the action could not complete (a network failure, a timeout): it

@@ -100,12 +100,17 @@ func (c *Config) SetFiles(paths []string) { c.files = slices.Clone(paths) }
 
 // NewConfig assembles a configuration; tools are sorted by name. The
 // resources are what the adapters decoded from top-level blocks: those that
-// are io.Closer are closed by Close, those that are Checker are asked by
-// Check.
+// are io.Closer are closed by Close, as are the tools' actions that are,
+// and those that are Checker are asked by Check.
 func NewConfig(info ServerInfo, settings Settings, tools []*Tool, redactor *Redactor, resources []any) *Config {
 	tools = slices.Clone(tools)
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	c := &Config{Server: info, Settings: settings, Tools: tools, Redactor: redactor, resources: resources}
+	for _, t := range tools {
+		if cl, ok := t.spec.Action.(io.Closer); ok {
+			c.closers = append(c.closers, cl)
+		}
+	}
 	for _, r := range resources {
 		if cl, ok := r.(io.Closer); ok {
 			c.closers = append(c.closers, cl)

@@ -2,6 +2,7 @@ package httpaction
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -18,6 +19,7 @@ import (
 // action is a decoded http block: everything a call needs, compiled.
 type action struct {
 	api    *API // the upstream; for a url without api, one of the action's own
+	ownAPI bool // api is the action's own, closed with it
 	method string
 
 	prefix string        // scheme://host and the base path
@@ -43,7 +45,19 @@ type action struct {
 	allowed hostList      // allowed_hosts of an action without api
 }
 
-var _ engine.Action = (*action)(nil)
+var (
+	_ engine.Action = (*action)(nil)
+	_ io.Closer     = (*action)(nil)
+)
+
+// Close releases the idle connections of an action's own client (a url
+// without api); an http_api's is closed with the http_api.
+func (a *action) Close() error {
+	if a.ownAPI && a.api != nil {
+		return a.api.Close()
+	}
+	return nil
+}
 
 // bodyKind says how a body computed per call is encoded.
 type bodyKind int
@@ -223,6 +237,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		}
 		if target.Name == "url" {
 			api, more := a.decodeURL(ctx, target, text, phs, index)
+			a.ownAPI = true
 			diags = append(diags, more...)
 			a.api = api
 		} else if a.api != nil {
@@ -434,6 +449,7 @@ func (a *action) decodeDynamicURL(ctx *engine.DecodeContext, target *hcl.Attribu
 		return diags
 	}
 	a.dynURL = v
+	a.ownAPI = true
 	a.api = &API{
 		header:   http.Header{"User-Agent": {userAgent}},
 		timeout:  ctx.Settings.Timeout,
