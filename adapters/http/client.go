@@ -244,6 +244,10 @@ func newClient(r *reach, tlsConfig *tls.Config, p *retryPolicy) *resty.Client {
 		// in the benchmarks.
 		t.MaxIdleConnsPerHost = maxIdlePerHost
 		t.MaxIdleConns = max(t.MaxIdleConns, maxIdlePerHost)
+		if len(r.allowed) > 0 && !proxied() {
+			g := &guardedDialer{r: r, dialer: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}}
+			t.DialContext = g.DialContext
+		}
 	}
 	c.SetRedirectPolicy(resty.RedirectPolicyFunc(func(req *http.Request, via []*http.Request) error {
 		from := via[len(via)-1].URL

@@ -94,7 +94,12 @@
 // the client does before it dials, so "bücher.example" and
 // "xn--bcher-kva.example" are one host. An IP address is allowed only when
 // an entry names that address; a wildcard never matches one, and neither
-// does a name that resolves to it ("localhost" is not "127.0.0.1").
+// does a name that resolves to it ("localhost" is not "127.0.0.1"). When
+// the connection is opened, the addresses a listed name resolves to are
+// checked too: a loopback, private, shared, link-local or unspecified one
+// is refused unless an entry names it (DNS rebinding). The upstream's own
+// host is not checked, nor are requests sent through a proxy from the
+// environment, which resolves names itself.
 //
 // # The http action block
 //

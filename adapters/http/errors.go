@@ -17,6 +17,7 @@ func describeTransportError(err error) string {
 	err = unwrapURLError(err)
 	var origin *originError
 	var redirect *redirectError
+	var refusal *dialRefusal
 	var dns *net.DNSError
 	var unknownAuthority x509.UnknownAuthorityError
 	var hostname x509.HostnameError
@@ -30,6 +31,8 @@ func describeTransportError(err error) string {
 		return origin.Error()
 	case errors.As(err, &redirect):
 		return redirect.Error()
+	case errors.As(err, &refusal):
+		return refusal.Error()
 	case errors.As(err, &dns):
 		if dns.IsNotFound {
 			return "the host name " + dns.Name + " does not resolve (no such host)"
