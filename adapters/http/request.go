@@ -58,6 +58,9 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if err != nil {
 		return nil, err
 	}
+	if body == nil && a.bodyKind == jsonBody {
+		req.Header.Del("Content-Type")
+	}
 	if a.bodyKind == multipartBody {
 		var ct string
 		if body, ct, err = a.multipart(env); err != nil {
@@ -339,6 +342,9 @@ func (a *action) payload(env map[string]any) ([]byte, error) {
 		v, err := a.bodyValue.Eval(env)
 		if err != nil {
 			return nil, err
+		}
+		if v == nil {
+			return nil, nil // null sends no body, as null leaves out a field
 		}
 		b, err := jsonenc.Append(nil, v)
 		if err != nil {

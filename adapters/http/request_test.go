@@ -290,6 +290,17 @@ func TestBodies(t *testing.T) {
 			}
 		},
 	}, {
+		name:  "null body",
+		block: "method = \"POST\"\n  body = expr(\"args.n > 5 ? nil : {'n': args.n}\")",
+		check: func(t *testing.T, body map[string]any) {
+			if body["data"] != "" {
+				t.Errorf("data = %q, want no body", body["data"])
+			}
+			if ct, ok := body["headers"].(map[string]any)["Content-Type"]; ok {
+				t.Errorf("Content-Type = %v, want none without a body", ct)
+			}
+		},
+	}, {
 		name:  "get with body",
 		block: "body = expr(\"args.n\")",
 		check: func(t *testing.T, body map[string]any) {

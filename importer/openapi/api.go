@@ -24,8 +24,17 @@ type authDecl struct {
 	in, param string   // api_key: "header" or "query", and its name
 	tokenURL  string   // oauth2: the client credentials flow's token URL
 	scopes    []string // oauth2: those the operations require
-	scheme    string   // the security scheme's name in the document
-	env       []string
+	// keys are API keys in headers that the document requires along with
+	// the scheme (security: [{a: [], b: []}] asks for both), sent as the
+	// http_api's headers.
+	keys   []extraKey
+	scheme string // the security scheme's name in the document
+	env    []string
+}
+
+// extraKey is an API key sent in a header besides the auth scheme.
+type extraKey struct {
+	header, scheme, env, variable string
 }
 
 // api reads the servers and the security schemes.
@@ -76,6 +85,12 @@ func (b *builder) api() (*apiDecl, error) {
 			d.auth.env = []string{up + "_API_KEY"}
 		case "oauth2":
 			d.auth.env = []string{up + "_CLIENT_ID", up + "_CLIENT_SECRET"}
+		}
+		for i := range d.auth.keys {
+			k := &d.auth.keys[i]
+			id := identifier(k.header, "key")
+			k.env, k.variable = strings.ToUpper(d.name+"_"+id), d.name+"_"+id
+			d.auth.env = append(d.auth.env, k.env)
 		}
 	}
 	return d, nil
@@ -138,12 +153,56 @@ func (b *builder) relative(ref string) (string, string) {
 // document's global requirements that a tool can send, else the one most
 // operations require.
 func (b *builder) security() (*authDecl, string) {
-	var schemes map[string]any
-	if b.spec.Version[0] == '2' {
-		schemes = obj(b.spec.Root["securityDefinitions"])
-	} else {
-		schemes = obj(obj(b.spec.Root["components"])["securitySchemes"])
+	a, left := b.pickScheme()
+	if a != nil {
+		a.keys = b.companions(a.scheme)
 	}
+	return a, left
+}
+
+// companions are the API keys in headers that a requirement naming scheme
+// asks for along with it: the first such requirement of the document, or
+// of its operations, decides.
+func (b *builder) companions(scheme string) []extraKey {
+	schemes := b.schemes()
+	reqs := list(b.spec.Root["security"])
+	for _, p := range sortedKeys(obj(b.spec.Root["paths"])) {
+		for _, m := range methods {
+			reqs = append(reqs, list(obj(obj(obj(b.spec.Root["paths"])[p])[m])["security"])...)
+		}
+	}
+	for _, req := range reqs {
+		r := obj(req)
+		if _, ok := r[scheme]; !ok || len(r) < 2 {
+			continue
+		}
+		var keys []extraKey
+		for _, name := range sortedKeys(r) {
+			if name == scheme {
+				continue
+			}
+			v, _, _, err := b.spec.deref(schemes[name], b.spec.Location)
+			s := obj(v)
+			if err == nil && strings.EqualFold(str(s["type"]), "apiKey") && str(s["in"]) == "header" && headerToken(str(s["name"])) {
+				keys = append(keys, extraKey{header: str(s["name"]), scheme: name})
+			}
+		}
+		return keys
+	}
+	return nil
+}
+
+// schemes are the document's security schemes, by name.
+func (b *builder) schemes() map[string]any {
+	if b.spec.Version[0] == '2' {
+		return obj(b.spec.Root["securityDefinitions"])
+	}
+	return obj(obj(b.spec.Root["components"])["securitySchemes"])
+}
+
+// pickScheme chooses the scheme of the http_api's auth (see security).
+func (b *builder) pickScheme() (*authDecl, string) {
+	schemes := b.schemes()
 	if len(schemes) == 0 {
 		return nil, ""
 	}

@@ -61,8 +61,9 @@ type bodyMapping struct {
 	kind        string  // "json", "form", "multipart" or "raw"
 	fields      []field // json and form objects built field by field
 	compact     bool    // leave out null fields (json)
+	optional    bool    // send no body when every field is left out (json)
 	program     string  // the whole body, when fields is empty
-	contentType string  // raw
+	contentType string  // raw, and json when not application/json
 }
 
 // outField is one output block.
@@ -410,12 +411,14 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 				bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
 				bm.compact = bm.compact || !req
 			}
+			bm.optional = !body.Required && len(bm.fields) > 0
+			bm.contentType = body.JSONType
 			t.body = bm
 			return nil
 		}
 		a := b.argFrom(argName("body", "request", taken), body.Description, sch, body.Required)
 		t.args = append(t.args, a)
-		t.body = &bodyMapping{kind: "json", program: "args." + a.name}
+		t.body = &bodyMapping{kind: "json", program: "args." + a.name, contentType: body.JSONType}
 	case isMultipart(body.MediaType):
 		props, required, ok := b.locals.objectShape(sch)
 		if !ok {

@@ -46,7 +46,11 @@ type Param struct {
 
 // Body is a request body.
 type Body struct {
-	MediaType   string // application/json, application/x-www-form-urlencoded, text/plain…
+	MediaType string // application/json, application/x-www-form-urlencoded, text/plain…
+	// JSONType is the document's own media type of a JSON body when it is
+	// not plain application/json (text/json, application/vnd.x+json…),
+	// sent as the body's Content-Type.
+	JSONType    string
 	Schema      any
 	Doc         string
 	Required    bool
@@ -303,9 +307,19 @@ func (s *Spec) body3(op *Operation, raw map[string]any, doc string) error {
 		Description: strings.TrimSpace(str(rb["description"])),
 	}
 	if jsonMedia(mt) {
-		op.Body.MediaType = "application/json"
+		op.Body.MediaType, op.Body.JSONType = "application/json", jsonType(mt)
 	}
 	return nil
+}
+
+// jsonType is a JSON media type worth sending as it is written: not
+// application/json itself, nor a wildcard.
+func jsonType(mt string) string {
+	l := strings.ToLower(strings.TrimSpace(mt))
+	if strings.Contains(l, "*") || strings.HasPrefix(l, "application/json") && !strings.Contains(l, ";") {
+		return ""
+	}
+	return strings.TrimSpace(mt)
 }
 
 // pickMedia chooses the request media type a tool sends best.
@@ -369,6 +383,9 @@ func (s *Spec) body2(op *Operation, raw map[string]any, doc string) error {
 				for _, c := range consumes {
 					if jsonMedia(str(c)) {
 						mt = "application/json"
+						if str(c) != "application/json" && jsonType(str(c)) != "" && !slices.ContainsFunc(consumes, func(x any) bool { return x == "application/json" }) {
+							op.Body.JSONType = jsonType(str(c))
+						}
 						break
 					}
 				}

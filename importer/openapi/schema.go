@@ -232,7 +232,9 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 			delete(out, k)
 		}
 	}
-	if m["nullable"] == true {
+	// OpenAPI 3.0's nullable, and x-nullable, its Swagger 2.0 extension
+	// that servers and mock servers honour alike.
+	if m["nullable"] == true || m["x-nullable"] == true {
 		nullable(out)
 	}
 	return out

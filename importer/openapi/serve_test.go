@@ -97,7 +97,7 @@ func TestImportedToolsCall(t *testing.T) {
 		"GET /api/orders":           `[{"id": 1, "item": "tea", "quantity": 2}]`,
 		"POST /api/orders":          `{"id": 2, "item": "tea", "quantity": 1}`,
 	})
-	pets := loadImport(t, "petstore.yaml", up.srv.URL+"/v1", map[string]string{"PET_STORE_API_KEY": "k-123"})
+	pets := loadImport(t, "petstore.yaml", up.srv.URL+"/v1", map[string]string{"PET_STORE_API_KEY": "k-123", "PET_STORE_X_TENANT": "acme"})
 	orders := loadImport(t, "swagger.json", up.srv.URL+"/api", map[string]string{"LEGACY_ORDERS_USERNAME": "ann", "LEGACY_ORDERS_PASSWORD": "pw"})
 
 	tests := []struct {
@@ -111,7 +111,7 @@ func TestImportedToolsCall(t *testing.T) {
 			cfg: pets, tool: "list_pets",
 			args:   `{"tags": ["a", "b"], "status": ["available", "sold"], "filter": {"color": "red"}, "x_request_id": "0b6f8a2e-1f7c-4a55-9e3b-5d1c2a7b9f00"}`,
 			want:   request{method: "GET", uri: "/v1/pets?filter%5Bcolor%5D=red&limit=20&status=available%2Csold&tags=a&tags=b"},
-			header: map[string]string{"X-Request-Id": "0b6f8a2e-1f7c-4a55-9e3b-5d1c2a7b9f00", "X-Api-Key": "k-123"},
+			header: map[string]string{"X-Request-Id": "0b6f8a2e-1f7c-4a55-9e3b-5d1c2a7b9f00", "X-Api-Key": "k-123", "X-Tenant": "acme"},
 			// An optional field that is null is left out.
 			structured: `{"items":[{"id":7,"kind":"dog","name":"Rex","tag":null}]}`,
 		},
@@ -221,6 +221,20 @@ func TestImportedToolsCall(t *testing.T) {
 		t.Errorf("get_note: %s", res.Text())
 	} else if got := notesUp.request(); got.uri != "/v2/notes/n1" || got.header.Get("Authorization") != "Bearer tok-9" {
 		t.Errorf("get_note sent %s with Authorization %q", got.uri, got.header.Get("Authorization"))
+	}
+
+	// An optional body: sent with the document's media type when given,
+	// not at all when every field is left out.
+	tool, _ = notes.Tool("add_note")
+	if res := tool.Call(context.Background(), json.RawMessage(`{"text": "hi"}`)); res.IsError {
+		t.Errorf("add_note: %s", res.Text())
+	} else if got := notesUp.request(); got.contentType != "application/vnd.notes+json" || got.body != `{"text":"hi"}` {
+		t.Errorf("add_note sent %q as %q", got.body, got.contentType)
+	}
+	if res := tool.Call(context.Background(), json.RawMessage(`{}`)); res.IsError {
+		t.Errorf("add_note without a body: %s", res.Text())
+	} else if got := notesUp.request(); got.contentType != "" || got.body != "" {
+		t.Errorf("add_note with nothing given sent %q as %q, want no body", got.body, got.contentType)
 	}
 
 	// Without the key, a call fails before anything is sent, naming it.

@@ -251,11 +251,21 @@ func (b *builder) apiBlocks(body *hclwrite.Body, api *apiDecl) {
 			secretVar(api.name+"_client_id", a.env[0], fmt.Sprintf("The OAuth2 client id for %s (security scheme %q)", api.title, a.scheme), false)
 			secretVar(api.name+"_client_secret", a.env[1], fmt.Sprintf("The OAuth2 client secret for %s", api.title), true)
 		}
+		for _, k := range a.keys {
+			secretVar(k.variable, k.env, fmt.Sprintf("The API key of %s in the header %s (security scheme %q, required with %q)", api.title, k.header, k.scheme, a.scheme), true)
+		}
 	}
 
 	body.AppendNewline()
 	h := body.AppendNewBlock("http_api", []string{api.name}).Body()
 	h.SetAttributeTraversal("base_url", traversal("var", baseVar))
+	if a != nil && len(a.keys) > 0 {
+		attrs := make([]hclwrite.ObjectAttrTokens, len(a.keys))
+		for i, k := range a.keys {
+			attrs[i] = hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForValue(cty.StringVal(k.header)), Value: hclwrite.TokensForTraversal(traversal("var", k.variable))}
+		}
+		h.SetAttributeRaw("headers", hclwrite.TokensForObject(attrs))
+	}
 	if a != nil {
 		auth := h.AppendNewBlock("auth", nil).Body()
 		switch a.kind {
@@ -397,9 +407,18 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 			for i, f := range bm.fields {
 				parts[i] = exprString(f.key) + ": " + f.program
 			}
-			h.SetAttributeRaw("body", exprTokens("compact({"+strings.Join(parts, ", ")+"})"))
+			program := "compact({" + strings.Join(parts, ", ") + "})"
+			if bm.optional {
+				// An optional body with nothing in it is not sent: its
+				// schema's required fields apply only to a body.
+				program = "let body = " + program + "; len(body) > 0 ? body : nil"
+			}
+			h.SetAttributeRaw("body", exprTokens(program))
 		default:
 			h.SetAttributeRaw("body", fieldsTokens(bm.fields))
+		}
+		if bm.kind == "json" && bm.contentType != "" {
+			h.SetAttributeValue("content_type", cty.StringVal(bm.contentType))
 		}
 	}
 
