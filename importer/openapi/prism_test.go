@@ -33,6 +33,9 @@ var prismSpecs = []struct{ path, why string }{
 	{"$DIR/6-dot-authentiqio.appspot.com.json", "JSON bodies, headers, several methods"},
 	{"$DIR/adafruit.com.json", "Swagger 2.0, many operations with JSON bodies and query parameters"},
 	{"$DIR/bigdatacloud.net.json", "query parameters with formats and an API key in the query"},
+	{"$DIR/hubhopper.com.json", "two API keys required together (x-api-key and hhPartnerId)"},
+	{"$DIR/cenit.io.json", "two API keys required together, on every operation; 116 tools"},
+	{"$DIR/rumble.run.json", "text/json bodies, responses of */*"},
 }
 
 // prismProblem finds the type of a problem Prism answered with.
@@ -122,12 +125,10 @@ func checkWithPrism(t *testing.T, prism, path string) {
 	cfg, _, diags := load.Load(load.Options{
 		Registry: engine.NewRegistry(httpaction.New()),
 		LookupEnv: func(k string) (string, bool) {
-			for _, suffix := range []string{"_TOKEN", "_API_KEY", "_USERNAME", "_PASSWORD", "_CLIENT_ID", "_CLIENT_SECRET"} {
-				if strings.HasSuffix(k, suffix) && !strings.HasPrefix(k, "MCPDECL_VAR_") {
-					return "test-credential", true
-				}
+			if strings.HasPrefix(k, "MCPDECL_VAR_") {
+				return "", false // the base URL keeps the one given
 			}
-			return "", false
+			return "test-credential", true
 		},
 	}, paths...)
 	if diags.HasErrors() {
