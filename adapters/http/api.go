@@ -101,7 +101,7 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 		}
 	}
 	if attr, ok := content.Attributes["headers"]; ok {
-		diags = append(diags, staticHeaders(ctx, attr, api.header)...)
+		diags = append(diags, api.staticHeaders(ctx, attr)...)
 	}
 	if attr, ok := content.Attributes["timeout"]; ok {
 		d, more := ctx.Duration(attr.Expr)
@@ -191,8 +191,11 @@ func checkOrigin(s string, u *url.URL) error {
 	return nil
 }
 
-// staticHeaders adds the load-time headers of attr to h.
-func staticHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute, h http.Header) hcl.Diagnostics {
+// staticHeaders adds the load-time headers of attr to the API's. An empty
+// one that comes from a sensitive value is an empty credential (see
+// checkSet).
+func (a *API) staticHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) hcl.Diagnostics {
+	h := a.header
 	entries, ok, diags := objectEntries(ctx, attr.Expr)
 	if !ok {
 		// Not written as { … }: a variable or a function call.
@@ -221,6 +224,11 @@ func staticHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute, h http.Header
 		diags = append(diags, more...)
 		if more.HasErrors() {
 			continue
+		}
+		if v, _ := ctx.Eval(e.expr); s == "" && v.ContainsMarked() {
+			// A secret header (an API key required along with auth, say)
+			// that is empty: like an empty credential of auth.
+			diags = append(diags, a.checkSet(ctx, e.expr, "header "+e.name, "")...)
 		}
 		diags = append(diags, addStaticHeader(h, e.name, s, e.keyRange, e.expr.Range())...)
 	}

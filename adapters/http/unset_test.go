@@ -116,3 +116,46 @@ tool "get" {
 		})
 	}
 }
+
+// TestEmptySecretHeader checks that an http_api header holding a sensitive
+// value that is empty (an API key required along with auth, as the
+// importer writes) is an empty credential too: a warning, and calls that
+// fail naming what to set.
+func TestEmptySecretHeader(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tools.hcl")
+	src := `
+variable "tenant" {
+  type      = string
+  sensitive = true
+  default   = env("DEMO_TENANT")
+}
+http_api "api" {
+  base_url = "https://api.example.com"
+  headers  = { "X-Tenant" = var.tenant }
+}
+tool "get" {
+  description = "Gets."
+  http {
+    api  = http_api.api
+    path = "/"
+  }
+}
+`
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, diags := load.Load(load.Options{
+		Registry:  engine.NewRegistry(httpaction.New()),
+		LookupEnv: func(string) (string, bool) { return "", false },
+	}, path)
+	if diags.HasErrors() || len(diags) != 1 || diags[0].Summary != "Empty credential" {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	t.Cleanup(func() { _ = cfg.Close() })
+	tool, _ := cfg.Tool("get")
+	res := tool.Call(context.Background(), nil)
+	want := `the header X-Tenant of http_api "api" is empty: set the environment variable DEMO_TENANT`
+	if !res.IsError || res.Text() != want {
+		t.Errorf("result: %v %q\nwant %q", res.IsError, res.Text(), want)
+	}
+}
