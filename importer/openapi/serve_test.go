@@ -202,7 +202,7 @@ func TestImportedToolsCall(t *testing.T) {
 	// A result that breaks the document's schema is a tool error, not a
 	// silent wrong answer.
 	bad := newUpstream(t, map[string]string{"GET /v1/pets/7": `{"id": "seven", "name": "Rex"}`})
-	pets = loadImport(t, "petstore.yaml", bad.srv.URL+"/v1", map[string]string{"PET_STORE_API_KEY": "k"})
+	pets = loadImport(t, "petstore.yaml", bad.srv.URL+"/v1", map[string]string{"PET_STORE_API_KEY": "k", "PET_STORE_X_TENANT": "acme"})
 	tool, _ := pets.Tool("get_pet")
 	if res := tool.Call(context.Background(), json.RawMessage(`{"pet_id": 7}`)); !res.IsError || !strings.Contains(res.Text(), "/id") {
 		t.Errorf("a wrong id type: %v %s", res.IsError, res.Text())
