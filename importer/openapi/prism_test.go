@@ -63,11 +63,10 @@ var refusals = map[string]bool{
 // and runs it; MCPDECL_PRISM_SPECS names other documents of the directory
 // (space-separated) for a wider sweep by hand.
 func TestPrism(t *testing.T) {
+	// Like TestDirectory, it runs where .ci/prism.sh sets its variables
+	// (and checks that it ran), not in the plain go test ./... of CI.
 	prism := os.Getenv("MCPDECL_PRISM")
 	if prism == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("MCPDECL_PRISM is not set: .ci/prism.sh installs Prism and sets it")
-		}
 		t.Skip("set MCPDECL_PRISM to Stoplight Prism's executable (npm install @stoplight/prism-cli@5.14.2), and MCPDECL_OPENAPI_DIR for the directory's documents")
 	}
 	dir := os.Getenv("MCPDECL_OPENAPI_DIR")
@@ -86,6 +85,7 @@ func TestPrism(t *testing.T) {
 				if os.Getenv("CI") == "true" {
 					t.Fatalf("MCPDECL_OPENAPI_DIR is not set: .ci/prism.sh sets it")
 				}
+				t.Logf("%s left out: MCPDECL_OPENAPI_DIR is not set", rest)
 				continue
 			}
 			path = filepath.Join(dir, rest)
