@@ -4,16 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // TestCircuitBreaker checks an http_api's circuit_breaker against an
@@ -32,7 +26,6 @@ func TestCircuitBreaker(t *testing.T) {
 	}))
 	t.Cleanup(upstream.Close)
 
-	path := filepath.Join(t.TempDir(), "tools.hcl")
 	src := `
 http_api "inventory" {
   base_url = "` + upstream.URL + `"
@@ -49,14 +42,10 @@ tool "get" {
   }
 }
 `
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, path)
+	cfg, diags := loadSource(t, src, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	t.Cleanup(func() { _ = cfg.Close() })
 	tool, _ := cfg.Tool("get")
 	call := func() string {
 		res := tool.Call(context.Background(), nil)
@@ -114,12 +103,8 @@ func TestCircuitBreakerConfig(t *testing.T) {
 		{`threshold = 3`, `Unsupported argument; An argument named "threshold" is not expected here.`},
 	} {
 		t.Run(tc.body, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "tools.hcl")
 			src := "http_api \"a\" {\n  base_url = \"https://a.example.com\"\n  circuit_breaker {\n    " + tc.body + "\n  }\n}\n"
-			if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			_, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, path)
+			_, diags := loadSource(t, src, nil)
 			if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.want) {
 				t.Errorf("errors: %v\nwant one containing %q", diags, tc.want)
 			}

@@ -5,14 +5,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
-
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // TestCloseURLAction checks that closing a configuration (as a reload does
@@ -34,7 +28,6 @@ func TestCloseURLAction(t *testing.T) {
 	upstream.Start()
 	t.Cleanup(upstream.Close)
 
-	path := filepath.Join(t.TempDir(), "tools.hcl")
 	src := `
 tool "get" {
   description = "Gets."
@@ -43,10 +36,7 @@ tool "get" {
   }
 }
 `
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, path)
+	cfg, diags := loadSource(t, src, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

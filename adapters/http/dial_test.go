@@ -5,14 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // TestAllowedHostsCheckAddresses checks allowed_hosts against the address
@@ -79,15 +73,10 @@ tool "get" {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "tools.hcl")
-			if err := os.WriteFile(path, []byte(tt.src), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, path)
+			cfg, diags := loadSource(t, tt.src, nil)
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			t.Cleanup(func() { _ = cfg.Close() })
 			tool, _ := cfg.Tool("get")
 			res := tool.Call(context.Background(), nil)
 			if !strings.Contains(res.Text(), tt.want) {

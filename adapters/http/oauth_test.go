@@ -6,16 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // tokenServer is an OAuth2 token endpoint for the client credentials
@@ -92,7 +88,6 @@ func (u *oauthUpstream) revoke(tok string) {
 // block body, with env as the environment.
 func loadOAuth(t *testing.T, upstream, body string, env map[string]string) (*engine.Tool, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "tools.hcl")
 	src := `
 variable "client_secret" {
   type      = string
@@ -115,17 +110,10 @@ tool "get" {
   }
 }
 `
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{
-		Registry:  engine.NewRegistry(httpaction.New()),
-		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-	}, path)
+	cfg, diags := loadSource(t, src, env)
 	if diags.HasErrors() {
 		return nil, diags.Error()
 	}
-	t.Cleanup(func() { _ = cfg.Close() })
 	tool, _ := cfg.Tool("get")
 	return tool, ""
 }

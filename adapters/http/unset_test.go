@@ -4,17 +4,13 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // TestEmptyCredential loads an API whose credential comes from an
@@ -50,7 +46,6 @@ func TestEmptyCredential(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "tools.hcl")
 			src := `
 variable "token" {
   type      = string
@@ -75,18 +70,11 @@ tool "get" {
   }
 }
 `
-			if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-				t.Fatal(err)
-			}
 			load1 := func(env map[string]string) (*engine.Config, hcl.Diagnostics) {
-				cfg, _, diags := load.Load(load.Options{
-					Registry:  engine.NewRegistry(httpaction.New()),
-					LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-				}, path)
+				cfg, diags := loadSource(t, src, env)
 				if diags.HasErrors() {
 					t.Fatal(diags.Error())
 				}
-				t.Cleanup(func() { _ = cfg.Close() })
 				return cfg, diags
 			}
 			cfg, diags := load1(nil)
@@ -122,7 +110,6 @@ tool "get" {
 // importer writes) is an empty credential too: a warning, and calls that
 // fail naming what to set.
 func TestEmptySecretHeader(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tools.hcl")
 	src := `
 variable "tenant" {
   type      = string
@@ -141,17 +128,10 @@ tool "get" {
   }
 }
 `
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{
-		Registry:  engine.NewRegistry(httpaction.New()),
-		LookupEnv: func(string) (string, bool) { return "", false },
-	}, path)
+	cfg, diags := loadSource(t, src, nil)
 	if diags.HasErrors() || len(diags) != 1 || diags[0].Summary != "Empty credential" {
 		t.Fatalf("diagnostics: %v", diags)
 	}
-	t.Cleanup(func() { _ = cfg.Close() })
 	tool, _ := cfg.Tool("get")
 	res := tool.Call(context.Background(), nil)
 	want := `the header X-Tenant of http_api "api" is empty: set the environment variable DEMO_TENANT`

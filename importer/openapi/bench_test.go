@@ -3,14 +3,10 @@ package openapi
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -31,15 +27,7 @@ func BenchmarkImportGitHub(b *testing.B) {
 	p := githubSpec(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		data, err := ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		spec, err := Parse(data, p, ReadFile)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := Import(spec, Options{Name: "github"}); err != nil {
+		if _, _, err := importPath(p, Options{Name: "github"}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -50,31 +38,18 @@ func BenchmarkImportGitHub(b *testing.B) {
 // start to a client's first listing.
 func BenchmarkServeGitHub(b *testing.B) {
 	p := githubSpec(b)
-	data, err := ReadFile(p)
+	_, res, err := importPath(p, Options{Name: "github"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	spec, err := Parse(data, p, ReadFile)
+	paths, err := writeFiles(b.TempDir(), res.Files)
 	if err != nil {
 		b.Fatal(err)
-	}
-	res, err := Import(spec, Options{Name: "github"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
-	var paths []string
-	for _, f := range res.Files {
-		fp := filepath.Join(dir, f.Name)
-		if err := os.WriteFile(fp, f.Data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-		paths = append(paths, fp)
 	}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, paths...)
+		cfg, diags := loadFiles(paths, nil)
 		if diags.HasErrors() {
 			b.Fatal(diags.Error())
 		}

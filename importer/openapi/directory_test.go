@@ -9,10 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // TestDirectory imports every document under $MCPDECL_OPENAPI_DIR (such
@@ -53,17 +49,7 @@ func TestDirectory(t *testing.T) {
 			defer func() { <-sem }()
 			o := outcome{spec: p}
 			defer func() { outcomes[i] = o }()
-			data, err := ReadFile(p)
-			if err != nil {
-				o.err = err.Error()
-				return
-			}
-			spec, err := Parse(data, p, ReadFile)
-			if err != nil {
-				o.err = err.Error()
-				return
-			}
-			res, err := Import(spec, Options{Source: filepath.Base(p)})
+			_, res, err := importPath(p, Options{Source: filepath.Base(p)})
 			if err != nil {
 				o.err = err.Error()
 				return
@@ -85,19 +71,12 @@ func TestDirectory(t *testing.T) {
 				return
 			}
 			defer os.RemoveAll(dir)
-			var paths []string
-			for _, f := range res.Files {
-				fp := filepath.Join(dir, f.Name)
-				if err := os.WriteFile(fp, f.Data, 0o644); err != nil {
-					o.err = err.Error()
-					return
-				}
-				paths = append(paths, fp)
+			paths, err := writeFiles(dir, res.Files)
+			if err != nil {
+				o.err = err.Error()
+				return
 			}
-			cfg, _, diags := load.Load(load.Options{
-				Registry:  engine.NewRegistry(httpaction.New()),
-				LookupEnv: func(string) (string, bool) { return "", false },
-			}, paths...)
+			cfg, diags := loadFiles(paths, nil)
 			if diags.HasErrors() {
 				o.err = "does not load: " + diags.Errs()[0].Error()
 				return

@@ -14,19 +14,11 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // importFile imports a document of testdata.
 func importFile(t *testing.T, name string, opts Options) (*Result, error) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	data, err := ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := Parse(data, p, ReadFile)
-	if err != nil {
-		return nil, err
-	}
 	if opts.Source == "" {
 		opts.Source = name
 	}
-	return Import(spec, opts)
+	_, res, err := importPath(filepath.Join("testdata", name), opts)
+	return res, err
 }
 
 // joined is the files of a result as one text, each after a "-- name --"

@@ -15,10 +15,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // prismSpecs are the documents TestPrism checks: ours, real ones in the
@@ -99,38 +95,22 @@ func TestPrism(t *testing.T) {
 // checkWithPrism imports one document and calls its tools against Prism.
 func checkWithPrism(t *testing.T, prism, path string) {
 	base := startPrism(t, prism, path)
-	data, err := ReadFile(path)
+	spec, res, err := importPath(path, Options{BaseURL: base, Source: filepath.Base(path)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := Parse(data, path, ReadFile)
+	paths, err := writeFiles(t.TempDir(), res.Files)
 	if err != nil {
 		t.Fatal(err)
-	}
-	res, err := Import(spec, Options{BaseURL: base, Source: filepath.Base(path)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	var paths []string
-	for _, f := range res.Files {
-		p := filepath.Join(dir, f.Name)
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
 	}
 	// Every credential the import asks for gets a value: Prism checks
 	// that one is sent, not which.
-	cfg, _, diags := load.Load(load.Options{
-		Registry: engine.NewRegistry(httpaction.New()),
-		LookupEnv: func(k string) (string, bool) {
-			if strings.HasPrefix(k, "MCPDECL_VAR_") {
-				return "", false // the base URL keeps the one given
-			}
-			return "test-credential", true
-		},
-	}, paths...)
+	cfg, diags := loadFiles(paths, func(k string) (string, bool) {
+		if strings.HasPrefix(k, "MCPDECL_VAR_") {
+			return "", false // the base URL keeps the one given
+		}
+		return "test-credential", true
+	})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

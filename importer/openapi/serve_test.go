@@ -6,15 +6,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // request is what the upstream received.
@@ -63,19 +59,11 @@ func loadImport(t *testing.T, spec, base string, env map[string]string) *engine.
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	var paths []string
-	for _, f := range res.Files {
-		p := filepath.Join(dir, f.Name)
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
+	paths, err := writeFiles(t.TempDir(), res.Files)
+	if err != nil {
+		t.Fatal(err)
 	}
-	cfg, _, diags := load.Load(load.Options{
-		Registry:  engine.NewRegistry(httpaction.New()),
-		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-	}, paths...)
+	cfg, diags := loadFiles(paths, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -1,0 +1,51 @@
+package openapi
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// importPath reads, parses and imports the document at path, as mcpdecl
+// import openapi does.
+func importPath(path string, opts Options) (*Spec, *Result, error) {
+	data, err := ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec, err := Parse(data, path, ReadFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := Import(spec, opts)
+	return spec, res, err
+}
+
+// writeFiles writes the files of an import into dir and returns their
+// paths.
+func writeFiles(dir string, files []File) ([]string, error) {
+	var paths []string
+	for _, f := range files {
+		p := filepath.Join(dir, f.Name)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// loadFiles loads configuration files as serve does, with lookup as the
+// environment (nil: an empty one).
+func loadFiles(paths []string, lookup func(string) (string, bool)) (*engine.Config, hcl.Diagnostics) {
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New()), LookupEnv: lookup}, paths...)
+	return cfg, diags
+}
