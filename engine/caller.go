@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"slices"
+
+	"github.com/expr-lang/expr/types"
 )
 
 // Caller is who makes a call: the identity the server authenticated, or the
@@ -20,6 +22,57 @@ type Caller struct {
 	Authenticated bool
 	// Scopes are those the caller's token grants.
 	Scopes []string
+	// Subject is who the token names: a JWT's sub, a static token's
+	// label; "" when no token was checked.
+	Subject string
+	// Claims are the claims of the caller's JWT that the auth block lets
+	// programs read (its oauth block's claims), each nil when the token
+	// has none; nil without a JWT. They are never logged.
+	Claims map[string]any
+}
+
+// ClaimsKey is the key of an authenticated request's TokenInfo.Extra that
+// holds the claims programs may read (see Caller.Claims), as a
+// map[string]any.
+const ClaimsKey = "claims"
+
+// Value is the caller as programs read it: caller.id, caller.sub,
+// caller.authenticated, caller.scopes and caller.claims.<name> (see
+// [CallerType]).
+func (c Caller) Value() map[string]any {
+	scopes := make([]any, len(c.Scopes))
+	for i, s := range c.Scopes {
+		scopes[i] = s
+	}
+	claims := make(map[string]any, len(c.Claims))
+	for k, v := range c.Claims {
+		claims[k] = v
+	}
+	return map[string]any{"id": c.ID, "sub": c.Subject, "authenticated": c.Authenticated, "scopes": scopes, "claims": claims}
+}
+
+type callerValueKey struct{}
+
+// CallerValue is the caller as the programs of the call under way read
+// it, for actions to put in their programs' environment as "caller"; nil
+// when no program of the tool reads it.
+func CallerValue(ctx context.Context) map[string]any {
+	v, _ := ctx.Value(callerValueKey{}).(map[string]any)
+	return v
+}
+
+// CallerType is the type of the caller variable of programs, given the
+// claims the auth block lets them read: reading any other name is a load
+// error.
+func CallerType(claims []string) types.Map {
+	chosen := types.Map{}
+	for _, name := range claims {
+		chosen[name] = types.Any
+	}
+	return types.Map{
+		"id": types.String, "sub": types.String, "authenticated": types.Bool,
+		"scopes": types.Array(types.String), "claims": chosen,
+	}
 }
 
 // LocalID is the ID of the caller of stdio sessions and of the command

@@ -42,6 +42,9 @@ type DecodeContext struct {
 	// the environment variable GITHUB_TOKEN" for var.token whose default is
 	// env("GITHUB_TOKEN"). It returns "" when it cannot tell.
 	HowToSet func(e hcl.Expression) string
+	// ReadsCaller is set when a program compiled by Value reads the
+	// caller variable: the tool then gives its programs the caller.
+	ReadsCaller bool
 }
 
 // ReadFile reads a file that a block names, such as a CA certificate:
@@ -89,6 +92,9 @@ func (c *DecodeContext) Value(e hcl.Expression) (mapping.Value, hcl.Diagnostics)
 		return mapping.Const(nil), diags
 	}
 	m, more := mapping.Compile(v, e, c.Env)
+	if m != nil && mapping.Reads(m, "caller") {
+		c.ReadsCaller = true
+	}
 	return m, append(diags, more...)
 }
 

@@ -73,8 +73,11 @@ type ToolSpec struct {
 	// tool over authenticated HTTP.
 	Scopes []string
 	// Tags label the tool, for toolsets to select it by.
-	Tags  []string
-	Range hcl.Range // where the tool is declared
+	Tags []string
+	// ReadsCaller is true when a program of the tool reads the caller
+	// variable (see [Caller.Value]); only then is it made for a call.
+	ReadsCaller bool
+	Range       hcl.Range // where the tool is declared
 
 	// NoSanitize (sanitize = false) leaves terminal escape sequences and
 	// control characters in the tool's results: its text, content blocks
@@ -323,6 +326,11 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		scope = &callScope{maxResultBytes: t.spec.MaxResultBytes, redact: sec.redact, keepControls: t.spec.NoSanitize}
 	}
 	ctx = withCallScope(ctx, scope)
+	var caller map[string]any
+	if t.spec.ReadsCaller {
+		caller = CallerFrom(ctx).Value()
+		ctx = context.WithValue(ctx, callerValueKey{}, caller)
+	}
 
 	var resp *Response
 	if t.spec.Action != nil {
@@ -350,6 +358,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		env = make(map[string]any, 1)
 	}
 	env["args"] = args
+	if caller != nil {
+		env["caller"] = caller
+	}
 
 	if failed, msg := t.failed(resp, env); failed {
 		return errorResult(msg), sec

@@ -30,6 +30,9 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	var env map[string]any
 	if a.dynamic {
 		env = map[string]any{"args": args}
+		if caller := engine.CallerValue(ctx); caller != nil {
+			env["caller"] = caller
+		}
 	}
 	argv, err := a.argv(env)
 	if err != nil {

@@ -286,7 +286,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if err := d.ensureInit(ctx); err != nil {
 		return nil, err
 	}
-	params, err := a.bind(args)
+	params, err := a.bind(ctx, args)
 	if err != nil {
 		return nil, err
 	}
@@ -585,13 +585,17 @@ func (a *action) rowsText(res *result) string {
 }
 
 // bind computes the values of params for one call.
-func (a *action) bind(args map[string]any) ([]any, error) {
+func (a *action) bind(ctx context.Context, args map[string]any) ([]any, error) {
 	if a.params == nil {
 		return nil, nil
 	}
 	src := a.fixed
 	if src == nil {
-		v, err := a.params.Eval(map[string]any{"args": args})
+		env := map[string]any{"args": args}
+		if caller := engine.CallerValue(ctx); caller != nil {
+			env["caller"] = caller
+		}
+		v, err := a.params.Eval(env)
 		if err != nil {
 			return nil, err
 		}

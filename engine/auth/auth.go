@@ -18,6 +18,8 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // Authenticator checks the bearer tokens of HTTP requests against an auth
@@ -218,7 +220,24 @@ func (a *Authenticator) jwt(ctx context.Context, token string) (*sdkauth.TokenIn
 	if err != nil || exp == nil { // the parser has checked it is there
 		return nil, "the token has no expiry (exp)", nil
 	}
-	return &sdkauth.TokenInfo{UserID: JWTPrefix + sub, Scopes: scopes(claims), Expiration: exp.Time}, "", nil
+	info := &sdkauth.TokenInfo{UserID: JWTPrefix + sub, Scopes: scopes(claims), Expiration: exp.Time}
+	if len(a.oauth.Claims) > 0 {
+		chosen := make(map[string]any, len(a.oauth.Claims))
+		for _, name := range a.oauth.Claims {
+			chosen[name] = claims[name] // nil when the token has none
+		}
+		info.Extra = map[string]any{engine.ClaimsKey: chosen}
+	}
+	return info, "", nil
+}
+
+// Claims are the names of the claims programs may read (the oauth block's
+// claims attribute); nil without an oauth block.
+func (a *Authenticator) Claims() []string {
+	if a.oauth == nil {
+		return nil
+	}
+	return a.oauth.Claims
 }
 
 // refusal is why a token is refused before its signature is checked: for

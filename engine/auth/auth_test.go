@@ -30,6 +30,7 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"go.uber.org/goleak"
 
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -752,5 +753,31 @@ func TestJWKSRedirects(t *testing.T) {
 				t.Errorf("check: %v\nwant %s", err, want)
 			}
 		})
+	}
+}
+
+// TestChosenClaims checks that a verified JWT passes on the claims the
+// oauth block's claims attribute names (nil when the token has none), and
+// no other.
+func TestChosenClaims(t *testing.T) {
+	p := newIDP(t)
+	p.addKey("k1", "rsa", nil)
+	cfg := p.config()
+	cfg.OAuth.Claims = []string{"tenant", "team"}
+	a := newAuth(t, cfg, nil, 0)
+	tok := p.sign("k1", "RS256", func(c claims) { c["tenant"] = "acme"; c["email"] = "alice@example.com" })
+	info, err := a.Verify(context.Background(), tok, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := info.Extra[engine.ClaimsKey].(map[string]any)
+	if len(got) != 2 || got["tenant"] != "acme" || got["team"] != nil {
+		t.Errorf("claims passed on: %v, want tenant=acme and team=nil only", got)
+	}
+
+	// Without claims chosen, none is passed on.
+	a = newAuth(t, p.config(), nil, 0)
+	if info, err := a.Verify(context.Background(), tok, nil); err != nil || info.Extra != nil {
+		t.Errorf("claims passed on without any chosen: %v, %v", info.Extra, err)
 	}
 }

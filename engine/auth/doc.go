@@ -20,6 +20,7 @@
 //	    authorization_servers = ["https://idp.example.com"]         # default: [issuer]
 //	    scopes_supported      = ["tickets:read", "tickets:write"]   # optional
 //	    leeway   = "30s"                                            # default: 30s
+//	    claims   = ["tenant"]       # claims programs may read as caller.claims.<name>
 //	  }
 //	}
 //

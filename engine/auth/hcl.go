@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
@@ -54,6 +55,9 @@ type OAuth struct {
 	ScopesSupported []string
 	// Leeway is the clock skew allowed on exp, nbf and iat.
 	Leeway time.Duration
+	// Claims are the names of the claims that programs may read, as
+	// caller.claims.<name>; the others are never passed on.
+	Claims []string
 }
 
 // Secret is a value never printed: formatting it, with any verb, encoding
@@ -106,6 +110,7 @@ var (
 		{Name: "authorization_servers"},
 		{Name: "scopes_supported"},
 		{Name: "leeway"},
+		{Name: "claims"},
 	}}
 )
 
@@ -192,6 +197,9 @@ func decodeToken(b *hcl.Block, ctx *engine.DecodeContext) (Token, hcl.Range, hcl
 	return t, rng, diags
 }
 
+// claimName is a claim that programs can read as caller.claims.<name>.
+var claimName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+
 func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnostics) {
 	content, diags := b.Body.Content(oauthSchema)
 	o := &OAuth{Leeway: DefaultLeeway}
@@ -255,6 +263,18 @@ func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnosti
 		var more hcl.Diagnostics
 		o.ScopesSupported, more = stringList(ctx, a)
 		diags = append(diags, more...)
+	}
+	if a, ok := content.Attributes["claims"]; ok {
+		var more hcl.Diagnostics
+		o.Claims, more = stringList(ctx, a)
+		diags = append(diags, more...)
+		for _, c := range o.Claims {
+			if !claimName.MatchString(c) {
+				diags = append(diags, errorf(a.Expr.Range(), "Invalid claims",
+					"%q cannot be read as caller.claims.%s: a claim name here is a letter or underscore, then letters, digits and underscores.", c, c))
+				break
+			}
+		}
 	}
 	if a, ok := content.Attributes["leeway"]; ok {
 		d, more := ctx.Duration(a.Expr)

@@ -22,4 +22,5 @@ func (l *loader) authBlock() {
 		return
 	}
 	l.decoded = append(l.decoded, a)
+	l.claims = a.Claims()
 }

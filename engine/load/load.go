@@ -109,6 +109,10 @@ type loader struct {
 	// their default, by name: written while variables decode, read only
 	// after, for HowToSet.
 	defaults map[string]hcl.Expression
+
+	// claims are the JWT claims programs may read as caller.claims.<name>
+	// (the auth block's oauth claims), known before the tools decode.
+	claims []string
 }
 
 // readLog is the absolute paths of every file a load read, in the order

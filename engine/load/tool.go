@@ -267,8 +267,9 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 	}
 
 	// The action sees the arguments; what runs after it also sees its result.
-	ctx.Env = mapping.Env{"args": argsEnv}
-	resultEnv := mapping.Env{"args": argsEnv}
+	caller := engine.CallerType(l.claims)
+	ctx.Env = mapping.Env{"args": argsEnv, "caller": caller}
+	resultEnv := mapping.Env{"args": argsEnv, "caller": caller}
 	var actionBlock *hcl.Block
 	for _, ab := range content.Blocks {
 		adapter, ok := l.opts.Registry.Action(ab.Type)
@@ -327,6 +328,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		}
 		return nil
 	}
+	spec.ReadsCaller = ctx.ReadsCaller
 	t, err := engine.NewTool(spec, l.settings, l.redactor)
 	if err != nil {
 		l.error(b.DefRange, "Invalid tool schema", "%s.", err)

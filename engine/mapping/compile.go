@@ -168,6 +168,10 @@ func describeEnv(env Env) string {
 			parts = append(parts, "args ("+strings.Join(fields, ", ")+")")
 			continue
 		}
+		if name == "caller" {
+			parts = append(parts, "caller (who calls: caller.sub, caller.claims…)")
+			continue
+		}
 		parts = append(parts, name)
 	}
 	return strings.Join(parts, ", ")

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 	"github.com/hashicorp/hcl/v2"
@@ -171,4 +172,21 @@ func Fields(v Value) (keys []string, values []Value, ok bool) {
 		return keys, values, true
 	}
 	return nil, nil, false
+}
+
+// Reads reports whether a program of v reads the variable name, such as
+// "caller": what runs v may then leave out what no program reads.
+func Reads(v Value, name string) bool {
+	switch x := v.(type) {
+	case *program:
+		return ast.Find(x.prog.Node(), func(n ast.Node) bool {
+			id, ok := n.(*ast.IdentifierNode)
+			return ok && id.Value == name
+		}) != nil
+	case list:
+		return slices.ContainsFunc(x, func(e Value) bool { return Reads(e, name) })
+	case object:
+		return slices.ContainsFunc(x.values, func(e Value) bool { return Reads(e, name) })
+	}
+	return false
 }

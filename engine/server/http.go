@@ -270,7 +270,10 @@ func callerOf(extra *mcp.RequestExtra) engine.Caller {
 }
 
 func callerFromToken(info *sdkauth.TokenInfo) engine.Caller {
-	return engine.Caller{ID: info.UserID, Authenticated: true, Scopes: info.Scopes}
+	c := engine.Caller{ID: info.UserID, Authenticated: true, Scopes: info.Scopes}
+	_, c.Subject, _ = strings.Cut(info.UserID, ":") // after "jwt:" or "token:"
+	c.Claims, _ = info.Extra[engine.ClaimsKey].(map[string]any)
+	return c
 }
 
 // hostOf is the host of a host:port address: a client's port changes with
