@@ -15,7 +15,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -281,7 +280,7 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 				}}
 				return
 			}
-			parsed[i], diags[i] = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+			parsed[i], diags[i] = parseConfig(src, name)
 		})
 	}
 	wg.Wait()
