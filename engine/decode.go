@@ -45,6 +45,10 @@ type DecodeContext struct {
 	// ReadsCaller is set when a program compiled by Value reads the
 	// caller variable: the tool then gives its programs the caller.
 	ReadsCaller bool
+
+	// scope is Env made ready for compiling, made again when Env is
+	// replaced.
+	scope *mapping.Scope
 }
 
 // ReadFile reads a file that a block names, such as a CA certificate:
@@ -81,7 +85,8 @@ func (c *DecodeContext) Eval(e hcl.Expression) (cty.Value, hcl.Diagnostics) {
 }
 
 // Value evaluates an expression that may mix literals and expr(…) programs
-// into a [mapping.Value], compiling the programs against c.Env.
+// into a [mapping.Value], compiling the programs against c.Env. Env must
+// not change while it is c.Env: give it a new map instead.
 func (c *DecodeContext) Value(e hcl.Expression) (mapping.Value, hcl.Diagnostics) {
 	v, diags := e.Value(c.EvalContext)
 	if diags.HasErrors() {
@@ -91,11 +96,21 @@ func (c *DecodeContext) Value(e hcl.Expression) (mapping.Value, hcl.Diagnostics)
 		// It refers to a value whose errors were already reported.
 		return mapping.Const(nil), diags
 	}
-	m, more := mapping.Compile(v, e, c.Env)
+	m, more := c.Compile(v, e)
+	return m, append(diags, more...)
+}
+
+// Compile compiles v, the value of e evaluated already, into a
+// [mapping.Value], as [DecodeContext.Value] does.
+func (c *DecodeContext) Compile(v cty.Value, e hcl.Expression) (mapping.Value, hcl.Diagnostics) {
+	if c.scope == nil || !c.scope.Of(c.Env) {
+		c.scope = mapping.NewScope(c.Env)
+	}
+	m, diags := c.scope.Compile(v, e)
 	if m != nil && mapping.Reads(m, "caller") {
 		c.ReadsCaller = true
 	}
-	return m, append(diags, more...)
+	return m, diags
 }
 
 // String evaluates a load-time expression that must be a string.

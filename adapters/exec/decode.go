@@ -266,7 +266,7 @@ func (a *action) decodeCommand(ctx *engine.DecodeContext, attr *hcl.Attribute, b
 	dynamic := false
 	for i, el := range elems[1:] {
 		arg := argument{index: i + 1, where: where(el.expr.Range())}
-		m, more := mapping.Compile(el.value, el.expr, ctx.Env)
+		m, more := ctx.Compile(el.value, el.expr)
 		diags = append(diags, more...)
 		if more.HasErrors() {
 			continue

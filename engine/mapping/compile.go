@@ -33,15 +33,40 @@ type Env = types.Map
 // Compile turns v, the load-time value of expression, into a [Value]:
 // literals become ready-made Go values and every expr("…") program in it is
 // compiled and type-checked against env. Diagnostics point at the program's
-// text inside expression.
+// text inside expression. To compile several expressions against one env,
+// a [Scope] works env's types out once for all of them.
 func Compile(v cty.Value, expression hcl.Expression, env Env) (Value, hcl.Diagnostics) {
+	return NewScope(env).Compile(v, expression)
+}
+
+// A Scope is an [Env] made ready for compiling: the types of its variables
+// are worked out once for every program compiled in it, rather than once
+// per program. The Env must not change once the Scope is made.
+type Scope struct {
+	env    Env
+	nature nature.Nature
+}
+
+// NewScope makes env ready for compiling programs against it.
+func NewScope(env Env) *Scope {
+	return &Scope{env: env, nature: conf.EnvWithCache(&nature.Cache{}, env)}
+}
+
+// Of reports whether s was made from env itself (the same map, not an equal
+// one).
+func (s *Scope) Of(env Env) bool {
+	return reflect.ValueOf(s.env).UnsafePointer() == reflect.ValueOf(env).UnsafePointer()
+}
+
+// Compile is [Compile] against the scope's Env.
+func (s *Scope) Compile(v cty.Value, expression hcl.Expression) (Value, hcl.Diagnostics) {
 	sources := locate(expression)
 	var diags hcl.Diagnostics
 	tree, err := fromCty(v, func(src *source) (any, error) {
 		rng, exact := sources.find(src.text, expression)
-		p, err := compileProgram(src.text, env)
+		p, err := s.compileProgram(src.text)
 		if err != nil {
-			diags = append(diags, compileDiagnostic(src.text, err, rng, exact, env))
+			diags = append(diags, compileDiagnostic(src.text, err, rng, exact, s.env))
 			return programMarker{constant{}}, nil
 		}
 		return programMarker{&program{prog: p, text: src.text, rng: rng}}, nil
@@ -73,11 +98,14 @@ var baseConfig = sync.OnceValue(func() *conf.Config {
 })
 
 // compileProgram does what expr.Compile(text, expr.Env(env), functions()…)
-// does, on a copy of baseConfig.
-func compileProgram(text string, env Env) (*vm.Program, error) {
+// does, on a copy of baseConfig, with the scope's Env.
+func (s *Scope) compileProgram(text string) (*vm.Program, error) {
 	c := *baseConfig()
 	c.NtCache = nature.Cache{}
-	c.WithEnv(env)
+	// What c.WithEnv(s.env) does, with the types worked out already.
+	c.EnvObject = s.env
+	c.Env = s.nature
+	c.Strict = s.nature.Strict
 	tree, err := checker.ParseCheck(text, &c)
 	if err != nil {
 		return nil, err
