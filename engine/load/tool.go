@@ -364,20 +364,24 @@ func (l *loader) inputSchema(ctx *engine.DecodeContext, a *hcl.Attribute, args [
 // from jsonencode or file), or an HCL object. Clients see it, so it must
 // be public; shownAs names it in that error.
 func (l *loader) jsonObject(ctx *engine.DecodeContext, e hcl.Expression, what, shownAs string) map[string]any {
-	v, diags := ctx.Eval(e)
-	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() || !v.IsWhollyKnown() {
-		return nil // reported, here or where the unknown value comes from
-	}
-	if !l.publicValue(ctx, e, v, shownAs) {
-		return nil
-	}
-	g, err := mapping.FromCty(v)
-	if err != nil {
-		l.error(e.Range(), "Invalid "+what, "%s.", err)
-		return nil
+	g, ok := literal(e)
+	if !ok {
+		v, diags := ctx.Eval(e)
+		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() || !v.IsWhollyKnown() {
+			return nil // reported, here or where the unknown value comes from
+		}
+		if !l.publicValue(ctx, e, v, shownAs) {
+			return nil
+		}
+		var err error
+		if g, err = mapping.FromCty(v); err != nil {
+			l.error(e.Range(), "Invalid "+what, "%s.", err)
+			return nil
+		}
 	}
 	if s, ok := g.(string); ok {
+		var err error
 		g, err = decodeJSON(s)
 		if err != nil {
 			l.error(e.Range(), "Invalid "+what, "The value is not a JSON object: %s.", err)
