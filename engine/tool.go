@@ -53,9 +53,13 @@ type ToolSpec struct {
 	// InputSchema replaces the schema built from Args when not nil (the
 	// input_schema escape hatch).
 	InputSchema map[string]any
-	Action      Action // nil for a tool computed from its arguments alone
-	Outputs     []Output
-	Text        mapping.Value // nil: the default text
+	// Schemas, when not nil, compiles the tool's schemas, sharing what it
+	// compiled between the tools of a configuration whose schemas are the
+	// same.
+	Schemas *schema.Cache
+	Action  Action // nil for a tool computed from its arguments alone
+	Outputs []Output
+	Text    mapping.Value // nil: the default text
 	// Content, when not empty, is the whole content of a result, in order,
 	// in place of the default text block.
 	Content  []ContentSpec
@@ -90,13 +94,15 @@ type Tool struct {
 	spec         ToolSpec
 	inputSchema  map[string]any
 	outputSchema map[string]any
-	input        *schema.Validator
-	output       *schema.Validator
-	settings     Settings
-	redactor     *Redactor
-	slots        chan struct{} // nil: no bound on concurrent runs
-	sensitive    []string      // the names of the sensitive arguments
-	tracer       Tracer        // of the copy that runs a traced call; see trace.go
+	// The schemas as JSON, encoded once: each tools/list sends them.
+	inputJSON, outputJSON json.RawMessage
+	input                 *schema.Validator
+	output                *schema.Validator
+	settings              Settings
+	redactor              *Redactor
+	slots                 chan struct{} // nil: no bound on concurrent runs
+	sensitive             []string      // the names of the sensitive arguments
+	tracer                Tracer        // of the copy that runs a traced call; see trace.go
 	// scope is what a call without sensitive argument values tells its
 	// action (see callScope), made once: its redaction is the
 	// configuration's.
@@ -112,7 +118,10 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		t.inputSchema = schema.InputSchema(spec.Args)
 	}
 	var err error
-	if t.input, err = schema.Compile(t.inputSchema); err != nil {
+	if t.inputJSON, err = jsonenc.Append(nil, t.inputSchema); err != nil {
+		return nil, fmt.Errorf("the input schema of tool %q cannot be written as JSON: %w", spec.Name, err)
+	}
+	if t.input, err = spec.Schemas.Compile(t.inputSchema, t.inputJSON); err != nil {
 		return nil, fmt.Errorf("the input schema of tool %q is invalid: %w", spec.Name, err)
 	}
 	if len(spec.Outputs) > 0 {
@@ -121,7 +130,10 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 			outs[i] = o.Output
 		}
 		t.outputSchema = schema.OutputSchema(outs)
-		if t.output, err = schema.Compile(t.outputSchema); err != nil {
+		if t.outputJSON, err = jsonenc.Append(nil, t.outputSchema); err != nil {
+			return nil, fmt.Errorf("the output schema of tool %q cannot be written as JSON: %w", spec.Name, err)
+		}
+		if t.output, err = spec.Schemas.Compile(t.outputSchema, t.outputJSON); err != nil {
 			return nil, fmt.Errorf("the output schema of tool %q is invalid: %w", spec.Name, err)
 		}
 	}
@@ -175,6 +187,10 @@ func (t *Tool) Meta() map[string]any { return t.spec.Meta }
 // InputSchema is the JSON Schema of the tool's arguments.
 func (t *Tool) InputSchema() map[string]any { return t.inputSchema }
 
+// InputSchemaJSON is [Tool.InputSchema] as JSON, encoded once. The caller
+// must not modify it.
+func (t *Tool) InputSchemaJSON() json.RawMessage { return t.inputJSON }
+
 // Args are the tool's arguments as declared, with their declared types and
 // constraints, in declaration order. The caller must not modify them.
 func (t *Tool) Args() []schema.Arg { return t.spec.Args }
@@ -192,6 +208,10 @@ func (t *Tool) Outputs() []schema.Output {
 // OutputSchema is the JSON Schema of the tool's structured output, or nil
 // when the tool declares no outputs.
 func (t *Tool) OutputSchema() map[string]any { return t.outputSchema }
+
+// OutputSchemaJSON is [Tool.OutputSchema] as JSON, encoded once, or nil.
+// The caller must not modify it.
+func (t *Tool) OutputSchemaJSON() json.RawMessage { return t.outputJSON }
 
 // ValidateDefaults checks the arguments' default values against the input
 // schema; the arguments they leave out are not violations.

@@ -18,6 +18,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // Options are the inputs of a load besides the files.
@@ -70,6 +71,7 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 		redactor: opts.Redactor,
 		root:     &hcl.EvalContext{Variables: map[string]cty.Value{}},
 		read:     &readLog{},
+		schemas:  &schema.Cache{},
 
 		overridden: make([]bool, len(opts.Overrides)),
 	}
@@ -112,6 +114,10 @@ type loader struct {
 	// claims are the JWT claims programs may read as caller.claims.<name>
 	// (the auth block's oauth claims), known before the tools decode.
 	claims []string
+
+	// schemas compiles the tools' schemas, each distinct one once; shared
+	// by the tool workers.
+	schemas *schema.Cache
 }
 
 // readLog is the absolute paths of every file a load read, in the order

@@ -329,6 +329,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 		return nil
 	}
 	spec.ReadsCaller = ctx.ReadsCaller
+	spec.Schemas = l.schemas
 	t, err := engine.NewTool(spec, l.settings, l.redactor)
 	if err != nil {
 		l.error(b.DefRange, "Invalid tool schema", "%s.", err)

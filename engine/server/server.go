@@ -25,11 +25,11 @@ func Tool(t *engine.Tool) *mcp.Tool {
 		Name:         t.Name(),
 		Title:        t.Title(),
 		Description:  t.Description(),
-		InputSchema:  t.InputSchema(),
+		InputSchema:  t.InputSchemaJSON(),
 		Annotations:  annotations(t.Annotations()),
 		OutputSchema: nil,
 	}
-	if out := t.OutputSchema(); out != nil {
+	if out := t.OutputSchemaJSON(); out != nil {
 		mt.OutputSchema = out
 	}
 	for _, i := range t.Icons() {

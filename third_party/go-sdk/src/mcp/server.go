@@ -330,11 +330,15 @@ func (s *Server) AddTool(t *Tool, h ToolHandler) {
 			panic(fmt.Errorf(`AddTool %q: input schema must have type "object"`, t.Name))
 		}
 	} else {
-		var m map[string]any
+		// Only the type is checked: decoding the whole schema into maps
+		// would cost more than all the rest of AddTool for a big one.
+		var m struct {
+			Type any `json:"type"`
+		}
 		if err := remarshal(t.InputSchema, &m); err != nil {
 			panic(fmt.Errorf("AddTool %q: can't marshal input schema to a JSON object: %v", t.Name, err))
 		}
-		if typ := m["type"]; typ != "object" {
+		if typ := m.Type; typ != "object" {
 			panic(fmt.Errorf(`AddTool %q: input schema must have type "object" (got %v)`, t.Name, typ))
 		}
 	}
@@ -344,7 +348,7 @@ func (s *Server) AddTool(t *Tool, h ToolHandler) {
 				panic(fmt.Errorf("AddTool %q: output schema is nil", t.Name))
 			}
 		} else {
-			var m any
+			var m json.RawMessage
 			if err := remarshal(t.OutputSchema, &m); err != nil {
 				panic(fmt.Errorf("AddTool %q: can't marshal output schema to JSON: %v", t.Name, err))
 			}

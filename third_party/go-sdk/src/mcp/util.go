@@ -17,11 +17,14 @@ func assert(cond bool, msg string) {
 }
 
 // remarshal marshals from to JSON, and then unmarshals into to, which must be
-// a pointer type.
+// a pointer type. JSON already (a json.RawMessage) is unmarshaled as it is.
 func remarshal(from, to any) error {
-	data, err := json.Marshal(from)
-	if err != nil {
-		return err
+	data, ok := from.(json.RawMessage)
+	if !ok {
+		var err error
+		if data, err = json.Marshal(from); err != nil {
+			return err
+		}
 	}
 	if err := internaljson.Unmarshal(data, to); err != nil {
 		return err
