@@ -11,12 +11,21 @@ import (
 // literal returns the value of e as JSON's Go values (what
 // mapping.FromCty gives) when e is written with literals alone: objects,
 // tuples, strings without interpolation, numbers, booleans and null, such
-// as a JSON Schema the importer wrote. ok is false for anything else, which
-// must be evaluated. An imported API carries thousands of such schemas;
-// building them as cty values first costs more than the rest of its
-// loading. A literal reads no variable, so it is never sensitive.
-func literal(e hcl.Expression) (v any, ok bool) {
+// as a JSON Schema the importer wrote, and references to locals (local.x)
+// that local resolves, or reports it cannot. ok is false for anything else,
+// which must be evaluated. An imported API carries thousands of such
+// schemas; building them as cty values first costs more than the rest of
+// its loading. A literal reads no variable, so it is never sensitive; local
+// must refuse a sensitive local.
+func literal(e hcl.Expression, local func(hcl.Traversal) (any, bool)) (v any, ok bool) {
 	switch e := e.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		if local != nil && len(e.Traversal) == 2 && e.Traversal.RootName() == "local" {
+			if _, isAttr := e.Traversal[1].(hcl.TraverseAttr); isAttr {
+				return local(e.Traversal)
+			}
+		}
+		return nil, false
 	case *hclsyntax.LiteralValueExpr:
 		return literalValue(e.Val)
 	case *hclsyntax.TemplateExpr:
@@ -32,11 +41,11 @@ func literal(e hcl.Expression) (v any, ok bool) {
 		}
 		return nil, false
 	case *hclsyntax.ParenthesesExpr:
-		return literal(e.Expression)
+		return literal(e.Expression, local)
 	case *hclsyntax.TupleConsExpr:
 		out := make([]any, len(e.Exprs))
 		for i, x := range e.Exprs {
-			if out[i], ok = literal(x); !ok {
+			if out[i], ok = literal(x, local); !ok {
 				return nil, false
 			}
 		}
@@ -51,14 +60,14 @@ func literal(e hcl.Expression) (v any, ok bool) {
 			var name string
 			if kw := hcl.ExprAsKeyword(key.Wrapped); kw != "" && !key.ForceNonLiteral {
 				name = kw
-			} else if k, isLit := literal(key.Wrapped); isLit {
+			} else if k, isLit := literal(key.Wrapped, nil); isLit {
 				if name, isLit = k.(string); !isLit {
 					return nil, false
 				}
 			} else {
 				return nil, false
 			}
-			if out[name], ok = literal(item.ValueExpr); !ok {
+			if out[name], ok = literal(item.ValueExpr, local); !ok {
 				return nil, false
 			}
 		}

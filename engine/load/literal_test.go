@@ -42,7 +42,7 @@ EOT
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			got, ok := literal(e)
+			got, ok := literal(e, nil)
 			if ok != tt.literal {
 				t.Fatalf("literal = %v, want %v", ok, tt.literal)
 			}

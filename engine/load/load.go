@@ -73,6 +73,8 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 		read:     &readLog{},
 		schemas:  &schema.Cache{},
 
+		localValues: &sync.Map{},
+
 		overridden: make([]bool, len(opts.Overrides)),
 	}
 	cfg := l.load(paths)
@@ -118,6 +120,10 @@ type loader struct {
 	// schemas compiles the tools' schemas, each distinct one once; shared
 	// by the tool workers.
 	schemas *schema.Cache
+	// localValues are the values of the locals that tools' schemas and
+	// metadata read, by name, converted once (see localJSON); shared by
+	// the tool workers.
+	localValues *sync.Map
 }
 
 // readLog is the absolute paths of every file a load read, in the order

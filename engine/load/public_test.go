@@ -23,6 +23,7 @@ variable "headers" {
 }
 locals {
   derived = upper(var.key)
+  secret_schema = { type = "string", description = var.key }
 }
 `
 	tests := []struct {
@@ -87,6 +88,20 @@ locals {
     value  = expr("'x'")
   }
 }`, "The schema of an output", "var.key"},
+		{"output schema from a local", `tool "t" {
+  description = "d"
+  output "o" {
+    schema = local.secret_schema
+    value  = expr("'x'")
+  }
+}`, "The schema of an output", "local.secret_schema"},
+		{"output schema holding a local", `tool "t" {
+  description = "d"
+  output "o" {
+    schema = { type = "array", items = local.secret_schema }
+    value  = expr("[]")
+  }
+}`, "The schema of an output", "local.secret_schema"},
 		{"arg schema", `tool "t" {
   description = "d"
   arg "a" {

@@ -365,7 +365,7 @@ func (l *loader) inputSchema(ctx *engine.DecodeContext, a *hcl.Attribute, args [
 // from jsonencode or file), or an HCL object. Clients see it, so it must
 // be public; shownAs names it in that error.
 func (l *loader) jsonObject(ctx *engine.DecodeContext, e hcl.Expression, what, shownAs string) map[string]any {
-	g, ok := literal(e)
+	g, ok := literal(e, func(tr hcl.Traversal) (any, bool) { return l.localJSON(ctx, tr) })
 	if !ok {
 		v, diags := ctx.Eval(e)
 		l.diags = append(l.diags, diags...)
@@ -395,6 +395,28 @@ func (l *loader) jsonObject(ctx *engine.DecodeContext, e hcl.Expression, what, s
 		return nil
 	}
 	return m
+}
+
+// localJSON is the value of a local (tr is local.name) as JSON's Go values,
+// converted once: an imported API names the schemas its tools share as
+// locals. It reports false for a local that is sensitive, not known or
+// not plain data (an expr() program), which the caller evaluates to say so.
+// The value is shared by every tool that reads it, so it is never changed.
+func (l *loader) localJSON(ctx *engine.DecodeContext, tr hcl.Traversal) (any, bool) {
+	name := tr[1].(hcl.TraverseAttr).Name
+	if g, ok := l.localValues.Load(name); ok {
+		return g, true
+	}
+	v, diags := tr.TraverseAbs(ctx.EvalContext)
+	if diags.HasErrors() || !v.IsWhollyKnown() || v.ContainsMarked() {
+		return nil, false
+	}
+	g, err := mapping.FromCty(v)
+	if err != nil {
+		return nil, false
+	}
+	l.localValues.Store(name, g)
+	return g, true
 }
 
 // outputs decodes the output blocks.
