@@ -189,20 +189,29 @@ func (l *loader) locals() {
 		}
 	}
 	values := map[string]cty.Value{}
+	// The local object is made anew only for an expression that reads
+	// locals, after one was added: making it is as long as the locals
+	// already done, and an imported API has hundreds of them.
+	stale := true
 	for len(pending) > 0 {
 		progress := false
 		for _, name := range slices.Sorted(maps.Keys(pending)) {
 			attr := pending[name]
-			if waitsOnLocal(attr.Expr, pending) {
+			readsLocal, waits := readsLocals(attr.Expr, pending)
+			if waits {
 				continue
 			}
-			l.root.Variables["local"] = cty.ObjectVal(values)
+			if readsLocal && stale {
+				l.root.Variables["local"] = cty.ObjectVal(values)
+				stale = false
+			}
 			v, diags := attr.Expr.Value(l.evalContext(attr.Range.Filename))
 			l.diags = append(l.diags, diags...)
 			if diags.HasErrors() {
 				v = cty.DynamicVal // already reported
 			}
 			values[name] = v
+			stale = true
 			delete(pending, name)
 			progress = true
 		}
@@ -217,19 +226,24 @@ func (l *loader) locals() {
 	l.root.Variables["local"] = cty.ObjectVal(values)
 }
 
-// waitsOnLocal reports whether expr refers to a local value still pending.
-func waitsOnLocal(expr hcl.Expression, pending map[string]*hcl.Attribute) bool {
+// readsLocals reports whether expr reads local values, and whether one of
+// them is still pending.
+func readsLocals(expr hcl.Expression, pending map[string]*hcl.Attribute) (reads, waits bool) {
 	for _, t := range expr.Variables() {
-		if t.RootName() != "local" || len(t) < 2 {
+		if t.RootName() != "local" {
+			continue
+		}
+		reads = true
+		if len(t) < 2 {
 			continue
 		}
 		if a, ok := t[1].(hcl.TraverseAttr); ok {
 			if _, waiting := pending[a.Name]; waiting {
-				return true
+				return true, true
 			}
 		}
 	}
-	return false
+	return reads, false
 }
 
 // howToSet says how a user gives a value to what e reads: the environment
