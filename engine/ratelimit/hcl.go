@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/redisconn"
 )
 
 // Config is the top-level rate_limit block.
@@ -83,7 +84,7 @@ func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnosti
 	storeAttr := str("store", &cfg.Store)
 	urlAttr := str("redis_url", &cfg.RedisURL)
 	prefixAttr := str("prefix", &cfg.Prefix)
-	for _, secret := range redisSecrets(cfg.RedisURL) {
+	for _, secret := range redisconn.Secrets(cfg.RedisURL) {
 		ctx.Redactor.Add(secret)
 	}
 	if failed["store"] || failed["redis_url"] {
@@ -106,9 +107,9 @@ func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnosti
 			diags = append(diags, errorf(urlAttr.Expr.Range(), "Empty redis_url",
 				`With store = "redis" the buckets live in Redis, but redis_url is empty; if it reads an environment variable, set that variable.`))
 		default:
-			if opts, reason := parseRedisURL(cfg.RedisURL); opts == nil {
+			if reason := redisconn.CheckURL(cfg.RedisURL); reason != "" {
 				diags = append(diags, errorf(urlAttr.Expr.Range(), "Invalid redis_url",
-					"This is not a Redis URL (%s); %s.", ctx.Redactor.Redact(reason), urlForms))
+					"This is not a Redis URL (%s); %s.", ctx.Redactor.Redact(reason), redisconn.URLForms))
 			}
 		}
 	default:

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gomodule/redigo/redis"
+
+	"github.com/mcpdecl/mcpdecl/engine/redisconn"
 )
 
 // redisAddr is the Redis of the tests: they fail in CI when it does not
@@ -215,8 +217,8 @@ func TestRedisDown(t *testing.T) {
 			defer s.Close()
 			start := time.Now()
 			_, err = s.Allow(context.Background(), "k", Limit{Requests: 1, Per: time.Second, Burst: 1})
-			if took := time.Since(start); took > 2*redisTimeout {
-				t.Errorf("took %s to give up, want about %s at most", took, redisTimeout)
+			if took := time.Since(start); took > 2*redisconn.Timeout {
+				t.Errorf("took %s to give up, want about %s at most", took, redisconn.Timeout)
 			}
 			if err == nil {
 				t.Fatal("Allow decided without Redis")
@@ -249,32 +251,6 @@ func TestRedisWrongPassword(t *testing.T) {
 	}
 	if msg := err.Error(); !strings.HasPrefix(msg, "Redis at "+r.addr+", the rate_limit store, refused to ping it: ") || strings.Contains(msg, "hunter2") {
 		t.Errorf("error = %q", msg)
-	}
-}
-
-func TestParseRedisURL(t *testing.T) {
-	tests := []struct {
-		url  string
-		want redisTarget
-	}{
-		{"redis://cache", redisTarget{network: "tcp", addr: "cache:6379", serverName: "cache"}},
-		{"redis://", redisTarget{network: "tcp", addr: "localhost:6379", serverName: "localhost"}},
-		{"redis://:pw@10.0.0.1:6380/2", redisTarget{network: "tcp", addr: "10.0.0.1:6380", password: "pw", db: 2, serverName: "10.0.0.1"}},
-		{"redis://alice:p%40ss@[::1]:7000/", redisTarget{network: "tcp", addr: "[::1]:7000", user: "alice", password: "p@ss", serverName: "::1"}},
-		{"redis://justapassword@h", redisTarget{network: "tcp", addr: "h:6379", password: "justapassword", serverName: "h"}},
-		{"rediss://redis.example.com:6380/1", redisTarget{network: "tcp", addr: "redis.example.com:6380", db: 1, tls: true, serverName: "redis.example.com"}},
-		{"unix:///run/redis.sock", redisTarget{network: "unix", addr: "/run/redis.sock"}},
-		{"unix://:pw@/run/redis.sock?db=3", redisTarget{network: "unix", addr: "/run/redis.sock", password: "pw", db: 3}},
-	}
-	for _, tt := range tests {
-		got, reason := parseRedisURL(tt.url)
-		if got == nil {
-			t.Errorf("%s: %s", tt.url, reason)
-			continue
-		}
-		if *got != tt.want {
-			t.Errorf("%s\ngot  %+v\nwant %+v", tt.url, *got, tt.want)
-		}
 	}
 }
 
