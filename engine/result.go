@@ -56,6 +56,9 @@ type Result struct {
 	// IsError marks a tool error: bad arguments, a failed action, a result
 	// that breaks the output schema.
 	IsError bool
+	// Meta is the result's _meta object, such as the [CacheMetaKey] of a
+	// result served from the cache; nil for most.
+	Meta map[string]any
 }
 
 // Text returns the text of the result's text blocks, joined by newlines.

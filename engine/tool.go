@@ -73,6 +73,9 @@ type ToolSpec struct {
 	MaxResultBytes int64
 	// RateLimiter, when not nil, admits or refuses each call, per caller.
 	RateLimiter RateLimiter
+	// Cache, when not nil, keeps the tool's successful results for a time
+	// and answers the same call from them.
+	Cache *CachePolicy
 	// Scopes are those a caller's token must grant to list and call the
 	// tool over authenticated HTTP.
 	Scopes []string
@@ -286,6 +289,9 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 		if err := t.spec.RateLimiter.Admit(ctx, t.spec.Name+"\x00"+caller.ID); err != nil {
 			return errorResult(t.redactor.Redact(SanitizeString(err.Error())))
 		}
+	}
+	if t.spec.Cache != nil {
+		return t.cachedCall(ctx, caller, raw)
 	}
 	res, sec := t.call(ctx, raw)
 	return t.finish(res, sec)

@@ -102,6 +102,7 @@ type loader struct {
 	redactor *engine.Redactor
 	decoded  []any                   // what the adapters decoded from top-level blocks
 	limits   *rateLimits             // shared by the tool workers
+	cache    *resultCache            // shared by the tool workers
 	blocks   map[string][]*hcl.Block // the root blocks of every file, by type
 
 	read *readLog // every file read: configuration and file(); shared by the tool workers
@@ -161,11 +162,13 @@ func (l *loader) load(paths []string) *engine.Config {
 	audit := l.audit()
 	l.authBlock()
 	l.rateLimitBlock()
+	l.cacheBlock()
 	tools := l.tools()
 	served, templates := l.served()
 	prompts := l.prompts()
 	toolsets := l.toolsets()
 	l.decoded = append(l.decoded, l.limits.madeStore()...)
+	l.decoded = append(l.decoded, l.cache.madeStore()...)
 	if l.diags.HasErrors() {
 		return nil
 	}
@@ -316,6 +319,7 @@ func (l *loader) rootSchema() *hcl.BodySchema {
 		{Type: "tool", LabelNames: []string{"name"}},
 		{Type: "audit"},
 		{Type: "rate_limit"},
+		{Type: "cache"},
 		{Type: "auth"},
 		{Type: "resource", LabelNames: []string{"name"}},
 		{Type: "resource_template", LabelNames: []string{"name"}},

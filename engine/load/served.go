@@ -40,7 +40,7 @@ func (l *loader) servedToolSchema(args bool) *hcl.BodySchema {
 	}
 	for _, b := range s.Blocks {
 		switch b.Type {
-		case "annotations", "output", "rate_limit":
+		case "annotations", "output", "rate_limit", "cache":
 			continue
 		case "arg":
 			if !args {

@@ -50,6 +50,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Type: "output", LabelNames: []string{"name"}},
 			{Type: "content", LabelNames: []string{"type"}},
 			{Type: "rate_limit"},
+			{Type: "cache"},
 		},
 	}
 	for _, kind := range l.opts.Registry.ActionKinds() {
@@ -265,6 +266,8 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 			IdempotentHint: ann.Idempotent, OpenWorldHint: ann.OpenWorld,
 		}
 	}
+
+	spec.Cache = l.cachePolicy(ctx, content.Blocks, spec.Annotations)
 
 	// The action sees the arguments; what runs after it also sees its result.
 	caller := engine.CallerType(l.claims)

@@ -45,14 +45,11 @@ const maxCount = 1_000_000_000
 
 // schema is the schema of both rate_limit blocks. A tool's block names the
 // store attributes only to say where they belong.
-var schema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+var schema = &hcl.BodySchema{Attributes: append([]hcl.AttributeSchema{
 	{Name: "requests", Required: true},
 	{Name: "per", Required: true},
 	{Name: "burst"},
-	{Name: "store"},
-	{Name: "redis_url"},
-	{Name: "prefix"},
-}}
+}, redisconn.StoreAttributes...)}
 
 // Decode reads the top-level rate_limit block. It records the Redis URL and
 // its password with ctx.Redactor, and checks that the URL can be parsed, but
@@ -62,64 +59,11 @@ func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnosti
 	if content == nil {
 		return nil, diags
 	}
-	cfg := &Config{Store: "memory", Prefix: "mcpdecl"}
+	cfg := &Config{}
 	cfg.Default, diags = decodeLimit(content, ctx, diags)
-	// str reads a string attribute into dst; failed is set when the
-	// attribute is there but has errors, already reported.
-	failed := map[string]bool{}
-	str := func(name string, dst *string) *hcl.Attribute {
-		a, ok := content.Attributes[name]
-		if !ok {
-			return nil
-		}
-		s, more := ctx.String(a.Expr)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			failed[name] = true
-			return a
-		}
-		*dst = s
-		return a
-	}
-	storeAttr := str("store", &cfg.Store)
-	urlAttr := str("redis_url", &cfg.RedisURL)
-	prefixAttr := str("prefix", &cfg.Prefix)
-	for _, secret := range redisconn.Secrets(cfg.RedisURL) {
-		ctx.Redactor.Add(secret)
-	}
-	if failed["store"] || failed["redis_url"] {
-		return nil, diags
-	}
-	switch cfg.Store {
-	case "memory":
-		if cfg.RedisURL != "" {
-			// An empty one is allowed, so that one file can pick its
-			// store from the environment.
-			diags = append(diags, errorf(urlAttr.NameRange, "Unexpected redis_url",
-				`redis_url only matters with store = "redis": add store = "redis" to share the limits through Redis, or remove redis_url.`))
-		}
-	case "redis":
-		switch {
-		case urlAttr == nil:
-			diags = append(diags, errorf(storeAttr.Expr.Range(), "Missing redis_url",
-				`With store = "redis" the buckets live in Redis: add redis_url = "redis://host:6379", or redis_url = env("REDIS_URL").`))
-		case cfg.RedisURL == "":
-			diags = append(diags, errorf(urlAttr.Expr.Range(), "Empty redis_url",
-				`With store = "redis" the buckets live in Redis, but redis_url is empty; if it reads an environment variable, set that variable.`))
-		default:
-			if reason := redisconn.CheckURL(cfg.RedisURL); reason != "" {
-				diags = append(diags, errorf(urlAttr.Expr.Range(), "Invalid redis_url",
-					"This is not a Redis URL (%s); %s.", ctx.Redactor.Redact(reason), redisconn.URLForms))
-			}
-		}
-	default:
-		diags = append(diags, errorf(storeAttr.Expr.Range(), "Invalid store",
-			`store is where the buckets live: "memory" (this process) or "redis" (shared by every replica), not %q.`, cfg.Store))
-	}
-	if prefixAttr != nil && cfg.Prefix == "" {
-		diags = append(diags, errorf(prefixAttr.Expr.Range(), "Empty prefix",
-			`prefix starts the key of every bucket in Redis, so that several servers can share one Redis; it must not be empty (the default is "mcpdecl").`))
-	}
+	store, more := redisconn.DecodeStore(content, ctx, "the buckets", "share the limits")
+	diags = append(diags, more...)
+	cfg.Store, cfg.RedisURL, cfg.Prefix = store.Kind, store.URL, store.Prefix
 	if diags.HasErrors() {
 		return nil, diags
 	}

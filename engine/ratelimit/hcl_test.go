@@ -147,7 +147,7 @@ func TestDecode(t *testing.T) {
 		{
 			name:  "empty prefix",
 			src:   block(`requests = 1`, `per = "1s"`, `prefix = ""`),
-			diags: "4:12-4:14: Empty prefix: prefix starts the key of every bucket in Redis, so that several servers can share one Redis; it must not be empty (the default is \"mcpdecl\").\n",
+			diags: "4:12-4:14: Empty prefix: prefix starts the key of every entry in Redis, so that several servers can share one Redis; it must not be empty (the default is \"mcpdecl\").\n",
 		},
 		{
 			name:  "unknown attribute",

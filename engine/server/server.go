@@ -69,6 +69,9 @@ func Result(r *engine.Result) *mcp.CallToolResult {
 	for _, c := range r.Content {
 		out.Content = append(out.Content, content(c))
 	}
+	if r.Meta != nil {
+		out.Meta = r.Meta
+	}
 	return out
 }
 

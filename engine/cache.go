@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+)
+
+// A ResultCache keeps encoded tool results for a time: in memory, or in
+// Redis where every replica shares them. Its errors are not the call's: a
+// cache that fails is a cache that misses.
+type ResultCache interface {
+	// Get returns the value stored under key, if any and still fresh.
+	Get(ctx context.Context, key string) ([]byte, bool, error)
+	// Set stores value under key for ttl.
+	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
+}
+
+// CachePolicy is a tool's cache block: its successful results are kept for
+// TTL, for the caller who asked (the caller's ID is part of the key), or
+// for every caller when Public.
+type CachePolicy struct {
+	Store  ResultCache
+	TTL    time.Duration
+	Public bool
+}
+
+// CacheMetaKey is the _meta member of a result served from the cache. Its
+// value is an object with the result's age in seconds ("age") and the
+// time it was cached ("cached_at", RFC 3339).
+const CacheMetaKey = "mcpdecl/cache"
+
+// cachedResult is a result as the cache keeps it.
+type cachedResult struct {
+	At         time.Time       `json:"at"`
+	Content    []Content       `json:"content"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+}
+
+// cacheKey is the key of a call with raw arguments by caller: a hash of
+// the tool's name and schemas (a tool that changes with a reload does not
+// read what the old one cached), the caller's ID unless the cache is
+// public, and the arguments as canonical JSON (keys sorted, so that the
+// same arguments written differently share an entry). It returns "" when
+// the arguments are not a JSON object: the call then fails as usual.
+func (t *Tool) cacheKey(caller Caller, raw json.RawMessage) string {
+	var args any = map[string]any{}
+	if len(bytes.TrimSpace(raw)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&args); err != nil {
+			return ""
+		}
+		if _, ok := args.(map[string]any); !ok {
+			return ""
+		}
+	}
+	canon, err := jsonenc.Append(nil, args)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(t.spec.Name), t.inputJSON, t.outputJSON} {
+		h.Write(part)
+		h.Write([]byte{0})
+	}
+	if !t.spec.Cache.Public {
+		h.Write([]byte(caller.ID))
+	}
+	h.Write([]byte{0})
+	h.Write(canon)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// cachedCall answers a call from the cache when it can, and otherwise
+// calls the tool and keeps a successful result.
+func (t *Tool) cachedCall(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
+	policy := t.spec.Cache
+	key := t.cacheKey(caller, raw)
+	if key != "" {
+		if b, ok, err := policy.Store.Get(ctx, key); err == nil && ok {
+			if res := decodeCached(b); res != nil {
+				return res
+			}
+		}
+	}
+	res, sec := t.call(ctx, raw)
+	res = t.finish(res, sec)
+	if key != "" && !res.IsError {
+		if b, err := encodeCached(res); err == nil {
+			// A value that cannot be stored is not cached; the call's
+			// result stands.
+			_ = policy.Store.Set(context.WithoutCancel(ctx), key, b, policy.TTL)
+		}
+	}
+	return res
+}
+
+// encodeCached writes a result for the cache.
+func encodeCached(res *Result) ([]byte, error) {
+	c := cachedResult{At: time.Now().UTC(), Content: res.Content}
+	if res.Structured != nil {
+		b, err := jsonenc.Append(nil, res.Structured)
+		if err != nil {
+			return nil, err
+		}
+		c.Structured = b
+	}
+	return json.Marshal(c)
+}
+
+// decodeCached reads a result the cache kept, marked as coming from it;
+// nil when b cannot be read (an entry of another version, say).
+func decodeCached(b []byte) *Result {
+	var c cachedResult
+	if err := json.Unmarshal(b, &c); err != nil || c.At.IsZero() {
+		return nil
+	}
+	res := &Result{Content: c.Content}
+	if len(c.Structured) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(c.Structured))
+		dec.UseNumber()
+		if err := dec.Decode(&res.Structured); err != nil {
+			return nil
+		}
+	}
+	res.Meta = map[string]any{CacheMetaKey: map[string]any{
+		"cached_at": c.At.Format(time.RFC3339),
+		"age":       int64(time.Since(c.At).Seconds()),
+	}}
+	return res
+}
