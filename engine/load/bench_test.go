@@ -94,6 +94,34 @@ func BenchmarkCallHTTP(b *testing.B) {
 	benchCall(b, cfg)
 }
 
+// BenchmarkCallHTTPCached is BenchmarkCallHTTP with a cache block: every
+// call after the first is answered from the memory store.
+func BenchmarkCallHTTPCached(b *testing.B) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(benchBody))
+	}))
+	defer up.Close()
+	action := `annotations { read_only_hint = true }
+  cache { ttl = "1h" }
+  http {
+    url         = "` + up.URL + `/weather/{city}"
+    path_params = { city = expr("args.city") }
+    query       = { units = expr("args.units"), lang = expr("'en'") }
+  }`
+	dir := b.TempDir()
+	name := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(name, []byte(fmt.Sprintf(benchTool, "weather", action)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, name)
+	if diags.HasErrors() {
+		b.Fatal(describe(diags))
+	}
+	defer cfg.Close()
+	benchCall(b, cfg)
+}
+
 func benchCall(b *testing.B, cfg *engine.Config) {
 	tool, _ := cfg.Tool("weather")
 	args := json.RawMessage(`{"city":"Paris"}`)
