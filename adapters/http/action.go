@@ -43,6 +43,8 @@ type action struct {
 
 	dynURL  mapping.Value // url = expr(…): the whole URL, computed per call
 	allowed hostList      // allowed_hosts of an action without api
+
+	pages *paginate // the paginate block, or nil
 }
 
 var (
@@ -117,6 +119,8 @@ var actionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "timeout"},
 	{Name: "max_response_bytes"},
 	{Name: "allowed_hosts"},
+}, Blocks: []hcl.BlockHeaderSchema{
+	{Type: "paginate"},
 }}
 
 // decodeAction decodes an http block. It returns nil when the block, or the
@@ -273,6 +277,19 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		a.maxBytes = n
 	}
 
+	for _, b := range content.Blocks {
+		if a.pages != nil {
+			diags = append(diags, errorf(b.DefRange, "Duplicate paginate block", "This http block already says how to follow pages; merge the two blocks."))
+			continue
+		}
+		p, more := decodePaginate(ctx, b)
+		diags = append(diags, more...)
+		if p == nil && !more.HasErrors() {
+			continue
+		}
+		a.pages = p
+	}
+
 	if broken || a.api == nil || diags.HasErrors() {
 		return nil, diags
 	}
@@ -296,7 +313,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 	if a.maxBytes <= 0 {
 		a.maxBytes = engine.DefaultSettings().MaxResponseBytes
 	}
-	a.dynamic = len(a.fields) > 0 || a.dynHdr != nil || !a.query.isFixed() || a.bodyKind != noBody || a.dynURL != nil
+	a.dynamic = len(a.fields) > 0 || a.dynHdr != nil || !a.query.isFixed() || a.bodyKind != noBody || a.dynURL != nil || a.pages != nil
 	for _, p := range a.params {
 		if p.value != nil {
 			a.dynamic = true

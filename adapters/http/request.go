@@ -22,11 +22,6 @@ import (
 // Run sends the request of one call and reads its response. It is safe for
 // concurrent use.
 func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response, error) {
-	tr := engine.TracerFrom(ctx)
-	var began time.Time
-	if tr != nil {
-		began = time.Now()
-	}
 	if a.api.unset != "" {
 		return nil, errors.New(a.api.unset)
 	}
@@ -41,12 +36,27 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if err != nil {
 		return nil, err
 	}
+	if a.pages != nil {
+		return a.paginated(ctx, env, target, mark)
+	}
+	return a.exchange(ctx, env, target, mark)
+}
+
+// exchange sends one request to target, whose query string starts at mark,
+// and reads its response.
+func (a *action) exchange(ctx context.Context, env map[string]any, target string, mark int) (*engine.Response, error) {
+	tr := engine.TracerFrom(ctx)
+	var began time.Time
+	if tr != nil {
+		began = time.Now()
+	}
 	where := target[:mark] // for messages: the query string may hold secrets
 
 	req := a.api.client.R()
 	for k, v := range a.header {
 		req.Header[k] = v
 	}
+	var err error
 	var token string // an OAuth2 access token, got for this call
 	if a.api.oauth != nil {
 		if token, err = a.api.oauth.accessToken(ctx, ""); err != nil {

@@ -1,0 +1,272 @@
+package httpaction
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/url"
+	"strings"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
+
+// The bounds of a paginate block, by default and at most.
+const (
+	defaultMaxPages = 10
+	defaultMaxItems = 1000
+	maxMaxPages     = 1000
+	maxMaxItems     = 1_000_000
+)
+
+// paginate is an http block's paginate block: how a call follows the
+// upstream's pages and gathers their items.
+type paginate struct {
+	items    mapping.Value // the items of one page: a list
+	next     mapping.Value // the next request: null, a URL, or query parameters
+	maxPages int
+	maxItems int
+}
+
+var paginateSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "items", Required: true},
+	{Name: "next", Required: true},
+	{Name: "max_pages"},
+	{Name: "max_items"},
+}}
+
+// pageEnv is what the programs of a paginate block may read: the action's
+// variables (args, caller), the page's response as outputs see it, the
+// page's number from 1, and links, the URLs of its Link header by
+// relation (links.next).
+func pageEnv(actionEnv mapping.Env) mapping.Env {
+	env := maps.Clone(actionEnv)
+	maps.Copy(env, (*Adapter)(nil).Result())
+	env["page"] = types.Int
+	env["links"] = types.Map{types.Extra: types.String}
+	return env
+}
+
+// decodePaginate reads a paginate block; its programs are compiled against
+// pageEnv, and ctx.Env is as it was when it returns.
+func decodePaginate(ctx *engine.DecodeContext, block *hcl.Block) (*paginate, hcl.Diagnostics) {
+	content, diags := block.Body.Content(paginateSchema)
+	if content == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	saved := ctx.Env
+	ctx.Env = pageEnv(saved)
+	defer func() { ctx.Env = saved }()
+	p := &paginate{maxPages: defaultMaxPages, maxItems: defaultMaxItems}
+	for _, name := range []string{"items", "next"} {
+		attr := content.Attributes[name]
+		v, more := ctx.Value(attr.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			continue
+		}
+		if isConst(v) {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+name,
+				"%s is computed from each page: write it as expr(\"…\"), such as %s.", name, map[string]string{
+					"items": `items = expr("body.data")`,
+					"next":  `next = expr("body.next_cursor == nil ? nil : {cursor: body.next_cursor}")`,
+				}[name]))
+			continue
+		}
+		if name == "items" {
+			p.items = v
+		} else {
+			p.next = v
+		}
+	}
+	bound := func(name string, limit int, dst *int) {
+		attr, ok := content.Attributes[name]
+		if !ok {
+			return
+		}
+		n, more := positiveInt(ctx, attr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return
+		}
+		if n > int64(limit) {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+name, "%s is at most %d; got %d.", name, limit, n))
+			return
+		}
+		*dst = int(n)
+	}
+	bound("max_pages", maxMaxPages, &p.maxPages)
+	bound("max_items", maxMaxItems, &p.maxItems)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return p, diags
+}
+
+// ResultTypes declares what a paginating call adds for the outputs: the
+// number of pages read, and whether a bound (max_pages, max_items) stopped
+// it before the upstream's last page.
+func (a *action) ResultTypes() mapping.Env {
+	if a.pages == nil {
+		return nil
+	}
+	return mapping.Env{"pages": types.Int, "truncated": types.Bool}
+}
+
+// paginated runs the request of a call and of each next page it leads to,
+// and answers with the last page's response whose body is every page's
+// items, in order.
+func (a *action) paginated(ctx context.Context, env map[string]any, target string, mark int) (*engine.Response, error) {
+	p := a.pages
+	seen := map[string]int{target: 1}
+	var items []any
+	truncated := false
+	for page := 1; ; page++ {
+		resp, err := a.exchange(ctx, env, target, mark)
+		if err != nil {
+			return nil, pageError(page, err)
+		}
+		resp.Vars["pages"], resp.Vars["truncated"] = page, false
+		if resp.Failure != "" {
+			// A page that fails fails the call, as one request would.
+			return resp, nil
+		}
+		penv := make(map[string]any, len(env)+len(resp.Vars)+2)
+		maps.Copy(penv, env)
+		maps.Copy(penv, resp.Vars)
+		penv["page"] = page
+		penv["links"] = links(resp.Vars["headers"])
+		got, err := p.items.Eval(penv)
+		if err != nil {
+			return nil, pageError(page, err)
+		}
+		list, ok := got.([]any)
+		if !ok && got != nil {
+			return nil, pageError(page, fmt.Errorf("paginate's items gave %s, not a list", describe(got)))
+		}
+		if room := p.maxItems - len(items); len(list) > room {
+			list, truncated = list[:room], true
+		}
+		items = append(items, list...)
+		next := any(nil)
+		if !truncated {
+			if next, err = p.next.Eval(penv); err != nil {
+				return nil, pageError(page, err)
+			}
+		}
+		if next != nil && (page == p.maxPages || len(items) == p.maxItems) {
+			truncated = true
+		}
+		if truncated || next == nil {
+			if items == nil {
+				items = []any{}
+			}
+			resp.Vars["body"], resp.Vars["pages"], resp.Vars["truncated"] = items, page, truncated
+			text := jsonenc.Text(items)
+			resp.Content = []engine.Content{{Type: engine.TextContent, Text: text}}
+			return resp, nil
+		}
+		if target, mark, err = nextURL(target, next); err != nil {
+			return nil, pageError(page, err)
+		}
+		if first, loop := seen[target]; loop {
+			return nil, fmt.Errorf("the upstream's pages loop: page %d leads back to the request of page %d; check paginate's next", page, first)
+		}
+		seen[target] = page + 1
+	}
+}
+
+// pageError says which page a call's error came from.
+func pageError(page int, err error) error {
+	return fmt.Errorf("page %d: %w", page, err)
+}
+
+// nextURL is the request that next, the value of paginate's next, asks
+// for after target: a URL (relative to target, or absolute on its scheme
+// and host), or query parameters to set on target (null removes one, a
+// list repeats it). mark is where the URL's query string starts.
+func nextURL(target string, next any) (string, int, error) {
+	base, err := url.Parse(target)
+	if err != nil {
+		return "", 0, err
+	}
+	var u *url.URL
+	switch n := next.(type) {
+	case string:
+		if u, err = base.Parse(n); err != nil {
+			return "", 0, fmt.Errorf("paginate's next gave a URL that cannot be read: %w", err)
+		}
+		if u.Scheme != base.Scheme || u.Host != base.Host {
+			return "", 0, fmt.Errorf("paginate's next leads to %s://%s, another host than the upstream's %s://%s; pages are followed on the upstream's own host only", u.Scheme, u.Host, base.Scheme, base.Host)
+		}
+	case map[string]any:
+		u = base
+		q := u.Query()
+		for k, v := range n {
+			q.Del(k)
+			vals := []any{v}
+			if list, ok := v.([]any); ok {
+				vals = list
+			}
+			for _, x := range vals {
+				if x == nil {
+					continue
+				}
+				s, ok := mapping.Scalar(x)
+				if !ok {
+					return "", 0, fmt.Errorf("paginate's next gave the query parameter %q the value %s; give a string, a number, a bool, a list of them, or null", k, describe(x))
+				}
+				q.Add(k, s)
+			}
+		}
+		u.RawQuery = q.Encode()
+	default:
+		return "", 0, fmt.Errorf("paginate's next gave %s; give null to stop, the next page's URL, or an object of query parameters", describe(next))
+	}
+	s := u.String()
+	mark := strings.IndexByte(s, '?')
+	if mark < 0 {
+		mark = len(s)
+	}
+	return s, mark, nil
+}
+
+// links reads the Link header (RFC 8288) of a page: the target of each
+// relation, the first one given for a relation that comes twice.
+func links(headers any) map[string]any {
+	out := map[string]any{}
+	h, _ := headers.(map[string]any)
+	s, _ := h["link"].(string)
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			return out
+		}
+		target, rest := s[i+1:i+j], s[i+j+1:]
+		params := rest
+		if k := strings.IndexByte(rest, '<'); k >= 0 {
+			params = rest[:k]
+		}
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if !ok || !strings.EqualFold(strings.TrimSpace(k), "rel") {
+				continue
+			}
+			v = strings.Trim(strings.TrimSpace(strings.TrimRight(strings.TrimSpace(v), ",")), `"`)
+			for _, rel := range strings.Fields(v) {
+				if _, dup := out[strings.ToLower(rel)]; !dup {
+					out[strings.ToLower(rel)] = target
+				}
+			}
+		}
+		s = rest
+	}
+}

@@ -1,0 +1,178 @@
+package httpaction_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+)
+
+// pagedUpstream serves the numbers 1 to 7 in pages of 3, in the three
+// styles APIs use, and two broken ones.
+func pagedUpstream(t *testing.T) *httptest.Server {
+	t.Helper()
+	page := func(from int) []int {
+		var out []int
+		for n := from; n <= 7 && n < from+3; n++ {
+			out = append(out, n)
+		}
+		return out
+	}
+	mux := http.NewServeMux()
+	write := func(w http.ResponseWriter, v any) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(v)
+	}
+	// A cursor in the body: {"data": […], "next": "c4"} until the last.
+	mux.HandleFunc("/cursor", func(w http.ResponseWriter, r *http.Request) {
+		from := 1
+		if c := r.URL.Query().Get("cursor"); c != "" {
+			from, _ = strconv.Atoi(strings.TrimPrefix(c, "c"))
+		}
+		body := map[string]any{"data": page(from)}
+		if from+3 <= 7 {
+			body["next"] = fmt.Sprintf("c%d", from+3)
+		}
+		write(w, body)
+	})
+	// A Link header, as GitHub's: rel="next" until the last page.
+	mux.HandleFunc("/link", func(w http.ResponseWriter, r *http.Request) {
+		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		if p == 0 {
+			p = 1
+		}
+		if p < 3 {
+			w.Header().Set("Link", fmt.Sprintf(`<http://%s/link?page=%d&per_page=3>; rel="next", <http://%s/link?page=3>; rel="last"`, r.Host, p+1, r.Host))
+		}
+		write(w, page(3*(p-1)+1))
+	})
+	// Offsets: a plain list; a short page is the last.
+	mux.HandleFunc("/offset", func(w http.ResponseWriter, r *http.Request) {
+		off, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+		write(w, page(off+1))
+	})
+	// A cursor that never changes.
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {
+		write(w, map[string]any{"data": []int{1}, "next": "same"})
+	})
+	// A next page on another host.
+	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", `<http://169.254.169.254/latest/meta-data>; rel="next"`)
+		write(w, []int{1})
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestPaginate follows each style of pages to the end, gathering the
+// items in order; stops at max_pages and max_items with truncated; and
+// refuses pages that loop or lead to another host.
+func TestPaginate(t *testing.T) {
+	up := pagedUpstream(t)
+	tool := func(name, path, paginate string) string {
+		return fmt.Sprintf(`
+tool %q {
+  description = "Numbers."
+  http {
+    url   = "%s%s"
+    query = { per_page = 3 }
+    paginate {
+      %s
+    }
+  }
+  output "numbers" {
+    type  = list(integer)
+    value = expr("body")
+  }
+  output "pages" {
+    type  = integer
+    value = expr("pages")
+  }
+  output "truncated" {
+    type  = bool
+    value = expr("truncated")
+  }
+}
+`, name, up.URL, path, paginate)
+	}
+	cursor := `items = expr("body.data")
+      next  = expr("body.next == nil ? nil : {cursor: body.next}")`
+	cfg, diags := loadSource(t,
+		tool("cursor", "/cursor", cursor)+
+			tool("link", "/link", `items = expr("body")
+      next  = expr("links.next")`)+
+			tool("offset", "/offset", `items = expr("body")
+      next  = expr("len(body) < 3 ? nil : {offset: page * 3}")`)+
+			tool("few_pages", "/cursor", cursor+"\n      max_pages = 2")+
+			tool("few_items", "/cursor", cursor+"\n      max_items = 4")+
+			tool("loop", "/loop", cursor)+
+			tool("away", "/away", `items = expr("body")
+      next  = expr("links.next")`), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	tests := []struct{ tool, want string }{
+		{"cursor", `{"numbers":[1,2,3,4,5,6,7],"pages":3,"truncated":false}`},
+		{"link", `{"numbers":[1,2,3,4,5,6,7],"pages":3,"truncated":false}`},
+		{"offset", `{"numbers":[1,2,3,4,5,6,7],"pages":3,"truncated":false}`},
+		{"few_pages", `{"numbers":[1,2,3,4,5,6],"pages":2,"truncated":true}`},
+		{"few_items", `{"numbers":[1,2,3,4],"pages":2,"truncated":true}`},
+	}
+	for _, tt := range tests {
+		res := enginetest.Call(t.Context(), t, cfg, tt.tool, `{}`)
+		if res.IsError {
+			t.Errorf("%s: %s", tt.tool, res.Text())
+			continue
+		}
+		if got, _ := json.Marshal(res.Structured); string(got) != tt.want {
+			t.Errorf("%s: %s, want %s", tt.tool, got, tt.want)
+		}
+	}
+	for tool, want := range map[string]string{
+		"loop": "the upstream's pages loop: page 2 leads back to the request of page 2; check paginate's next",
+		"away": "page 1: paginate's next leads to http://169.254.169.254, another host than the upstream's",
+	} {
+		res := enginetest.Call(t.Context(), t, cfg, tool, `{}`)
+		if !res.IsError || !strings.Contains(res.Text(), want) {
+			t.Errorf("%s: %q, want an error with %q", tool, res.Text(), want)
+		}
+	}
+}
+
+// TestPaginateConfigErrors checks the paginate blocks a user can get wrong.
+func TestPaginateConfigErrors(t *testing.T) {
+	tests := []struct{ name, block, want string }{
+		{"items not a program", `items = []
+      next  = expr("nil")`, `Invalid items; items is computed from each page: write it as expr("…"), such as items = expr("body.data").`},
+		{"no next", `items = expr("body")`, `Missing required argument; The argument "next" is required`},
+		{"too many pages", `items = expr("body")
+      next  = expr("links.next")
+      max_pages = 5000`, "Invalid max_pages; max_pages is at most 1000; got 5000."},
+		{"unknown variable", `items = expr("bodies")
+      next  = expr("nil")`, "bodies"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := loadSource(t, `
+tool "t" {
+  description = "d"
+  http {
+    url = "http://127.0.0.1:1/x"
+    paginate {
+      `+tt.block+`
+    }
+  }
+}
+`, nil)
+			if got := diags.Error(); !diags.HasErrors() || !strings.Contains(got, tt.want) {
+				t.Errorf("diagnostics:\n%s\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
