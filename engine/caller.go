@@ -29,6 +29,33 @@ type Caller struct {
 	// programs read (its oauth block's claims), each nil when the token
 	// has none; nil without a JWT. They are never logged.
 	Claims map[string]any
+	// Token is the JWT the caller sent, for an upstream that acts with it
+	// (an http_api's auth { caller_token { … } }); "" without a JWT. It is
+	// never logged, never given to programs, and redacted from the results
+	// of the tools that send it.
+	Token string
+	// Audience is the audience (aud) of the caller's JWT.
+	Audience []string
+}
+
+// String is the caller's ID: printing a Caller never shows its token.
+func (c Caller) String() string { return c.ID }
+
+// GoString is String, so that %#v does not show the token either.
+func (c Caller) GoString() string { return c.ID }
+
+// TokenKey and AudienceKey are the keys of an authenticated request's
+// TokenInfo.Extra that hold the caller's JWT, as a string, and its
+// audience, as a []string (see Caller.Token).
+const (
+	TokenKey    = "token"
+	AudienceKey = "aud"
+)
+
+// CallerTokenUser is an action that sends the caller's own token
+// upstream; the tool redacts that token from its results.
+type CallerTokenUser interface {
+	UsesCallerToken() bool
 }
 
 // ClaimsKey is the key of an authenticated request's TokenInfo.Extra that

@@ -106,6 +106,9 @@ type Tool struct {
 	slots                 chan struct{} // nil: no bound on concurrent runs
 	sensitive             []string      // the names of the sensitive arguments
 	tracer                Tracer        // of the copy that runs a traced call; see trace.go
+	// sendsCallerToken is set when the action sends the caller's token
+	// upstream: each call redacts it.
+	sendsCallerToken bool
 	// scope is what a call without sensitive argument values tells its
 	// action (see callScope), made once: its redaction is the
 	// configuration's.
@@ -116,6 +119,9 @@ type Tool struct {
 func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error) {
 	t := &Tool{spec: spec, settings: settings, redactor: redactor}
 	t.scope = &callScope{maxResultBytes: spec.MaxResultBytes, redact: redactor.Redact, keepControls: spec.NoSanitize}
+	if u, ok := spec.Action.(CallerTokenUser); ok {
+		t.sendsCallerToken = u.UsesCallerToken()
+	}
 	t.inputSchema = spec.InputSchema
 	if t.inputSchema == nil {
 		t.inputSchema = schema.InputSchema(spec.Args)
@@ -305,8 +311,13 @@ type callSecrets struct {
 }
 
 // secretsOf is the redaction of a call with args.
-func (t *Tool) secretsOf(args map[string]any) callSecrets {
+func (t *Tool) secretsOf(ctx context.Context, args map[string]any) callSecrets {
 	values := t.sensitiveValues(args)
+	if t.sendsCallerToken {
+		if token := CallerFrom(ctx).Token; token != "" {
+			values = append(values, token)
+		}
+	}
 	if len(values) == 0 {
 		return callSecrets{redact: t.scope.redact}
 	}
@@ -327,13 +338,13 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		// redacted from the message, should it hold one (a property name).
 		var sent map[string]any
 		_ = json.Unmarshal(raw, &sent)
-		sec = t.secretsOf(sent)
+		sec = t.secretsOf(ctx, sent)
 		if tr != nil {
 			t.traceRefused(tr, began, raw, msg, sec.redact)
 		}
 		return errorResult(msg), sec
 	}
-	sec = t.secretsOf(args)
+	sec = t.secretsOf(ctx, args)
 	if tr != nil {
 		t, ctx = t.startTrace(ctx, tr, began, args, sec.redact)
 	}

@@ -40,6 +40,10 @@ type API struct {
 	// oauth2 { … } }.
 	oauth *tokenSource
 
+	// callerAudience, when not empty, sends the caller's own token,
+	// which must name it in its audience: auth { caller_token { … } }.
+	callerAudience string
+
 	// unset, when not empty, is why every call fails: a credential of auth
 	// is empty, such as a token read from an environment variable that is
 	// not set. It says what to set.
@@ -260,8 +264,12 @@ func checkHeaderName(name string, rng hcl.Range) *hcl.Diagnostic {
 
 var authSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "bearer"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "basic"}, {Type: "api_key"}, {Type: "oauth2"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "basic"}, {Type: "api_key"}, {Type: "oauth2"}, {Type: "caller_token"}},
 }
+
+var callerTokenSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "audience", Required: true},
+}}
 
 var basicSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "username", Required: true},
@@ -287,11 +295,11 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 	switch {
 	case len(ranges) == 0:
 		return append(diags, errorf(block.DefRange, "Empty auth block",
-			`An auth block needs exactly one of bearer = "…", basic { username = …, password = … }, api_key { header = "…", value = … } or oauth2 { token_url = "…", client_id = …, client_secret = … }.`))
+			`An auth block needs exactly one of bearer = "…", basic { username = …, password = … }, api_key { header = "…", value = … }, oauth2 { token_url = "…", client_id = …, client_secret = … } or caller_token { audience = "…" }.`))
 	case len(ranges) > 1:
 		sortRanges(ranges)
 		return append(diags, errorf(ranges[1], "Conflicting auth schemes",
-			"An auth block takes exactly one of bearer, basic, api_key and oauth2; another one is already given at %s.", ranges[0]))
+			"An auth block takes exactly one of bearer, basic, api_key, oauth2 and caller_token; another one is already given at %s.", ranges[0]))
 	}
 	if attr, ok := content.Attributes["bearer"]; ok {
 		token, more := ctx.String(attr.Expr)
@@ -306,6 +314,19 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 	switch b.Type {
 	case "oauth2":
 		diags = append(diags, a.decodeOAuth2(ctx, b)...)
+	case "caller_token":
+		c, more := b.Body.Content(callerTokenSchema)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		aud, more := ctx.String(c.Attributes["audience"].Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() && strings.TrimSpace(aud) == "" {
+			diags = append(diags, errorf(c.Attributes["audience"].Expr.Range(), "Empty audience",
+				"audience is what a caller's token must name in its aud claim to be sent to this API, such as its base URL; it cannot be empty."))
+		}
+		a.callerAudience = aud
 	case "basic":
 		c, more := b.Body.Content(basicSchema)
 		diags = append(diags, more...)

@@ -64,6 +64,13 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 		}
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	if a.api.callerAudience != "" {
+		token, err := callerToken(ctx, a.api)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	if err := a.headers(req.Header, env); err != nil {
 		return nil, err
 	}
@@ -476,3 +483,21 @@ func (a *action) multipart(env map[string]any) ([]byte, string, error) {
 func escapeQuotes(s string) string {
 	return strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "\n", "%0A").Replace(s)
 }
+
+// callerToken is the token of the call's caller, to send to api: only a
+// JWT that names api's audience is sent.
+func callerToken(ctx context.Context, api *API) (string, error) {
+	c := engine.CallerFrom(ctx)
+	switch {
+	case c.Token == "":
+		return "", fmt.Errorf("http_api %q sends the caller's own token, and this call has none: it needs a client that signed in with a JWT (the server's auth block, over HTTP)", api.name)
+	case !slices.Contains(c.Audience, api.callerAudience):
+		return "", fmt.Errorf("http_api %q sends the caller's own token only when it is meant for %s, and this caller's token is not (its audience is %s)", api.name, api.callerAudience, strings.Join(c.Audience, ", "))
+	}
+	return c.Token, nil
+}
+
+var _ engine.CallerTokenUser = (*action)(nil)
+
+// UsesCallerToken reports whether the action sends the caller's own token.
+func (a *action) UsesCallerToken() bool { return a.api != nil && a.api.callerAudience != "" }

@@ -221,12 +221,16 @@ func (a *Authenticator) jwt(ctx context.Context, token string) (*sdkauth.TokenIn
 		return nil, "the token has no expiry (exp)", nil
 	}
 	info := &sdkauth.TokenInfo{UserID: JWTPrefix + sub, Scopes: scopes(claims), Expiration: exp.Time}
+	aud, _ := claims.GetAudience()
+	// The token itself, for an upstream that acts with it; see
+	// engine.Caller.Token.
+	info.Extra = map[string]any{engine.TokenKey: token, engine.AudienceKey: []string(aud)}
 	if len(a.oauth.Claims) > 0 {
 		chosen := make(map[string]any, len(a.oauth.Claims))
 		for _, name := range a.oauth.Claims {
 			chosen[name] = claims[name] // nil when the token has none
 		}
-		info.Extra = map[string]any{engine.ClaimsKey: chosen}
+		info.Extra[engine.ClaimsKey] = chosen
 	}
 	return info, "", nil
 }

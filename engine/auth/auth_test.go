@@ -20,6 +20,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -775,9 +776,15 @@ func TestChosenClaims(t *testing.T) {
 		t.Errorf("claims passed on: %v, want tenant=acme and team=nil only", got)
 	}
 
+	// The token itself and its audience go along, for an upstream that
+	// acts with the caller's token.
+	if info.Extra[engine.TokenKey] != tok || !reflect.DeepEqual(info.Extra[engine.AudienceKey], []string{"https://mcp.test/mcp"}) {
+		t.Errorf("token and audience passed on: %v, %v", info.Extra[engine.TokenKey] == tok, info.Extra[engine.AudienceKey])
+	}
+
 	// Without claims chosen, none is passed on.
 	a = newAuth(t, p.config(), nil, 0)
-	if info, err := a.Verify(context.Background(), tok, nil); err != nil || info.Extra != nil {
-		t.Errorf("claims passed on without any chosen: %v, %v", info.Extra, err)
+	if info, err := a.Verify(context.Background(), tok, nil); err != nil || info.Extra[engine.ClaimsKey] != nil {
+		t.Errorf("claims passed on without any chosen: %v, %v", info.Extra[engine.ClaimsKey], err)
 	}
 }

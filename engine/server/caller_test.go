@@ -10,11 +10,17 @@ import (
 )
 
 // TestCallerFromToken checks what a verified token tells programs: the
-// subject without its kind, the scopes, and the chosen claims.
+// subject without its kind, the scopes, the chosen claims, and the JWT
+// itself with its audience, for an upstream that acts with it.
 func TestCallerFromToken(t *testing.T) {
-	info := &sdkauth.TokenInfo{UserID: "jwt:ann", Scopes: []string{"read"}, Extra: map[string]any{engine.ClaimsKey: map[string]any{"tenant": "acme"}}}
+	info := &sdkauth.TokenInfo{UserID: "jwt:ann", Scopes: []string{"read"}, Extra: map[string]any{
+		engine.ClaimsKey:   map[string]any{"tenant": "acme"},
+		engine.TokenKey:    "eyJ.x.y",
+		engine.AudienceKey: []string{"https://mcp.example.com/mcp"},
+	}}
 	c := callerFromToken(info)
-	want := engine.Caller{ID: "jwt:ann", Authenticated: true, Scopes: []string{"read"}, Subject: "ann", Claims: map[string]any{"tenant": "acme"}}
+	want := engine.Caller{ID: "jwt:ann", Authenticated: true, Scopes: []string{"read"}, Subject: "ann", Claims: map[string]any{"tenant": "acme"},
+		Token: "eyJ.x.y", Audience: []string{"https://mcp.example.com/mcp"}}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("caller = %+v\nwant %+v", c, want)
 	}

@@ -273,6 +273,8 @@ func callerFromToken(info *sdkauth.TokenInfo) engine.Caller {
 	c := engine.Caller{ID: info.UserID, Authenticated: true, Scopes: info.Scopes}
 	_, c.Subject, _ = strings.Cut(info.UserID, ":") // after "jwt:" or "token:"
 	c.Claims, _ = info.Extra[engine.ClaimsKey].(map[string]any)
+	c.Token, _ = info.Extra[engine.TokenKey].(string)
+	c.Audience, _ = info.Extra[engine.AudienceKey].([]string)
 	return c
 }
 
