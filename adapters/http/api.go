@@ -264,7 +264,7 @@ func checkHeaderName(name string, rng hcl.Range) *hcl.Diagnostic {
 
 var authSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "bearer"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "basic"}, {Type: "api_key"}, {Type: "oauth2"}, {Type: "caller_token"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "basic"}, {Type: "api_key"}, {Type: "oauth2"}, {Type: "token_exchange"}, {Type: "caller_token"}},
 }
 
 var callerTokenSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -295,11 +295,11 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 	switch {
 	case len(ranges) == 0:
 		return append(diags, errorf(block.DefRange, "Empty auth block",
-			`An auth block needs exactly one of bearer = "…", basic { username = …, password = … }, api_key { header = "…", value = … }, oauth2 { token_url = "…", client_id = …, client_secret = … } or caller_token { audience = "…" }.`))
+			`An auth block needs exactly one of bearer = "…", basic { username = …, password = … }, api_key { header = "…", value = … }, oauth2 { token_url = "…", client_id = …, client_secret = … }, token_exchange { token_url = "…", client_id = …, client_secret = …, audience = "…" } or caller_token { audience = "…" }.`))
 	case len(ranges) > 1:
 		sortRanges(ranges)
 		return append(diags, errorf(ranges[1], "Conflicting auth schemes",
-			"An auth block takes exactly one of bearer, basic, api_key, oauth2 and caller_token; another one is already given at %s.", ranges[0]))
+			"An auth block takes exactly one of bearer, basic, api_key, oauth2, token_exchange and caller_token; another one is already given at %s.", ranges[0]))
 	}
 	if attr, ok := content.Attributes["bearer"]; ok {
 		token, more := ctx.String(attr.Expr)
@@ -312,7 +312,7 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 	}
 	b := content.Blocks[0]
 	switch b.Type {
-	case "oauth2":
+	case "oauth2", "token_exchange":
 		diags = append(diags, a.decodeOAuth2(ctx, b)...)
 	case "caller_token":
 		c, more := b.Body.Content(callerTokenSchema)

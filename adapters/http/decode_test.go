@@ -237,7 +237,7 @@ func TestLoadErrors(t *testing.T) {
     }
   }
 }`,
-		summary: "Conflicting auth schemes", detail: "exactly one of bearer, basic, api_key, oauth2 and caller_token", subject: "5:5-5:10",
+		summary: "Conflicting auth schemes", detail: "exactly one of bearer, basic, api_key, oauth2, token_exchange and caller_token", subject: "5:5-5:10",
 	}, {
 		name: "api_key placement",
 		src: `http_api "x" {

@@ -48,11 +48,19 @@ type tokenSource struct {
 	mu    sync.Mutex
 	token *oauth2.Token
 	older string // the token before it: still redacted, for calls under way
+
+	// exchanged, when not nil, makes this a token exchange on behalf of
+	// each caller (auth { token_exchange { … } }) rather than the client
+	// credentials grant: see exchangedToken.
+	exchanged *exchanged
 }
 
 // token returns an access token: the one held, unless it has expired or is
 // stale, the token an upstream just refused.
 func (s *tokenSource) accessToken(ctx context.Context, stale string) (string, error) {
+	if s.exchanged != nil {
+		return s.exchangedToken(ctx, stale)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.token.Valid() && s.token.AccessToken != stale {
@@ -82,13 +90,18 @@ func (s *tokenSource) accessToken(ctx context.Context, stale string) (string, er
 // answered (which the call's redaction still goes over).
 func (s *tokenSource) failure(err error) error {
 	where := fmt.Sprintf("could not get an OAuth2 token for http_api %q from %s", s.api, s.config.TokenURL)
+	check := "client_id, client_secret and scopes"
+	if s.exchanged != nil {
+		where = fmt.Sprintf("could not exchange the caller's token for one for http_api %q at %s", s.api, s.config.TokenURL)
+		check = "client_id, client_secret, audience and scopes, and that the identity provider lets this client exchange the caller's tokens"
+	}
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		switch {
 		case re.ErrorCode != "" && re.ErrorDescription != "":
-			return fmt.Errorf("%s: it answered %d, %s: %s; check client_id, client_secret and scopes", where, re.Response.StatusCode, re.ErrorCode, re.ErrorDescription)
+			return fmt.Errorf("%s: it answered %d, %s: %s; check %s", where, re.Response.StatusCode, re.ErrorCode, re.ErrorDescription, check)
 		case re.ErrorCode != "":
-			return fmt.Errorf("%s: it answered %d, %s; check client_id, client_secret and scopes", where, re.Response.StatusCode, re.ErrorCode)
+			return fmt.Errorf("%s: it answered %d, %s; check %s", where, re.Response.StatusCode, re.ErrorCode, check)
 		default:
 			return fmt.Errorf("%s: it answered %s", where, re.Response.Status)
 		}
@@ -100,8 +113,10 @@ func (s *tokenSource) failure(err error) error {
 	return fmt.Errorf("%s: %v", where, err)
 }
 
-// decodeOAuth2 decodes auth { oauth2 { … } }: the client credentials grant
-// (RFC 6749, section 4.4).
+// decodeOAuth2 decodes auth { oauth2 { … } }, the client credentials grant
+// (RFC 6749, section 4.4), and auth { token_exchange { … } }, the token
+// exchange (RFC 8693) of each caller's token, which takes the same
+// attributes and needs an audience.
 func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnostics {
 	c, diags := b.Body.Content(oauth2Schema)
 	if diags.HasErrors() {
@@ -148,6 +163,13 @@ func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnost
 	default:
 		diags = append(diags, errorf(c.Attributes["auth_style"].Expr.Range(), "Invalid auth_style",
 			`auth_style is how the client credentials reach the token endpoint: "header" (HTTP basic auth) or "body" (form fields); without it, the first that works.`))
+	}
+	if b.Type == "token_exchange" {
+		s.exchanged = newExchanged(ctx.Redactor)
+		if audience == "" && resource == "" {
+			diags = append(diags, errorf(b.DefRange, "Missing audience",
+				`A token exchange asks for a token meant for this API: add audience = "…" (the name the identity provider knows it by) or resource = "https://…".`))
+		}
 	}
 	params := url.Values{}
 	if audience != "" {
