@@ -71,7 +71,12 @@ func (s *tokenSource) exchangedToken(ctx context.Context, stale string) (string,
 		config.EndpointParams.Set("subject_token", caller.Token)
 		config.EndpointParams.Set("subject_token_type", accessTokenType)
 		config.EndpointParams.Set("requested_token_type", accessTokenType)
-		// The exchange is the call's: it stops when the call does.
+		config, err := s.withAssertion(config)
+		if err != nil {
+			return "", err
+		}
+		// Every call of this caller waits on the exchange: one that gives
+		// up does not stop it; the token client's timeout bounds it.
 		tok, err := config.Token(context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, s.client))
 		if err != nil {
 			return "", s.failure(err)

@@ -23,7 +23,9 @@ import (
 var oauth2Schema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "token_url", Required: true},
 	{Name: "client_id", Required: true},
-	{Name: "client_secret", Required: true},
+	{Name: "client_secret"},
+	{Name: "private_key_file"},
+	{Name: "private_key_id"},
 	{Name: "scopes"},
 	{Name: "audience"},
 	{Name: "resource"},
@@ -49,6 +51,10 @@ type tokenSource struct {
 	token *oauth2.Token
 	older string // the token before it: still redacted, for calls under way
 
+	// signer, when not nil, authenticates the client with a signed JWT
+	// (private_key_jwt) rather than its secret.
+	signer *signer
+
 	// exchanged, when not nil, makes this a token exchange on behalf of
 	// each caller (auth { token_exchange { … } }) rather than the client
 	// credentials grant: see exchangedToken.
@@ -66,7 +72,11 @@ func (s *tokenSource) accessToken(ctx context.Context, stale string) (string, er
 	if s.token.Valid() && s.token.AccessToken != stale {
 		return s.token.AccessToken, nil
 	}
-	tok, err := s.config.Token(context.WithValue(ctx, oauth2.HTTPClient, s.client))
+	config, err := s.withAssertion(s.config)
+	if err != nil {
+		return "", err
+	}
+	tok, err := config.Token(context.WithValue(ctx, oauth2.HTTPClient, s.client))
 	if err != nil {
 		return "", s.failure(err)
 	}
@@ -90,10 +100,14 @@ func (s *tokenSource) accessToken(ctx context.Context, stale string) (string, er
 // answered (which the call's redaction still goes over).
 func (s *tokenSource) failure(err error) error {
 	where := fmt.Sprintf("could not get an OAuth2 token for http_api %q from %s", s.api, s.config.TokenURL)
-	check := "client_id, client_secret and scopes"
+	credential := "client_secret"
+	if s.signer != nil {
+		credential = "private_key_file (its public key registered with the identity provider)"
+	}
+	check := "client_id, " + credential + " and scopes"
 	if s.exchanged != nil {
 		where = fmt.Sprintf("could not exchange the caller's token for one for http_api %q at %s", s.api, s.config.TokenURL)
-		check = "client_id, client_secret, audience and scopes, and that the identity provider lets this client exchange the caller's tokens"
+		check = "client_id, " + credential + ", audience and scopes, and that the identity provider lets this client exchange the caller's tokens"
 	}
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
@@ -181,7 +195,34 @@ func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnost
 	if len(params) > 0 {
 		s.config.EndpointParams = params
 	}
-	diags = append(diags, a.checkSet(ctx, c.Attributes["client_secret"].Expr, "client secret", s.config.ClientSecret)...)
+	secretAttr, hasSecret := c.Attributes["client_secret"]
+	keyAttr, hasKey := c.Attributes["private_key_file"]
+	switch {
+	case hasSecret && hasKey:
+		r := []hcl.Range{secretAttr.NameRange, keyAttr.NameRange}
+		sortRanges(r)
+		return append(diags, errorf(r[1], "Conflicting client credentials",
+			"The client proves who it is with client_secret or with private_key_file (a signed JWT, private_key_jwt), not both; the other is given at %s.", r[0]))
+	case !hasSecret && !hasKey:
+		return append(diags, errorf(b.DefRange, "Missing client credential",
+			`The client proves who it is to the token endpoint: add client_secret = var.client_secret, or private_key_file = "client-key.pem" to sign a JWT instead (private_key_jwt).`))
+	case hasKey:
+		path, more := ctx.String(keyAttr.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		pem, shown, err := ctx.ReadFile(path)
+		if err != nil {
+			return append(diags, errorf(keyAttr.Expr.Range(), "Cannot read private_key_file", "%s.", err))
+		}
+		if s.signer, err = newSigner(pem, str("private_key_id")); err != nil {
+			return append(diags, errorf(keyAttr.Expr.Range(), "Invalid private_key_file", "%s: %s.", shown, err))
+		}
+	}
+	if hasSecret {
+		diags = append(diags, a.checkSet(ctx, secretAttr.Expr, "client secret", s.config.ClientSecret)...)
+	}
 	if s.config.ClientID == "" {
 		diags = append(diags, a.checkSet(ctx, c.Attributes["client_id"].Expr, "client id", "")...)
 	}

@@ -256,7 +256,17 @@ func TestOAuth2Config(t *testing.T) {
       client_secret = "b-secret"
       scopes = "read write"`, `Invalid scopes; scopes must be a list of strings without spaces`},
 		{"missing secret", `token_url = "https://auth.example.com/token"
-      client_id = "a"`, `Missing required argument; The argument "client_secret" is required`},
+      client_id = "a"`, `Missing client credential; The client proves who it is to the token endpoint: add client_secret = var.client_secret, or private_key_file = "client-key.pem" to sign a JWT instead (private_key_jwt).`},
+		{"secret and key", `token_url = "https://auth.example.com/token"
+      client_id = "a"
+      client_secret = "b-secret"
+      private_key_file = "key.pem"`, `Conflicting client credentials; The client proves who it is with client_secret or with private_key_file`},
+		{"no key file", `token_url = "https://auth.example.com/token"
+      client_id = "a"
+      private_key_file = "/nonexistent/key.pem"`, `Cannot read private_key_file`},
+		{"not a key", `token_url = "https://auth.example.com/token"
+      client_id = "a"
+      private_key_file = "/etc/hostname"`, `Invalid private_key_file; /etc/hostname: it is not a PEM-encoded RSA or ECDSA private key`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
