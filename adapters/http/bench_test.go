@@ -137,3 +137,38 @@ func BenchmarkURL(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCachedToken is what a call through an http_api with oauth2 or
+// token_exchange adds over a static bearer token once its token is held:
+// finding the token (for a token exchange, the caller's, by a hash of the
+// caller's JWT) and writing the Authorization header it sends.
+func BenchmarkCachedToken(b *testing.B) {
+	endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"access_token":"tok-0123456789abcdef","token_type":"Bearer","expires_in":3600}`)
+	}))
+	b.Cleanup(endpoint.Close)
+	caller := engine.WithCaller(context.Background(), engine.Caller{ID: "jwt:ann", Authenticated: true,
+		Token: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbm4iLCJhdWQiOiJodHRwczovL21jcC5leGFtcGxlLmNvbSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"})
+	for _, kind := range []string{"oauth2", "token_exchange"} {
+		b.Run(kind, func(b *testing.B) {
+			s := &tokenSource{api: "x", client: http.DefaultClient}
+			s.config.TokenURL, s.config.ClientID, s.config.ClientSecret = endpoint.URL, "c", "s3cret"
+			if kind == "token_exchange" {
+				s.exchanged = newExchanged(nil)
+			}
+			if _, err := s.accessToken(caller, ""); err != nil {
+				b.Fatal(err)
+			}
+			h := http.Header{}
+			b.ReportAllocs()
+			for b.Loop() {
+				tok, err := s.accessToken(caller, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				h.Set("Authorization", "Bearer "+tok)
+			}
+		})
+	}
+}
