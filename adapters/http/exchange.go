@@ -58,7 +58,7 @@ func (s *tokenSource) exchangedToken(ctx context.Context, stale string) (string,
 	if t, ok := s.exchanged.tokens.Get(key); ok && t.Valid() && t.AccessToken != stale {
 		return t.AccessToken, nil
 	}
-	v, err, _ := s.exchanged.flight.Do(string(key[:]), func() (any, error) {
+	ch := s.exchanged.flight.DoChan(string(key[:]), func() (any, error) {
 		if t, ok := s.exchanged.tokens.Get(key); ok && t.Valid() && t.AccessToken != stale {
 			return t.AccessToken, nil
 		}
@@ -76,8 +76,10 @@ func (s *tokenSource) exchangedToken(ctx context.Context, stale string) (string,
 			return "", err
 		}
 		// Every call of this caller waits on the exchange: one that gives
-		// up does not stop it; the token client's timeout bounds it.
-		tok, err := config.Token(context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, s.client))
+		// up does not stop it; the http_api's timeout bounds it whole.
+		fetch, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.client.Timeout)
+		defer cancel()
+		tok, err := config.Token(context.WithValue(fetch, oauth2.HTTPClient, s.client))
 		if err != nil {
 			return "", s.failure(err)
 		}
@@ -95,8 +97,13 @@ func (s *tokenSource) exchangedToken(ctx context.Context, stale string) (string,
 		s.exchanged.tokens.Add(key, tok)
 		return tok.AccessToken, nil
 	})
-	if err != nil {
-		return "", err
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return "", r.Err
+		}
+		return r.Val.(string), nil
+	case <-ctx.Done():
+		return "", fmt.Errorf("gave up waiting for the token exchange of http_api %q at %s: %w", s.api, s.config.TokenURL, context.Cause(ctx))
 	}
-	return v.(string), nil
 }

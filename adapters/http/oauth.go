@@ -76,7 +76,11 @@ func (s *tokenSource) accessToken(ctx context.Context, stale string) (string, er
 	if err != nil {
 		return "", err
 	}
-	tok, err := config.Token(context.WithValue(ctx, oauth2.HTTPClient, s.client))
+	// One bound for the whole fetch: without auth_style, x/oauth2 may try
+	// both styles in turn.
+	fetch, cancel := context.WithTimeout(ctx, s.client.Timeout)
+	defer cancel()
+	tok, err := config.Token(context.WithValue(fetch, oauth2.HTTPClient, s.client))
 	if err != nil {
 		return "", s.failure(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -275,5 +276,73 @@ func TestOAuth2Config(t *testing.T) {
 				t.Errorf("errors:\n%s\nwant one containing:\n%s", errs, tt.want)
 			}
 		})
+	}
+}
+
+// TestTokenEndpointFailures checks what a call says when the token endpoint
+// is down, slow or answers garbage, for oauth2 and token_exchange: a tool
+// error within the http_api's timeout that says what happened, and never
+// the client secret.
+func TestTokenEndpointFailures(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	t.Cleanup(slow.Close)
+	garbage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`<html>not a token</html>`))
+	}))
+	t.Cleanup(garbage.Close)
+	down := httptest.NewServer(http.NotFoundHandler())
+	downURL := down.URL
+	down.Close()
+	up := newOAuthUpstream(t)
+	for _, kind := range []string{"oauth2", "token_exchange"} {
+		for _, tt := range []struct{ name, url, want string }{
+			{"down", downURL + "/token", "connection refused"},
+			{"slow", slow.URL + "/token", "timed out"},
+			{"garbage", garbage.URL + "/token", "could not"},
+		} {
+			t.Run(kind+"/"+tt.name, func(t *testing.T) {
+				cfg, diags := loadSource(t, `
+http_api "api" {
+  base_url = "`+up.srv.URL+`"
+  timeout  = "1s"
+  auth {
+    `+kind+` {
+      token_url     = "`+tt.url+`"
+      client_id     = "mcp-client"
+      client_secret = "c1ient-s3cret"
+      audience      = "https://api.example.com"
+    }
+  }
+}
+tool "get" {
+  description = "Gets."
+  http {
+    api  = http_api.api
+    path = "/"
+  }
+}
+`, nil)
+				if diags.HasErrors() {
+					t.Fatal(diags.Error())
+				}
+				tool, _ := cfg.Tool("get")
+				ctx := engine.WithCaller(context.Background(), engine.Caller{ID: "jwt:ann", Authenticated: true, Token: "jwt-of-ann"})
+				start := time.Now()
+				res := tool.Call(ctx, nil)
+				took := time.Since(start)
+				if !res.IsError || !strings.Contains(strings.ToLower(res.Text()), tt.want) || strings.Contains(res.Text(), "c1ient-s3cret") {
+					t.Errorf("result: %q, want an error with %q", res.Text(), tt.want)
+				}
+				if took > 2*time.Second {
+					t.Errorf("took %s; the http_api's timeout is 1s", took)
+				}
+			})
+		}
 	}
 }
