@@ -59,6 +59,41 @@ type Result struct {
 	// Meta is the result's _meta object, such as the [CacheMetaKey] of a
 	// result served from the cache; nil for most.
 	Meta map[string]any
+
+	// outcome is why a tool error ended the call, when the engine knows
+	// better than "tool_error".
+	outcome Outcome
+}
+
+// Outcome is how a call ended, for metrics: a small fixed set.
+type Outcome string
+
+// The outcomes of a call.
+const (
+	OutcomeOK          Outcome = "ok"
+	OutcomeToolError   Outcome = "tool_error"        // the action or a mapping failed, or error_if said so
+	OutcomeInvalid     Outcome = "invalid_arguments" // the arguments broke the input schema
+	OutcomeDenied      Outcome = "denied"            // the caller's token lacks the tool's scopes
+	OutcomeRateLimited Outcome = "rate_limited"      // a rate limit refused the call
+	OutcomeTimeout     Outcome = "timeout"           // the call ran out of time
+)
+
+// Outcome is how the call that gave r ended.
+func (r *Result) Outcome() Outcome {
+	switch {
+	case !r.IsError:
+		return OutcomeOK
+	case r.outcome != "":
+		return r.outcome
+	}
+	return OutcomeToolError
+}
+
+// refused is a tool error of a known outcome.
+func refused(outcome Outcome, msg string) *Result {
+	r := errorResult(msg)
+	r.outcome = outcome
+	return r
 }
 
 // Text returns the text of the result's text blocks, joined by newlines.

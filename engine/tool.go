@@ -288,12 +288,12 @@ func (t *Tool) IsSensitive(name string) bool { return slices.Contains(t.sensitiv
 func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 	caller := CallerFrom(ctx)
 	if !caller.Grants(t.spec.Scopes) {
-		return errorResult(fmt.Sprintf("access denied: the tool %s requires the scopes %s, and your token does not grant them all",
+		return refused(OutcomeDenied, fmt.Sprintf("access denied: the tool %s requires the scopes %s, and your token does not grant them all",
 			t.spec.Name, strings.Join(t.spec.Scopes, ", ")))
 	}
 	if t.spec.RateLimiter != nil {
 		if err := t.spec.RateLimiter.Admit(ctx, t.spec.Name+"\x00"+caller.ID); err != nil {
-			return errorResult(t.redactor.Redact(SanitizeString(err.Error())))
+			return refused(OutcomeRateLimited, t.redactor.Redact(SanitizeString(err.Error())))
 		}
 	}
 	if t.spec.Cache != nil {
@@ -342,7 +342,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		if tr != nil {
 			t.traceRefused(tr, began, raw, msg, sec.redact)
 		}
-		return errorResult(msg), sec
+		return refused(OutcomeInvalid, msg), sec
 	}
 	sec = t.secretsOf(ctx, args)
 	if tr != nil {
@@ -376,7 +376,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 			case t.slots <- struct{}{}:
 				defer func() { <-t.slots }()
 			case <-ctx.Done():
-				return errorResult(t.busyError(ctx, timeout)), sec
+				return refused(timedOut(ctx), t.busyError(ctx, timeout)), sec
 			}
 		}
 		var err error
@@ -384,7 +384,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		resp, err = t.spec.Action.Run(ctx, args)
 		t.traceAction(began, resp, err)
 		if err != nil {
-			return errorResult(t.actionError(ctx, err, timeout)), sec
+			return refused(timedOut(ctx), t.actionError(ctx, err, timeout)), sec
 		}
 	}
 	if resp == nil {
@@ -484,6 +484,15 @@ func (t *Tool) arguments(raw json.RawMessage) (map[string]any, string) {
 		}
 	}
 	return args, ""
+}
+
+// timedOut is the outcome of a call that failed with ctx as it is:
+// timeout when its deadline passed, else a tool error.
+func timedOut(ctx context.Context) Outcome {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return OutcomeTimeout
+	}
+	return OutcomeToolError
 }
 
 // actionError words an action's error for the client; timeout is the time

@@ -54,8 +54,17 @@ func servePprofWithin(addr string, limits server.Limits, logger *slog.Logger) (f
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	stop := serveAside(ln, mux, limits, logger, "the profiler")
+	logger.Info("serving the profiler", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+	return stop, nil
+}
+
+// serveAside serves h on ln, apart from the MCP endpoint, with the
+// connections bounded by limits, until the returned function is called;
+// what names it in the log should it stop on its own.
+func serveAside(ln net.Listener, h http.Handler, limits server.Limits, logger *slog.Logger, what string) func() {
 	srv := &http.Server{
-		Handler:           mux,
+		Handler:           h,
 		ReadHeaderTimeout: limits.ReadHeaderTimeout,
 		ReadTimeout:       limits.ReadTimeout,
 		WriteTimeout:      limits.WriteTimeout,
@@ -66,9 +75,8 @@ func servePprofWithin(addr string, limits server.Limits, logger *slog.Logger) (f
 	}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			logger.Warn("the profiler stopped", "error", err)
+			logger.Warn(what+" stopped", "error", err)
 		}
 	}()
-	logger.Info("serving the profiler", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
-	return func() { _ = srv.Close() }, nil
+	return func() { _ = srv.Close() }
 }

@@ -28,7 +28,7 @@ const settle = 200 * time.Millisecond
 //
 // loaded, when not nil, is given each configuration swapped in, so that
 // the watcher follows the files it read.
-func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live, reloads <-chan string, logger *slog.Logger, loaded func(*engine.Config)) {
+func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live, reloads <-chan string, logger *slog.Logger, loaded func(*engine.Config), counted func(ok bool)) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -37,12 +37,14 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 			cfg, _, diags, secrets, err := a.loadDiagnostics(paths)
 			if err != nil {
 				logger.Error("reload failed; the previous configuration keeps serving", "reason", why, "error", err)
+				counted(false)
 				continue
 			}
 			logDiagnostics(logger, diags, secrets)
 			if cfg == nil {
 				n := len(diags.Errs())
 				logger.Error(fmt.Sprintf("reload failed: %d %s; the previous configuration keeps serving", n, plural(n, "error", "errors")), "reason", why)
+				counted(false)
 				continue
 			}
 			var checked bytes.Buffer
@@ -51,9 +53,11 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 			if err := b.check(ctx, cfg); err != nil {
 				_ = cfg.Close()
 				logger.Error("the new configuration cannot reach its databases; the previous one keeps serving", "reason", why, "error", strings.TrimPrefix(strings.TrimSpace(checked.String()), "Error: "))
+				counted(false)
 				continue
 			}
 			live.Swap(cfg)
+			counted(true)
 			if loaded != nil {
 				loaded(cfg)
 			}

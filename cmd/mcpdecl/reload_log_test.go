@@ -50,7 +50,10 @@ func reloadBroken(t *testing.T, format string) string {
 	reloads := make(chan string, 1)
 	reloads <- "test"
 	done := make(chan struct{})
-	go func() { defer close(done); a.reloadLoop(ctx, []string{file}, live, reloads, logger, nil) }()
+	go func() {
+		defer close(done)
+		a.reloadLoop(ctx, []string{file}, live, reloads, logger, nil, func(bool) {})
+	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(logs.String(), "reload failed") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/metrics"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -21,6 +22,8 @@ func (a *app) serveCmd() *cobra.Command {
 	var pprofAddr string
 	var toolset string
 	var discovery bool
+	var metricsOnHTTP bool
+	var metricsAddr string
 	c := &cobra.Command{
 		Use:   "serve PATH...",
 		Short: "Serve the tools over MCP, on stdio or streamable HTTP",
@@ -34,6 +37,11 @@ Over HTTP, /healthz answers 200 while the process runs and /readyz 200 when
 the configuration is loaded and its databases (and the auth block's JWKS)
 answer, 503 otherwise; neither needs a token nor tells why.
 
+With --metrics, the HTTP listener also serves Prometheus metrics at /metrics;
+--metrics-addr ADDR serves them on a listener of their own (over stdio too).
+When MCPDECL_METRICS_TOKEN is set, /metrics requires it as a bearer token; it
+is never behind the auth block.
+
 With --watch, a change to the configuration files reloads it, as SIGHUP
 always does: the new configuration is checked in full first (a broken edit is
 logged and the old tools keep serving), then swapped in at once, and clients
@@ -44,6 +52,9 @@ configuration they started with.`,
 			logger, err := a.logger()
 			if err != nil {
 				return err
+			}
+			if metricsOnHTTP && addr == "" {
+				return usageError{fmt.Errorf("--metrics serves /metrics on the --http listener; over stdio, give --metrics-addr ADDR instead")}
 			}
 			if toolset != "" && addr != "" {
 				return usageError{fmt.Errorf("--toolset is for stdio: over HTTP each toolset is served at %s/NAME, besides every tool at %s", server.Path, server.Path)}
@@ -75,10 +86,24 @@ configuration they started with.`,
 				}
 				defer stopProfiling()
 			}
+			var m *metrics.Metrics
+			if metricsOnHTTP || metricsAddr != "" {
+				m = metrics.New()
+			}
+			metricsToken := os.Getenv(MetricsTokenEnv)
+			if metricsAddr != "" {
+				stopMetrics, err := serveMetrics(metricsAddr, m, metricsToken, logger)
+				if err != nil {
+					_ = cfg.Close()
+					return err
+				}
+				defer stopMetrics()
+			}
 			down := &shutdown{logger: logger}
 			ctx, stop := down.onSignal(cmd.Context())
 			defer stop()
-			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text", Toolset: toolset, Discovery: discovery})
+			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text", Toolset: toolset, Discovery: discovery,
+				Metrics: m, MetricsOnHTTP: metricsOnHTTP, MetricsToken: metricsToken})
 			defer live.Close()
 
 			reloads := make(chan string, 1)
@@ -104,7 +129,7 @@ configuration they started with.`,
 				}
 				loaded(cfg)
 			}
-			go a.reloadLoop(ctx, paths, live, reloads, logger, loaded)
+			go a.reloadLoop(ctx, paths, live, reloads, logger, loaded, m.Reloaded)
 
 			if addr == "" {
 				if toolset != "" {
@@ -131,6 +156,8 @@ configuration they started with.`,
 	c.Flags().StringVar(&toolset, "toolset", "", "over stdio, serve the tools of this toolset alone (over HTTP, each toolset is at /mcp/NAME)")
 	c.Flags().BoolVar(&discovery, "discovery", false, "serve three tools (search_tools, describe_tool, call_tool) in place of a catalog too large to list")
 	c.Flags().BoolVar(&watch, "watch", false, "reload the configuration when its files change, and tell clients")
+	c.Flags().BoolVar(&metricsOnHTTP, "metrics", false, "serve Prometheus metrics at /metrics on the --http listener (MCPDECL_METRICS_TOKEN, when set, is the bearer token it requires)")
+	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics on a listener of their own at ADDR, such as 127.0.0.1:9464 (over stdio too)")
 	c.Flags().StringVar(&pprofAddr, "pprof", "", "serve Go's profiler (net/http/pprof) on ADDR, such as 127.0.0.1:6060; keep it off public interfaces")
 	a.addVarFlag(c)
 	return c

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/metrics"
 )
 
 // Authenticator checks the bearer tokens of HTTP requests; the auth block
@@ -84,6 +85,9 @@ func (l *Live) HTTPHandler() http.Handler {
 		plain(w, http.StatusOK, "ok\n")
 	})
 	mux.Handle(ReadyPath, ready)
+	if l.opts.Metrics != nil && l.opts.MetricsOnHTTP {
+		mux.Handle(metrics.Path, l.opts.Metrics.Handler(l.opts.MetricsToken))
+	}
 	mux.HandleFunc(Path, func(w http.ResponseWriter, r *http.Request) {
 		serveMCP(w, r, "")
 	})

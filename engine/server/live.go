@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/metrics"
 )
 
 // Live serves a configuration that can be replaced while it serves: Swap
@@ -30,6 +31,7 @@ type Live struct {
 	declared  declared // what the server told clients it serves besides tools
 	toolset   string   // over stdio: the toolset served, "" for all the tools
 	discovery bool     // serve the tools of discovery mode in place of the catalog
+	opts      Options  // as NewLive was given them
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -83,6 +85,12 @@ type Options struct {
 	// Discovery serves three tools in place of the catalog: search_tools,
 	// describe_tool and call_tool (see discovery.go).
 	Discovery bool
+	// Metrics, when not nil, counts the calls; with MetricsOnHTTP, the
+	// HTTP handler also serves them at metrics.Path, behind MetricsToken
+	// when it is not empty (not behind the auth block).
+	Metrics       *metrics.Metrics
+	MetricsOnHTTP bool
+	MetricsToken  string
 }
 
 // listChanged reports whether the server declares the tools.listChanged
@@ -97,7 +105,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit, toolset: opts.Toolset, discovery: opts.Discovery}
+	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit, toolset: opts.Toolset, discovery: opts.Discovery, opts: opts}
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
@@ -300,9 +308,11 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			return Result(&engine.Result{IsError: true, Content: []engine.Content{{Type: engine.TextContent, Text: "the tool " + name + " is not in the toolset served here (" + l.toolsetName(req.GetExtra()) + ")"}}}), nil
 		}
 		caller := callerOf(req.GetExtra())
+		done := l.opts.Metrics.Started(name)
 		start := time.Now()
 		res := t.Call(engine.WithCaller(ctx, caller), args)
 		d := time.Since(start)
+		done(res.Outcome())
 		if res.IsError {
 			l.logger.Info("tool call failed", "tool", name, "client", caller.ID, "duration", d, "error", g.cfg.Redactor.Redact(res.Text()))
 		} else if l.logger.Enabled(ctx, slog.LevelDebug) {

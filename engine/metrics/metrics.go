@@ -1,0 +1,113 @@
+package metrics
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// Path is where the series are served.
+const Path = "/metrics"
+
+// Metrics are the series of one server process, in a registry of its own.
+// A nil *Metrics records nothing, so callers need not check.
+type Metrics struct {
+	registry   *prometheus.Registry
+	calls      *prometheus.CounterVec
+	duration   *prometheus.HistogramVec
+	inFlight   prometheus.Gauge
+	reloads    *prometheus.CounterVec
+	generation prometheus.Gauge
+}
+
+// New makes the series and registers them, with the Go runtime's and the
+// process's collectors.
+func New() *Metrics {
+	m := &Metrics{
+		registry: prometheus.NewRegistry(),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdecl_tool_calls_total",
+			Help: "Tool calls, by tool and outcome: ok, tool_error, invalid_arguments, denied (scopes), rate_limited, timeout.",
+		}, []string{"tool", "outcome"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "mcpdecl_tool_call_duration_seconds",
+			Help:    "The time of a tool call, from its arguments to its result, by tool.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"tool"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "mcpdecl_tool_calls_in_flight",
+			Help: "Tool calls under way.",
+		}),
+		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdecl_config_reloads_total",
+			Help: "Configuration reloads, by outcome: ok (swapped in) or error (the old configuration kept serving).",
+		}, []string{"outcome"}),
+		generation: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "mcpdecl_config_generation",
+			Help: "The configuration served: 1 at start, one more at each reload swapped in.",
+		}),
+	}
+	m.registry.MustRegister(m.calls, m.duration, m.inFlight, m.reloads, m.generation,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, outcome := range []string{"ok", "error"} {
+		m.reloads.WithLabelValues(outcome) // present at 0 from the start
+	}
+	m.generation.Set(1)
+	return m
+}
+
+// Started counts a call that begins; the function it returns counts its
+// end, with its outcome and time.
+func (m *Metrics) Started(tool string) func(engine.Outcome) {
+	if m == nil {
+		return func(engine.Outcome) {}
+	}
+	m.inFlight.Inc()
+	start := time.Now()
+	return func(o engine.Outcome) {
+		m.inFlight.Dec()
+		m.calls.WithLabelValues(tool, string(o)).Inc()
+		m.duration.WithLabelValues(tool).Observe(time.Since(start).Seconds())
+	}
+}
+
+// Reloaded counts a reload: swapped in (ok), or refused (the configuration
+// had errors).
+func (m *Metrics) Reloaded(ok bool) {
+	if m == nil {
+		return
+	}
+	if ok {
+		m.reloads.WithLabelValues("ok").Inc()
+		m.generation.Inc()
+		return
+	}
+	m.reloads.WithLabelValues("error").Inc()
+}
+
+// Handler serves the series in Prometheus's text format. With a token, a
+// request must carry it as a bearer token, else it is refused with 401;
+// nothing it answers says anything of the server's callers.
+func (m *Metrics) Handler(token string) http.Handler {
+	h := promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(strings.TrimSpace(r.Header.Get("Authorization")))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			http.Error(w, "a bearer token is required for "+Path, http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
