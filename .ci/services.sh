@@ -44,3 +44,19 @@ ensure_redis() {
   fi
   wait_for Redis 6379
 }
+
+# ensure_prometheus installs Debian's Prometheus when it is missing, for
+# the test that has it scrape a running server, and exports its path as
+# MCPDECL_TEST_PROMETHEUS. The test starts its own; none runs as a service.
+ensure_prometheus() {
+  if ! command -v prometheus >/dev/null; then
+    echo "installing Prometheus (Debian's package)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends prometheus >/dev/null 2>&1 ||
+      { apt-get update >/dev/null 2>&1 && apt-get install -y --no-install-recommends prometheus >/dev/null 2>&1; } ||
+      { echo "FAIL: could not install Prometheus (apt-get install prometheus)" >&2; return 1; }
+  fi
+  MCPDECL_TEST_PROMETHEUS=$(command -v prometheus)
+  export MCPDECL_TEST_PROMETHEUS
+  echo "$("$MCPDECL_TEST_PROMETHEUS" --version 2>&1 | head -1)"
+}
