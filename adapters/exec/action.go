@@ -58,6 +58,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		began = time.Now()
 	}
+	sent := time.Now()
 	g := &group{}
 	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
 	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
@@ -80,6 +81,11 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		return nil, fmt.Errorf("command %s could not be started: %s", a.path, startError(err))
 	}
 	stopped, err := g.wait()
+	class := "ok"
+	if stopped || err != nil || g.cmd.ProcessState == nil || !g.cmd.ProcessState.Success() {
+		class = "error" // killed, or exited other than 0
+	}
+	engine.ObserveUpstream(ctx, "exec", a.name, class, sent)
 	if tr != nil {
 		a.trace(tr, time.Since(began), argv, in, g, stopped, stdout, stderr)
 	}

@@ -4,9 +4,11 @@ package execaction
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 )
 
 // TestCallerInCommand checks that the command line, the environment and
@@ -48,5 +50,30 @@ tool "sub" {
 	sub, _ := cfg.Tool("sub")
 	if res := sub.Call(engine.WithCaller(context.Background(), ann), nil); res.Text() != "ann\n" {
 		t.Errorf("command line only: %q", res.Text())
+	}
+}
+
+// TestExchangesObserved checks what metrics see of a program's runs: the
+// program's name, ok for an exit of 0, error otherwise.
+func TestExchangesObserved(t *testing.T) {
+	cfg, _ := mustLoad(t, `
+tool "yes" {
+  description = "d"
+  exec { command = ["true"] }
+}
+tool "no" {
+  description = "d"
+  exec { command = ["false"] }
+}
+`)
+	obs := &enginetest.Observer{}
+	ctx := engine.WithUpstreamObserver(context.Background(), obs)
+	for _, name := range []string{"yes", "no"} {
+		tool, _ := cfg.Tool(name)
+		tool.Call(ctx, nil)
+	}
+	want := []enginetest.Exchange{{Kind: "exec", Upstream: "true", Class: "ok"}, {Kind: "exec", Upstream: "false", Class: "error"}}
+	if got := obs.Seen(); !slices.Equal(got, want) {
+		t.Errorf("observed %v, want %v", got, want)
 	}
 }

@@ -53,6 +53,15 @@ type API struct {
 // Name is the label of the http_api block.
 func (a *API) Name() string { return a.name }
 
+// label names the API in metrics: the http_api's name, or for the client
+// of a url without api, the host the configuration gives.
+func (a *API) label() string {
+	if a.name != "" {
+		return a.name
+	}
+	return a.host
+}
+
 // BaseURL is the base URL that paths are relative to, without a trailing
 // slash or query string.
 func (a *API) BaseURL() string { return a.prefix }

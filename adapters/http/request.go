@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -114,6 +115,7 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 			return nil, err
 		}
 	}
+	sent := time.Now()
 	resp, err := req.Execute(a.method, target)
 	if err == nil && token != "" && resp.StatusCode() == http.StatusUnauthorized && req.Header.Get("Authorization") == "Bearer "+token {
 		// The upstream refused the token (revoked, or expired early): get
@@ -140,8 +142,10 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 		if resp != nil && resp.RawResponse != nil {
 			discard(resp.RawResponse)
 		}
+		engine.ObserveUpstream(parent, "http", a.api.label(), "error", sent)
 		return nil, a.failure(parent, ctx, where, err)
 	}
+	engine.ObserveUpstream(parent, "http", a.api.label(), statusClass(resp.StatusCode()), sent)
 	raw := resp.RawResponse
 	defer raw.Body.Close()
 	out, err := a.response(parent, raw, where)
@@ -501,3 +505,12 @@ var _ engine.CallerTokenUser = (*action)(nil)
 
 // UsesCallerToken reports whether the action sends the caller's own token.
 func (a *action) UsesCallerToken() bool { return a.api != nil && a.api.callerAudience != "" }
+
+// statusClass is the class of an HTTP status for metrics: "2xx" to "5xx",
+// "1xx" for an informational one (never a final answer) too.
+func statusClass(status int) string {
+	if status < 100 || status > 599 {
+		return "error"
+	}
+	return strconv.Itoa(status/100) + "xx"
+}

@@ -295,6 +295,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		began = time.Now()
 	}
+	sent := time.Now()
 	res, qctx, err := a.attempt(ctx, params)
 	if err != nil && a.readOnly && brokenConnection(err) && ctx.Err() == nil && !errors.Is(qctx.Err(), context.DeadlineExceeded) {
 		// The connection was lost before the statement could run, say
@@ -305,6 +306,11 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		a.trace(tr, time.Since(began), params, res, err)
 	}
+	class := "ok"
+	if err != nil {
+		class = "error"
+	}
+	engine.ObserveUpstream(ctx, "sql", d.name, class, sent)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
 			return nil, &Error{Database: d.name, Err: err,

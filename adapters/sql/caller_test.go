@@ -3,9 +3,11 @@ package sqlaction_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 )
 
 // TestRowsOfTheCallersTenant checks row-level filtering by the caller: a
@@ -55,5 +57,41 @@ tool "my_orders" {
 		if got := structured(t, res); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.caller.ID, got, tc.want)
 		}
+	}
+}
+
+// TestExchangesObserved checks what metrics see of statements: the
+// database's name, ok, or error for a statement that fails.
+func TestExchangesObserved(t *testing.T) {
+	path := sqliteFile(t, `CREATE TABLE t (id INTEGER PRIMARY KEY)`)
+	cfg := mustLoad(t, "", fmt.Sprintf(`
+database "db" {
+  driver = "sqlite"
+  dsn    = %s
+}
+tool "good" {
+  description = "d"
+  sql {
+    database = database.db
+    query    = "SELECT id FROM t"
+  }
+}
+tool "bad" {
+  description = "d"
+  sql {
+    database = database.db
+    query    = "INSERT INTO t (id) VALUES (1), (1)"
+  }
+}
+`, hclString(path)))
+	obs := &enginetest.Observer{}
+	ctx := engine.WithUpstreamObserver(context.Background(), obs)
+	for _, name := range []string{"good", "bad"} {
+		tool, _ := cfg.Tool(name)
+		tool.Call(ctx, nil)
+	}
+	want := []enginetest.Exchange{{Kind: "sql", Upstream: "db", Class: "ok"}, {Kind: "sql", Upstream: "db", Class: "error"}}
+	if got := obs.Seen(); !slices.Equal(got, want) {
+		t.Errorf("observed %v, want %v", got, want)
 	}
 }

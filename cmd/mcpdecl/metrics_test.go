@@ -60,6 +60,7 @@ func TestServeMetrics(t *testing.T) {
 		`mcpdecl_tool_calls_total{outcome="ok",tool="greet"} 2`,
 		`mcpdecl_tool_calls_total{outcome="invalid_arguments",tool="greet"} 1`,
 		`mcpdecl_config_generation 1`,
+		`mcpdecl_upstream_duration_seconds_count{class="2xx",kind="http",upstream="up"} 2`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %q", want)

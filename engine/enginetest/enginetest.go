@@ -11,8 +11,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -93,4 +96,28 @@ func Structured(t testing.TB, res *engine.Result) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Exchange is one exchange an [Observer] was told of.
+type Exchange struct{ Kind, Upstream, Class string }
+
+// Observer records the exchanges of the actions it is given to, for tests
+// of what metrics see (see engine.UpstreamObserver).
+type Observer struct {
+	mu   sync.Mutex
+	seen []Exchange
+}
+
+// ObserveUpstream records one exchange.
+func (o *Observer) ObserveUpstream(kind, upstream, class string, _ time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seen = append(o.seen, Exchange{Kind: kind, Upstream: upstream, Class: class})
+}
+
+// Seen returns the exchanges recorded so far.
+func (o *Observer) Seen() []Exchange {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.seen)
 }

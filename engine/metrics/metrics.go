@@ -25,7 +25,10 @@ type Metrics struct {
 	inFlight   prometheus.Gauge
 	reloads    *prometheus.CounterVec
 	generation prometheus.Gauge
+	upstream   *prometheus.HistogramVec
 }
+
+var _ engine.UpstreamObserver = (*Metrics)(nil)
 
 // New makes the series and registers them, with the Go runtime's and the
 // process's collectors.
@@ -53,8 +56,13 @@ func New() *Metrics {
 			Name: "mcpdecl_config_generation",
 			Help: "The configuration served: 1 at start, one more at each reload swapped in.",
 		}),
+		upstream: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "mcpdecl_upstream_duration_seconds",
+			Help:    "The time of one exchange of an action with what it wraps, by kind (http, sql, exec), upstream (the http_api or database, the program) and class (2xx to 5xx or error for http; ok or error for sql and exec).",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"kind", "upstream", "class"}),
 	}
-	m.registry.MustRegister(m.calls, m.duration, m.inFlight, m.reloads, m.generation,
+	m.registry.MustRegister(m.calls, m.duration, m.inFlight, m.reloads, m.generation, m.upstream,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, outcome := range []string{"ok", "error"} {
 		m.reloads.WithLabelValues(outcome) // present at 0 from the start
@@ -76,6 +84,15 @@ func (m *Metrics) Started(tool string) func(engine.Outcome) {
 		m.calls.WithLabelValues(tool, string(o)).Inc()
 		m.duration.WithLabelValues(tool).Observe(time.Since(start).Seconds())
 	}
+}
+
+// ObserveUpstream records one exchange of an action (see
+// [engine.UpstreamObserver]).
+func (m *Metrics) ObserveUpstream(kind, upstream, class string, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.upstream.WithLabelValues(kind, upstream, class).Observe(d.Seconds())
 }
 
 // Reloaded counts a reload: swapped in (ok), or refused (the configuration

@@ -309,8 +309,12 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		}
 		caller := callerOf(req.GetExtra())
 		done := l.opts.Metrics.Started(name)
+		ctx = engine.WithCaller(ctx, caller)
+		if l.opts.Metrics != nil {
+			ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
+		}
 		start := time.Now()
-		res := t.Call(engine.WithCaller(ctx, caller), args)
+		res := t.Call(ctx, args)
 		d := time.Since(start)
 		done(res.Outcome())
 		if res.IsError {
