@@ -2,10 +2,11 @@ package httpaction
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // TestOAuth2ExpiryWithRealProvider checks the lifetime of client
@@ -15,13 +16,7 @@ import (
 // shortly before it expires. The provider's tokens live five minutes, so
 // the test moves the held token's expiry rather than waiting.
 func TestOAuth2ExpiryWithRealProvider(t *testing.T) {
-	issuer := strings.TrimSuffix(os.Getenv("MCPDECL_TEST_OIDC_URL"), "/")
-	if issuer == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("MCPDECL_TEST_OIDC_URL is not set: .ci/run starts the provider (.ci/oidc.sh)")
-		}
-		t.Skip("set MCPDECL_TEST_OIDC_URL to the issuer of zitadel/oidc's example server")
-	}
+	issuer := strings.TrimSuffix(testservice.FromEnv(t, "MCPDECL_TEST_OIDC_URL", "set it to the issuer of zitadel/oidc's example server, which .ci/run starts"), "/")
 	s := &tokenSource{api: "api", client: newTokenClient(nil, 5*time.Second)}
 	s.config.TokenURL, s.config.ClientID, s.config.ClientSecret = issuer+"/oauth/token", "sid1", "verysecret"
 	ctx := context.Background()

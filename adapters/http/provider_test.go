@@ -5,12 +5,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // oidcProvider is the issuer of the real OpenID Connect provider that
@@ -18,14 +18,8 @@ import (
 // test fails in CI without it, and is skipped elsewhere.
 func oidcProvider(t *testing.T) string {
 	t.Helper()
-	u := os.Getenv("MCPDECL_TEST_OIDC_URL")
-	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("MCPDECL_TEST_OIDC_URL is not set: .ci/run starts the provider (.ci/oidc.sh)")
-		}
-		t.Skip("set MCPDECL_TEST_OIDC_URL to the issuer of zitadel/oidc's example server (bash -c 'source .ci/services.sh; source .ci/oidc.sh; ensure_oidc')")
-	}
-	return strings.TrimSuffix(u, "/")
+	return strings.TrimSuffix(testservice.FromEnv(t, "MCPDECL_TEST_OIDC_URL",
+		"set it to the issuer of zitadel/oidc's example server, which .ci/run starts (bash -c 'source .ci/services.sh; source .ci/oidc.sh; ensure_oidc')"), "/")
 }
 
 // TestOAuth2WithRealProvider runs the client credentials grant against a

@@ -3,15 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // TestCachedReplicasShareRedis runs examples/cached.hcl as two servers on
@@ -19,18 +19,7 @@ import (
 // the other's answer to the same call, marked as cached, and a call with
 // other arguments reaches httpbin.
 func TestCachedReplicasShareRedis(t *testing.T) {
-	addr := os.Getenv("MCPDECL_TEST_REDIS_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:6379"
-	}
-	if conn, err := net.DialTimeout("tcp", addr, time.Second); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Redis at %s does not answer: %v", addr, err)
-		}
-		t.Skipf("Redis at %s does not answer; start it or set MCPDECL_TEST_REDIS_ADDR: %v", addr, err)
-	} else {
-		conn.Close()
-	}
+	addr := testservice.Redis(t)
 	upstream := httptest.NewServer(httpbin.New())
 	t.Cleanup(upstream.Close)
 	example, err := filepath.Abs(filepath.Join("..", "..", "examples", "cached.hcl"))

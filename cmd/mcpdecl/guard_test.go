@@ -6,9 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // These tests serve examples/guarded.hcl as a user would, and check what a
@@ -179,18 +179,7 @@ func TestGuardedExample(t *testing.T) {
 // TestGuardedReplicasShareRedis runs two servers on one Redis, as two
 // replicas behind a load balancer: together they allow one limit.
 func TestGuardedReplicasShareRedis(t *testing.T) {
-	addr := os.Getenv("MCPDECL_TEST_REDIS_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:6379"
-	}
-	if conn, err := net.DialTimeout("tcp", addr, time.Second); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Redis at %s does not answer: %v", addr, err)
-		}
-		t.Skipf("Redis at %s does not answer; start it or set MCPDECL_TEST_REDIS_ADDR: %v", addr, err)
-	} else {
-		conn.Close()
-	}
+	addr := testservice.Redis(t)
 	g := newGuarded(t)
 	env := g.env("RATE_LIMIT_REDIS_URL=redis://" + addr)
 	a, _, _ := startHTTPEnv(t, env, guardedExample(t))

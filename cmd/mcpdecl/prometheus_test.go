@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // prometheusBinary is the Prometheus server of the test, named by
@@ -21,14 +23,7 @@ import (
 // test fails in CI without it, and is skipped elsewhere.
 func prometheusBinary(t *testing.T) string {
 	t.Helper()
-	p := os.Getenv("MCPDECL_TEST_PROMETHEUS")
-	if p == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("MCPDECL_TEST_PROMETHEUS is not set: .ci/run installs Prometheus and sets it")
-		}
-		t.Skip("set MCPDECL_TEST_PROMETHEUS to a prometheus binary (apt-get install prometheus: /usr/bin/prometheus)")
-	}
-	return p
+	return testservice.FromEnv(t, "MCPDECL_TEST_PROMETHEUS", "set it to a prometheus binary (apt-get install prometheus: /usr/bin/prometheus); .ci/run does")
 }
 
 // freeAddr is a loopback address nothing listens on, for a server started

@@ -4,32 +4,19 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // redisURL is the Redis of the tests: they fail in CI when it does not
 // answer, and are skipped elsewhere.
 func redisURL(t *testing.T) string {
 	t.Helper()
-	addr := os.Getenv("MCPDECL_TEST_REDIS_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:6379"
-	}
-	conn, err := net.DialTimeout("tcp", addr, time.Second)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Redis at %s does not answer (set MCPDECL_TEST_REDIS_ADDR): %v", addr, err)
-		}
-		t.Skipf("Redis at %s does not answer; start it or set MCPDECL_TEST_REDIS_ADDR: %v", addr, err)
-	}
-	_ = conn.Close()
-	return "redis://" + addr
+	return "redis://" + testservice.Redis(t)
 }
 
 // TestCallerKindsHaveTheirOwnBuckets checks that a JWT whose sub is "team"

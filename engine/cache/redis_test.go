@@ -3,38 +3,19 @@ package cache
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
 	"strings"
 	"testing"
 	"time"
-)
 
-// redisURL is the Redis of the tests: they fail in CI when it does not
-// answer, and are skipped elsewhere.
-func redisURL(t *testing.T) string {
-	t.Helper()
-	addr := os.Getenv("MCPDECL_TEST_REDIS_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:6379"
-	}
-	conn, err := net.DialTimeout("tcp", addr, time.Second)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Redis at %s does not answer (set MCPDECL_TEST_REDIS_ADDR): %v", addr, err)
-		}
-		t.Skipf("Redis at %s does not answer; start it or set MCPDECL_TEST_REDIS_ADDR: %v", addr, err)
-	}
-	conn.Close()
-	return "redis://" + addr
-}
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
+)
 
 // TestRedis checks the Redis store: two stores on one Redis (two
 // replicas) share entries, which Redis expires; a Redis that does not
 // answer is an error naming it by address, not a hang.
 func TestRedis(t *testing.T) {
 	ctx := context.Background()
-	url := redisURL(t)
+	url := "redis://" + testservice.Redis(t)
 	prefix := fmt.Sprintf("mcpdecl-test-%d", time.Now().UnixNano())
 	a, err := NewRedis(url, prefix)
 	if err != nil {

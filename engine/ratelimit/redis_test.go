@@ -15,25 +15,14 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/mcpdecl/mcpdecl/engine/redisconn"
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // redisAddr is the Redis of the tests: they fail in CI when it does not
 // answer, and are skipped elsewhere.
 func redisAddr(t *testing.T) string {
 	t.Helper()
-	addr := os.Getenv("MCPDECL_TEST_REDIS_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:6379"
-	}
-	conn, err := net.DialTimeout("tcp", addr, time.Second)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Redis at %s does not answer (set MCPDECL_TEST_REDIS_ADDR): %v", addr, err)
-		}
-		t.Skipf("Redis at %s does not answer; start it or set MCPDECL_TEST_REDIS_ADDR: %v", addr, err)
-	}
-	conn.Close()
-	return addr
+	return testservice.Redis(t)
 }
 
 // testRedis is a Redis for one test: its address, a key prefix of its own,
