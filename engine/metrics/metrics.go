@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +27,38 @@ type Metrics struct {
 	reloads    *prometheus.CounterVec
 	generation prometheus.Gauge
 	upstream   *prometheus.HistogramVec
+
+	// tools holds each tool's series, found once (a *toolSeries by name):
+	// WithLabelValues hashes the labels on every call.
+	tools sync.Map
+}
+
+// toolSeries are the series of one tool.
+type toolSeries struct {
+	duration prometheus.Observer
+	mu       sync.Mutex
+	calls    map[engine.Outcome]prometheus.Counter
+}
+
+// counter is the tool's counter of outcome o.
+func (t *toolSeries) counter(m *Metrics, tool string, o engine.Outcome) prometheus.Counter {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c, ok := t.calls[o]
+	if !ok {
+		c = m.calls.WithLabelValues(tool, string(o))
+		t.calls[o] = c
+	}
+	return c
+}
+
+// series returns the series of tool, made on first use.
+func (m *Metrics) series(tool string) *toolSeries {
+	if t, ok := m.tools.Load(tool); ok {
+		return t.(*toolSeries)
+	}
+	t, _ := m.tools.LoadOrStore(tool, &toolSeries{duration: m.duration.WithLabelValues(tool), calls: map[engine.Outcome]prometheus.Counter{}})
+	return t.(*toolSeries)
 }
 
 var _ engine.UpstreamObserver = (*Metrics)(nil)
@@ -71,19 +104,32 @@ func New() *Metrics {
 	return m
 }
 
-// Started counts a call that begins; the function it returns counts its
-// end, with its outcome and time.
-func (m *Metrics) Started(tool string) func(engine.Outcome) {
+// Started counts a call that begins; its Done counts the call's end, with
+// its outcome and time.
+func (m *Metrics) Started(tool string) Call {
 	if m == nil {
-		return func(engine.Outcome) {}
+		return Call{}
 	}
 	m.inFlight.Inc()
-	start := time.Now()
-	return func(o engine.Outcome) {
-		m.inFlight.Dec()
-		m.calls.WithLabelValues(tool, string(o)).Inc()
-		m.duration.WithLabelValues(tool).Observe(time.Since(start).Seconds())
+	return Call{m: m, tool: tool, series: m.series(tool), start: time.Now()}
+}
+
+// Call is a call under way, as Started counted it.
+type Call struct {
+	m      *Metrics
+	tool   string
+	series *toolSeries
+	start  time.Time
+}
+
+// Done counts the end of the call, with its outcome.
+func (c Call) Done(o engine.Outcome) {
+	if c.m == nil {
+		return
 	}
+	c.m.inFlight.Dec()
+	c.series.counter(c.m, c.tool, o).Inc()
+	c.series.duration.Observe(time.Since(c.start).Seconds())
 }
 
 // ObserveUpstream records one exchange of an action (see

@@ -28,9 +28,9 @@ func scrape(t *testing.T, h http.Handler, token string) (int, string) {
 // and reloads, and that a token, when given, is required.
 func TestSeries(t *testing.T) {
 	m := New()
-	m.Started("get_weather")(engine.OutcomeOK)
-	m.Started("get_weather")(engine.OutcomeOK)
-	m.Started("get_weather")(engine.OutcomeRateLimited)
+	m.Started("get_weather").Done(engine.OutcomeOK)
+	m.Started("get_weather").Done(engine.OutcomeOK)
+	m.Started("get_weather").Done(engine.OutcomeRateLimited)
 	running := m.Started("slow") // still in flight
 	m.Reloaded(true)
 	m.Reloaded(false)
@@ -53,7 +53,7 @@ func TestSeries(t *testing.T) {
 			t.Errorf("the scrape lacks %q", want)
 		}
 	}
-	running(engine.OutcomeTimeout)
+	running.Done(engine.OutcomeTimeout)
 	if _, body := scrape(t, m.Handler(""), ""); !strings.Contains(body, `mcpdecl_tool_calls_in_flight 0`) || !strings.Contains(body, `mcpdecl_tool_calls_total{outcome="timeout",tool="slow"} 1`) {
 		t.Error("a call that ended is still in flight, or not counted")
 	}
@@ -69,6 +69,6 @@ func TestSeries(t *testing.T) {
 		t.Errorf("with the token: %d", code)
 	}
 	var none *Metrics
-	none.Started("x")(engine.OutcomeOK) // a nil Metrics records nothing, and does not fail
+	none.Started("x").Done(engine.OutcomeOK) // a nil Metrics records nothing, and does not fail
 	none.Reloaded(true)
 }

@@ -5,8 +5,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
+	"github.com/mcpdecl/mcpdecl/engine/metrics"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -15,14 +17,20 @@ import (
 // decoding, the tool (a constant text, so that the protocol layer shows)
 // and the JSON answer. A 2026-07-28 client sends the _meta triple (its
 // protocol version, capabilities and info) with every request, as the
-// go-sdk client does.
+// go-sdk client does. With metrics, the server also counts the call
+// (serve --metrics), to compare side by side.
 func BenchmarkHTTPCall(b *testing.B) {
-	for _, rev := range []struct{ version, meta string }{
-		{"2025-11-25", ``},
-		{"2026-07-28", `,"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`},
+	for _, rev := range []struct{ name, version, meta string }{
+		{"2025-11-25", "2025-11-25", ``},
+		{"2025-11-25/metrics", "2025-11-25", ``},
+		{"2026-07-28", "2026-07-28", `,"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`},
 	} {
-		b.Run(rev.version, func(b *testing.B) {
-			live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, server.Options{})
+		b.Run(rev.name, func(b *testing.B) {
+			opts := server.Options{}
+			if strings.HasSuffix(rev.name, "/metrics") {
+				opts.Metrics = metrics.New()
+			}
+			live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, opts)
 			defer live.Close()
 			h := live.HTTPHandler()
 			body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"typed","arguments":{"n":3}` + rev.meta + `}}`)

@@ -308,7 +308,7 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			return Result(&engine.Result{IsError: true, Content: []engine.Content{{Type: engine.TextContent, Text: "the tool " + name + " is not in the toolset served here (" + l.toolsetName(req.GetExtra()) + ")"}}}), nil
 		}
 		caller := callerOf(req.GetExtra())
-		done := l.opts.Metrics.Started(name)
+		call := l.opts.Metrics.Started(name)
 		ctx = engine.WithCaller(ctx, caller)
 		if l.opts.Metrics != nil {
 			ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
@@ -316,7 +316,7 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		start := time.Now()
 		res := t.Call(ctx, args)
 		d := time.Since(start)
-		done(res.Outcome())
+		call.Done(res.Outcome())
 		if res.IsError {
 			l.logger.Info("tool call failed", "tool", name, "client", caller.ID, "duration", d, "error", g.cfg.Redactor.Redact(res.Text()))
 		} else if l.logger.Enabled(ctx, slog.LevelDebug) {
