@@ -28,6 +28,9 @@ type CachePolicy struct {
 	Store  ResultCache
 	TTL    time.Duration
 	Public bool
+	// Namespace starts every key: what identifies the configuration, so
+	// that a changed one reads nothing an earlier one kept.
+	Namespace string
 }
 
 // CacheMetaKey is the _meta member of a result served from the cache. Its
@@ -43,8 +46,9 @@ type cachedResult struct {
 }
 
 // cacheKey is the key of a call with raw arguments by caller: a hash of
-// the tool's name and schemas (a tool that changes with a reload does not
-// read what the old one cached), the caller's ID unless the cache is
+// the configuration's namespace, the tool's name and schemas (a tool that
+// changes with a reload does not read what the old one cached), the
+// caller's ID unless the cache is
 // public, and the arguments as canonical JSON (keys sorted, so that the
 // same arguments written differently share an entry). It returns "" when
 // the arguments are not a JSON object: the call then fails as usual.
@@ -65,7 +69,7 @@ func (t *Tool) cacheKey(caller Caller, raw json.RawMessage) string {
 		return ""
 	}
 	h := sha256.New()
-	for _, part := range [][]byte{[]byte(t.spec.Name), t.inputJSON, t.outputJSON} {
+	for _, part := range [][]byte{[]byte(t.spec.Cache.Namespace), []byte(t.spec.Name), t.inputJSON, t.outputJSON} {
 		h.Write(part)
 		h.Write([]byte{0})
 	}

@@ -2,6 +2,7 @@ package httpaction_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // TestCache checks a tool's cache block as a user relies on it: the same
@@ -149,5 +151,67 @@ func TestCacheConfigErrors(t *testing.T) {
 				t.Errorf("diagnostics:\n%s\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCacheNamespace checks, through one Redis, that two loads of the same
+// configuration share their results, and that a configuration whose
+// mapping or variable changed reads none of them.
+func TestCacheNamespace(t *testing.T) {
+	var hits atomic.Int64
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"a":"x","b":"y"}`))
+	}))
+	t.Cleanup(upstream.Close)
+	prefix := fmt.Sprintf("mcpdecl-test-%d", time.Now().UnixNano())
+	src := func(field, label string) string {
+		return `
+variable "label" {
+  type    = string
+  default = "` + label + `"
+}
+cache {
+  store     = "redis"
+  redis_url = "redis://` + testservice.Redis(t) + `"
+  prefix    = "` + prefix + `"
+}
+tool "get" {
+  description = "Reads one field."
+  annotations { read_only_hint = true }
+  http { url = "` + upstream.URL + `/x" }
+  output "v" {
+    type  = string
+    value = expr("body.` + field + ` + '${var.label}'")
+  }
+  cache { ttl = "1m" }
+}
+`
+	}
+	call := func(s string, env map[string]string) string {
+		t.Helper()
+		cfg, diags := loadSource(t, s, env)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		tool, _ := cfg.Tool("get")
+		res := tool.Call(context.Background(), nil)
+		if res.IsError {
+			t.Fatal(res.Text())
+		}
+		return fmt.Sprint(res.Structured["v"])
+	}
+	if got := call(src("a", "1"), nil); got != "x1" || hits.Load() != 1 {
+		t.Fatalf("first: %q after %d upstream calls", got, hits.Load())
+	}
+	if got := call(src("a", "1"), nil); got != "x1" || hits.Load() != 1 {
+		t.Errorf("the same configuration again: %q after %d upstream calls, want the kept result", got, hits.Load())
+	}
+	if got := call(src("b", "1"), nil); got != "y1" || hits.Load() != 2 {
+		t.Errorf("a changed mapping: %q after %d upstream calls, want a new call", got, hits.Load())
+	}
+	if got := call(src("a", "1"), map[string]string{"MCPDECL_VAR_label": "2"}); got != "x2" || hits.Load() != 3 {
+		t.Errorf("the same file with another value of its variable: %q after %d upstream calls, want a new call", got, hits.Load())
 	}
 }

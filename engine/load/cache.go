@@ -1,26 +1,34 @@
 package load
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/cache"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
 // resultCache is where the tools with a cache block keep their results;
 // the tool workers share it.
 type resultCache struct {
-	mu    sync.Mutex
-	store engine.ResultCache // the block's, or one in memory made on first use
-	made  bool               // store was made for the tools, not by the block
+	mu        sync.Mutex
+	store     engine.ResultCache // the block's, or one in memory made on first use
+	made      bool               // store was made for the tools, not by the block
+	namespace string             // see loader.cacheNamespace
 }
 
 // cacheBlock decodes the top-level cache block, if any, and opens its
 // store.
 func (l *loader) cacheBlock() {
-	l.cache = &resultCache{}
+	l.cache = &resultCache{namespace: l.cacheNamespace()}
 	b := l.single("cache", "Where results are cached is already declared")
 	if b == nil {
 		return
@@ -64,7 +72,7 @@ func (l *loader) cachePolicy(ctx *engine.DecodeContext, blocks hcl.Blocks, ann *
 				"Only a tool that changes nothing may answer from a cache. If this one only reads, say so with annotations { read_only_hint = true }; otherwise remove the cache block.")
 			continue
 		}
-		policy = &engine.CachePolicy{Store: l.cache.get(), TTL: p.TTL, Public: p.Public}
+		policy = &engine.CachePolicy{Store: l.cache.get(), TTL: p.TTL, Public: p.Public, Namespace: l.cache.namespace}
 	}
 	return policy
 }
@@ -89,4 +97,45 @@ func (c *resultCache) madeStore() []any {
 		return []any{c.store}
 	}
 	return nil
+}
+
+// cacheNamespace is what this configuration's cache keys start from: a
+// hash of its files' contents (wherever they are) and of its variables'
+// values, sensitive ones left out. A configuration that changed (a
+// mapping, an upstream's base_url, a variable) reads none of the results an
+// earlier one kept, in memory or in Redis, while replicas serving the same
+// configuration share theirs.
+func (l *loader) cacheNamespace() string {
+	files := l.parser.Files()
+	sums := make([][sha256.Size]byte, 0, len(files))
+	for _, f := range files {
+		sums = append(sums, sha256.Sum256(f.Bytes))
+	}
+	slices.SortFunc(sums, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
+	h := sha256.New()
+	for _, s := range sums {
+		h.Write(s[:])
+	}
+	if vars, ok := l.root.Variables["var"]; ok && vars.Type().IsObjectType() && vars.IsWhollyKnown() && !vars.IsNull() {
+		values := vars.AsValueMap()
+		for _, name := range slices.Sorted(maps.Keys(values)) {
+			v := values[name]
+			if v.ContainsMarked() {
+				continue // sensitive: kept out of anything that leaves the process
+			}
+			g, err := mapping.FromCty(v)
+			if err != nil {
+				continue
+			}
+			b, err := jsonenc.Append(nil, g)
+			if err != nil {
+				continue
+			}
+			h.Write([]byte(name))
+			h.Write([]byte{0})
+			h.Write(b)
+			h.Write([]byte{0})
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
