@@ -45,13 +45,26 @@ type cachedResult struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 }
 
+// cacheSeed is what every cache key of t starts from, worked out when the
+// tool is made: the configuration's namespace, the tool's name and schemas
+// (a tool that changes with a reload does not read what the old one
+// cached).
+func (t *Tool) makeCacheSeed() [sha256.Size]byte {
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(t.spec.Cache.Namespace), []byte(t.spec.Name), t.inputJSON, t.outputJSON} {
+		h.Write(part)
+		h.Write([]byte{0})
+	}
+	var seed [sha256.Size]byte
+	h.Sum(seed[:0])
+	return seed
+}
+
 // cacheKey is the key of a call with raw arguments by caller: a hash of
-// the configuration's namespace, the tool's name and schemas (a tool that
-// changes with a reload does not read what the old one cached), the
-// caller's ID unless the cache is
-// public, and the arguments as canonical JSON (keys sorted, so that the
-// same arguments written differently share an entry). It returns "" when
-// the arguments are not a JSON object: the call then fails as usual.
+// the tool's seed, the caller's ID unless the cache is public, and the
+// arguments as canonical JSON (keys sorted, so that the same arguments
+// written differently share an entry). It returns "" when the arguments
+// are not a JSON object: the call then fails as usual.
 func (t *Tool) cacheKey(caller Caller, raw json.RawMessage) string {
 	var args any = map[string]any{}
 	if len(bytes.TrimSpace(raw)) > 0 {
@@ -69,10 +82,7 @@ func (t *Tool) cacheKey(caller Caller, raw json.RawMessage) string {
 		return ""
 	}
 	h := sha256.New()
-	for _, part := range [][]byte{[]byte(t.spec.Cache.Namespace), []byte(t.spec.Name), t.inputJSON, t.outputJSON} {
-		h.Write(part)
-		h.Write([]byte{0})
-	}
+	h.Write(t.cacheSeed[:])
 	if !t.spec.Cache.Public {
 		h.Write([]byte(caller.ID))
 	}

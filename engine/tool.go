@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,6 +110,8 @@ type Tool struct {
 	// sendsCallerToken is set when the action sends the caller's token
 	// upstream: each call redacts it.
 	sendsCallerToken bool
+	// cacheSeed starts the cache keys of a tool with a cache block.
+	cacheSeed [sha256.Size]byte
 	// scope is what a call without sensitive argument values tells its
 	// action (see callScope), made once: its redaction is the
 	// configuration's.
@@ -145,6 +148,9 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		if t.output, err = spec.Schemas.Compile(t.outputSchema, t.outputJSON); err != nil {
 			return nil, fmt.Errorf("the output schema of tool %q is invalid: %w", spec.Name, err)
 		}
+	}
+	if spec.Cache != nil {
+		t.cacheSeed = t.makeCacheSeed()
 	}
 	if t.spec.Timeout == 0 {
 		t.spec.Timeout = settings.Timeout

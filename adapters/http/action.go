@@ -282,12 +282,9 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 			diags = append(diags, errorf(b.DefRange, "Duplicate paginate block", "This http block already says how to follow pages; merge the two blocks."))
 			continue
 		}
-		p, more := decodePaginate(ctx, b)
+		var more hcl.Diagnostics
+		a.pages, more = decodePaginate(ctx, b)
 		diags = append(diags, more...)
-		if p == nil && !more.HasErrors() {
-			continue
-		}
-		a.pages = p
 	}
 
 	if broken || a.api == nil || diags.HasErrors() {

@@ -166,8 +166,10 @@ func (a *action) paginated(ctx context.Context, env map[string]any, target strin
 				items = []any{}
 			}
 			resp.Vars["body"], resp.Vars["pages"], resp.Vars["truncated"] = items, page, truncated
-			text := jsonenc.Text(items)
-			resp.Content = []engine.Content{{Type: engine.TextContent, Text: text}}
+			// The items as text, written only for a tool that shows the
+			// action's own content.
+			resp.Content = nil
+			resp.Text = func() string { return jsonenc.Text(items) }
 			return resp, nil
 		}
 		if target, mark, err = nextURL(target, next); err != nil {

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -506,11 +505,14 @@ var _ engine.CallerTokenUser = (*action)(nil)
 // UsesCallerToken reports whether the action sends the caller's own token.
 func (a *action) UsesCallerToken() bool { return a.api != nil && a.api.callerAudience != "" }
 
-// statusClass is the class of an HTTP status for metrics: "2xx" to "5xx",
-// "1xx" for an informational one (never a final answer) too.
+// statusClasses are the classes of HTTP statuses for metrics, by hundreds.
+var statusClasses = [...]string{"1xx", "2xx", "3xx", "4xx", "5xx"}
+
+// statusClass is the class of an HTTP status for metrics: "1xx" to "5xx",
+// or "error" for a status outside them.
 func statusClass(status int) string {
 	if status < 100 || status > 599 {
 		return "error"
 	}
-	return strconv.Itoa(status/100) + "xx"
+	return statusClasses[status/100-1]
 }

@@ -19,16 +19,16 @@ import (
 // resultCache is where the tools with a cache block keep their results;
 // the tool workers share it.
 type resultCache struct {
-	mu        sync.Mutex
-	store     engine.ResultCache // the block's, or one in memory made on first use
-	made      bool               // store was made for the tools, not by the block
-	namespace string             // see loader.cacheNamespace
+	sharedStore[engine.ResultCache] // the block's, or one in memory made on first use
+	// namespace is loader.cacheNamespace, worked out for the first tool
+	// that caches: hashing every file costs a load without such a tool.
+	namespace func() string
 }
 
 // cacheBlock decodes the top-level cache block, if any, and opens its
 // store.
 func (l *loader) cacheBlock() {
-	l.cache = &resultCache{namespace: l.cacheNamespace()}
+	l.cache = &resultCache{namespace: sync.OnceValue(l.cacheNamespace)}
 	b := l.single("cache", "Where results are cached is already declared")
 	if b == nil {
 		return
@@ -44,7 +44,7 @@ func (l *loader) cacheBlock() {
 		return
 	}
 	l.decoded = append(l.decoded, store)
-	l.cache.store = store
+	l.cache.open(store)
 }
 
 // cachePolicy reads the cache block of a tool, if any. Only a tool that
@@ -72,31 +72,16 @@ func (l *loader) cachePolicy(ctx *engine.DecodeContext, blocks hcl.Blocks, ann *
 				"Only a tool that changes nothing may answer from a cache. If this one only reads, say so with annotations { read_only_hint = true }; otherwise remove the cache block.")
 			continue
 		}
-		policy = &engine.CachePolicy{Store: l.cache.get(), TTL: p.TTL, Public: p.Public, Namespace: l.cache.namespace}
+		policy = &engine.CachePolicy{Store: l.cache.get(memoryCache), TTL: p.TTL, Public: p.Public, Namespace: l.cache.namespace()}
 	}
 	return policy
 }
 
-// get returns the store of the results, making one in memory when the
-// configuration has no cache block.
-func (c *resultCache) get() engine.ResultCache {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.store == nil {
-		// A memory store always opens.
-		c.store, _ = cache.DefaultConfig().Open()
-		c.made = true
-	}
-	return c.store
-}
-
-// madeStore is the store made for the tools, if any, to be closed with the
-// configuration.
-func (c *resultCache) madeStore() []any {
-	if c.made {
-		return []any{c.store}
-	}
-	return nil
+// memoryCache is the store of a configuration without a cache block: in
+// memory, within the default bounds (a memory store always opens).
+func memoryCache() engine.ResultCache {
+	store, _ := cache.DefaultConfig().Open()
+	return store
 }
 
 // cacheNamespace is what this configuration's cache keys start from: a

@@ -1,8 +1,6 @@
 package load
 
 import (
-	"sync"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -12,10 +10,8 @@ import (
 // rateLimits is what the tools need to build their rate limiters; the tool
 // workers share it.
 type rateLimits struct {
-	mu    sync.Mutex
-	store ratelimit.Store // the block's, or one in memory made on first use
-	def   ratelimit.Limit // the server's default, zero for none
-	made  bool            // store was made for the tools, not by the block
+	sharedStore[ratelimit.Store]                 // the block's, or one in memory made on first use
+	def                          ratelimit.Limit // the server's default, zero for none
 }
 
 // rateLimitBlock decodes the top-level rate_limit block, if any, and opens
@@ -37,7 +33,8 @@ func (l *loader) rateLimitBlock() {
 		return
 	}
 	l.decoded = append(l.decoded, store)
-	l.limits.store, l.limits.def = store, cfg.Default
+	l.limits.open(store)
+	l.limits.def = cfg.Default
 }
 
 // rateLimiter builds the rate limiter of a tool from its rate_limit block,
@@ -64,25 +61,5 @@ func (l *loader) rateLimiter(ctx *engine.DecodeContext, blocks hcl.Blocks) engin
 	if limit.IsZero() {
 		return nil
 	}
-	return ratelimit.Bind(l.limits.get(), limit)
-}
-
-// get returns the store of the buckets, making one in memory when the
-// configuration has no rate_limit block.
-func (r *rateLimits) get() ratelimit.Store {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.store == nil {
-		r.store, r.made = ratelimit.NewMemory(), true
-	}
-	return r.store
-}
-
-// madeStore is the store made for the tools, if any, to be closed with the
-// configuration.
-func (r *rateLimits) madeStore() []any {
-	if r.made {
-		return []any{r.store}
-	}
-	return nil
+	return ratelimit.Bind(l.limits.get(ratelimit.NewMemory), limit)
 }

@@ -111,7 +111,7 @@ func (m *Metrics) Started(tool string) Call {
 		return Call{}
 	}
 	m.inFlight.Inc()
-	return Call{m: m, tool: tool, series: m.series(tool), start: time.Now()}
+	return Call{m: m, tool: tool, series: m.series(tool)}
 }
 
 // Call is a call under way, as Started counted it.
@@ -119,17 +119,16 @@ type Call struct {
 	m      *Metrics
 	tool   string
 	series *toolSeries
-	start  time.Time
 }
 
-// Done counts the end of the call, with its outcome.
-func (c Call) Done(o engine.Outcome) {
+// Done counts the end of the call, with its outcome and the time it took.
+func (c Call) Done(o engine.Outcome, d time.Duration) {
 	if c.m == nil {
 		return
 	}
 	c.m.inFlight.Dec()
 	c.series.counter(c.m, c.tool, o).Inc()
-	c.series.duration.Observe(time.Since(c.start).Seconds())
+	c.series.duration.Observe(d.Seconds())
 }
 
 // ObserveUpstream records one exchange of an action (see

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -28,9 +29,9 @@ func scrape(t *testing.T, h http.Handler, token string) (int, string) {
 // and reloads, and that a token, when given, is required.
 func TestSeries(t *testing.T) {
 	m := New()
-	m.Started("get_weather").Done(engine.OutcomeOK)
-	m.Started("get_weather").Done(engine.OutcomeOK)
-	m.Started("get_weather").Done(engine.OutcomeRateLimited)
+	m.Started("get_weather").Done(engine.OutcomeOK, time.Millisecond)
+	m.Started("get_weather").Done(engine.OutcomeOK, time.Millisecond)
+	m.Started("get_weather").Done(engine.OutcomeRateLimited, time.Millisecond)
 	running := m.Started("slow") // still in flight
 	m.Reloaded(true)
 	m.Reloaded(false)
@@ -53,7 +54,7 @@ func TestSeries(t *testing.T) {
 			t.Errorf("the scrape lacks %q", want)
 		}
 	}
-	running.Done(engine.OutcomeTimeout)
+	running.Done(engine.OutcomeTimeout, time.Second)
 	if _, body := scrape(t, m.Handler(""), ""); !strings.Contains(body, `mcpdecl_tool_calls_in_flight 0`) || !strings.Contains(body, `mcpdecl_tool_calls_total{outcome="timeout",tool="slow"} 1`) {
 		t.Error("a call that ended is still in flight, or not counted")
 	}
@@ -69,6 +70,6 @@ func TestSeries(t *testing.T) {
 		t.Errorf("with the token: %d", code)
 	}
 	var none *Metrics
-	none.Started("x").Done(engine.OutcomeOK) // a nil Metrics records nothing, and does not fail
+	none.Started("x").Done(engine.OutcomeOK, time.Millisecond) // a nil Metrics records nothing, and does not fail
 	none.Reloaded(true)
 }

@@ -22,16 +22,13 @@ import (
 // tools changed, and a call in flight finishes on the configuration it
 // started with, whose resources are released only after its last call.
 type Live struct {
-	srv       *mcp.Server
-	logger    *slog.Logger
-	stderr    io.Writer // where an audit log without a file goes
-	textAudit bool      // write that audit log as text lines
-	mu        sync.Mutex
-	current   *generation
-	declared  declared // what the server told clients it serves besides tools
-	toolset   string   // over stdio: the toolset served, "" for all the tools
-	discovery bool     // serve the tools of discovery mode in place of the catalog
-	opts      Options  // as NewLive was given them
+	srv      *mcp.Server
+	logger   *slog.Logger
+	stderr   io.Writer // where an audit log without a file goes
+	mu       sync.Mutex
+	current  *generation
+	declared declared // what the server told clients it serves besides tools
+	opts     Options  // as NewLive was given them: toolset, discovery, metrics…
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -53,7 +50,7 @@ type generation struct {
 func (l *Live) newGeneration(cfg *engine.Config) *generation {
 	g := &generation{cfg: cfg, auth: authenticator(cfg), scope: cacheScope(cfg)}
 	var err error
-	if g.audit, err = openAudit(cfg.Audit, l.stderr, l.textAudit); err != nil {
+	if g.audit, err = openAudit(cfg.Audit, l.stderr, l.opts.TextAudit); err != nil {
 		l.logger.Error("no audit log", "error", err)
 	}
 	return g
@@ -105,7 +102,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Live{logger: logger, stderr: os.Stderr, textAudit: opts.TextAudit, toolset: opts.Toolset, discovery: opts.Discovery, opts: opts}
+	l := &Live{logger: logger, stderr: os.Stderr, opts: opts}
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
@@ -158,7 +155,7 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		caller := callerOf(req.GetExtra())
 		ts, inToolset := l.toolsetOf(cfg, req.GetExtra())
-		if l.discovery || !caller.Authenticated && !inToolset {
+		if l.opts.Discovery || !caller.Authenticated && !inToolset {
 			return list, nil
 		}
 		kept := list.Tools[:0:0]
@@ -188,8 +185,8 @@ func (l *Live) toolsetOf(cfg *engine.Config, extra *mcp.RequestExtra) (ts *engin
 // toolsetName is the name of the toolset a request is served by, "" for
 // all the tools.
 func (l *Live) toolsetName(extra *mcp.RequestExtra) string {
-	if l.toolset != "" {
-		return l.toolset
+	if l.opts.Toolset != "" {
+		return l.opts.Toolset
 	}
 	if extra != nil && extra.Header != nil {
 		return extra.Header.Get(toolsetHeader)
@@ -239,7 +236,7 @@ func (l *Live) Swap(cfg *engine.Config) {
 func (l *Live) install(g *generation, old *generation) {
 	l.current = g
 	l.installServed(g, old)
-	if l.discovery {
+	if l.opts.Discovery {
 		// Discovery mode serves its three tools whatever the catalog.
 		if old == nil {
 			l.installDiscovery()
@@ -316,7 +313,7 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		start := time.Now()
 		res := t.Call(ctx, args)
 		d := time.Since(start)
-		call.Done(res.Outcome())
+		call.Done(res.Outcome(), d)
 		if res.IsError {
 			l.logger.Info("tool call failed", "tool", name, "client", caller.ID, "duration", d, "error", g.cfg.Redactor.Redact(res.Text()))
 		} else if l.logger.Enabled(ctx, slog.LevelDebug) {
