@@ -11,3 +11,15 @@ type Audit struct {
 	// masked.
 	Arguments bool
 }
+
+// TraceValues says which values of a tool call go into the call's span,
+// when the server sends traces: by default none, as a span may be read by
+// more people than the server's callers. The values recorded are redacted
+// like the audit log's (every known secret, each sensitive argument as
+// [Mask]) and capped in size.
+type TraceValues struct {
+	// Arguments records the call's arguments (gen_ai.tool.call.arguments).
+	Arguments bool
+	// Results records the result (gen_ai.tool.call.result).
+	Results bool
+}

@@ -29,6 +29,9 @@ type Config struct {
 	Redactor *Redactor
 	// Audit configures the audit log; nil: no audit log.
 	Audit *Audit
+	// TraceValues says which values of a call its span records (the
+	// tracing block); the zero value records none.
+	TraceValues TraceValues
 	// Served are the resource blocks, Templates the resource_template
 	// blocks and Prompts the prompt blocks, each sorted by name.
 	Served    []*ServedResource

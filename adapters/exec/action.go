@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
@@ -58,7 +60,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		began = time.Now()
 	}
-	sent := time.Now()
+	_, x := engine.BeginExchange(ctx, "exec", a.name, a.span, trace.SpanKindInternal)
 	g := &group{}
 	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
 	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
@@ -76,16 +78,16 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	})
 	if err != nil {
 		if runCtx.Err() != nil {
-			return nil, a.stopped(ctx, runCtx, "")
+			err := a.stopped(ctx, runCtx, "")
+			x.End("error", "timeout", err.Error())
+			return nil, err
 		}
-		return nil, fmt.Errorf("command %s could not be started: %s", a.path, startError(err))
+		err = fmt.Errorf("command %s could not be started: %s", a.path, startError(err))
+		x.End("error", "start_failed", err.Error())
+		return nil, err
 	}
 	stopped, err := g.wait()
-	class := "ok"
-	if stopped || err != nil || g.cmd.ProcessState == nil || !g.cmd.ProcessState.Success() {
-		class = "error" // killed, or exited other than 0
-	}
-	engine.ObserveUpstream(ctx, "exec", a.name, class, sent)
+	a.endExchange(x, g, stopped, err)
 	if tr != nil {
 		a.trace(tr, time.Since(began), argv, in, g, stopped, stdout, stderr)
 	}

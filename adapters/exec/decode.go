@@ -41,6 +41,7 @@ var parseModes = map[string]parseMode{"text": parseText, "json": parseJSON, "lin
 type action struct {
 	name    string     // the program as written, its argv[0]
 	path    string     // the program, resolved at load time
+	span    string     // the name of a run's span: "exec " and name
 	args    []argument // command[1:]
 	fixed   []string   // command[1:] when no element runs a program
 	dir     string     // the working directory, absolute; "" for the server's
@@ -261,6 +262,7 @@ func (a *action) decodeCommand(ctx *engine.DecodeContext, attr *hcl.Attribute, b
 			diags = append(diags, errorf(elems[0].expr.Range(), summary, "%s.", upperFirst(err.Error())))
 		}
 		a.name, a.path = prog, path
+		a.span = "exec " + prog
 	}
 
 	dynamic := false

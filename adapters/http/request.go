@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
@@ -114,7 +116,11 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 			return nil, err
 		}
 	}
-	sent := time.Now()
+	ctx, x := engine.BeginExchange(ctx, "http", a.api.label(), a.method, trace.SpanKindClient)
+	if sp := x.Span(); sp != nil {
+		a.describeSpan(ctx, sp, req.Header, where)
+		req.SetContext(ctx)
+	}
 	resp, err := req.Execute(a.method, target)
 	if err == nil && token != "" && resp.StatusCode() == http.StatusUnauthorized && req.Header.Get("Authorization") == "Bearer "+token {
 		// The upstream refused the token (revoked, or expired early): get
@@ -125,6 +131,7 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 			if done != nil {
 				done(errNotCounted)
 			}
+			x.End("error", "token_refused", "the upstream refused the access token and no new one could be got")
 			return nil, err
 		}
 		req.Header.Set("Authorization", "Bearer "+fresh)
@@ -141,10 +148,11 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 		if resp != nil && resp.RawResponse != nil {
 			discard(resp.RawResponse)
 		}
-		engine.ObserveUpstream(parent, "http", a.api.label(), "error", sent)
-		return nil, a.failure(parent, ctx, where, err)
+		failure := a.failure(parent, ctx, where, err)
+		x.End("error", transportErrorType(ctx, err), failure.Error())
+		return nil, failure
 	}
-	engine.ObserveUpstream(parent, "http", a.api.label(), statusClass(resp.StatusCode()), sent)
+	endExchange(x, resp.StatusCode())
 	raw := resp.RawResponse
 	defer raw.Body.Close()
 	out, err := a.response(parent, raw, where)

@@ -18,6 +18,8 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jackc/pgx/v5/pgconn"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
@@ -45,6 +47,7 @@ type action struct {
 	rows      bool          // the statement returns rows: QueryContext
 	returning bool          // a statement that changes rows and returns them
 	readOnly  bool          // the statement only reads, or the database is read-only
+	span      string        // the name of a run's span (see spanName)
 
 	shape atomic.Pointer[shape] // of the last result, reused while it holds
 	// stmt is the statement prepared on the pool (SQLite only), once the
@@ -146,6 +149,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 	a.rows = an.returnsRows()
 	a.returning = a.rows && an.returning
 	a.readOnly = a.db.readOnly || an.readOnly()
+	a.span = spanName(a.query, a.db.name)
 	if an.params >= 0 && an.params != nparams {
 		subject := queryRange
 		if paramsRange != nil {
@@ -295,29 +299,39 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		began = time.Now()
 	}
-	sent := time.Now()
-	res, qctx, err := a.attempt(ctx, params)
+	xctx, x := engine.BeginExchange(ctx, "sql", d.name, a.span, trace.SpanKindClient)
+	if sp := x.Span(); sp != nil {
+		a.describeSpan(ctx, sp)
+	}
+	res, qctx, err := a.attempt(xctx, params)
 	if err != nil && a.readOnly && brokenConnection(err) && ctx.Err() == nil && !errors.Is(qctx.Err(), context.DeadlineExceeded) {
 		// The connection was lost before the statement could run, say
 		// because the server restarted: a statement that only reads can
 		// safely run again on a new one.
-		res, qctx, err = a.attempt(ctx, params)
+		res, qctx, err = a.attempt(xctx, params)
 	}
 	if tr != nil {
 		a.trace(tr, time.Since(began), params, res, err)
 	}
-	class := "ok"
 	if err != nil {
-		class = "error"
-	}
-	engine.ObserveUpstream(ctx, "sql", d.name, class, sent)
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
-			return nil, &Error{Database: d.name, Err: err,
+		timedOut := ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded)
+		var failure error
+		if timedOut {
+			failure = &Error{Database: d.name, Err: err,
 				Message: fmt.Sprintf("the statement was cancelled after %s (%s)", a.timeout, a.timeoutBy)}
+			x.End("error", "timeout", failure.Error())
+		} else {
+			failure = d.fail(err, "")
+			x.End("error", "db_error", failure.Error())
 		}
-		return nil, d.fail(err, "")
+		return nil, failure
 	}
+	if sp := x.Span(); sp != nil && !a.rows {
+		sp.SetAttributes(attribute.Int("db.response.affected_rows", res.affected))
+	} else if sp != nil {
+		sp.SetAttributes(attribute.Int("db.response.returned_rows", len(res.rows)))
+	}
+	x.End("ok", "", "")
 	return a.response(res), nil
 }
 

@@ -99,11 +99,17 @@ configuration they started with.`,
 				}
 				defer stopMetrics()
 			}
+			tr, err := startTracing(cmd.Context(), m, logger)
+			if err != nil {
+				_ = cfg.Close()
+				return err
+			}
+			defer stopTracing(tr, logger)
 			down := &shutdown{logger: logger}
 			ctx, stop := down.onSignal(cmd.Context())
 			defer stop()
 			live := server.NewLive(cfg, logger, server.Options{Watch: watch, HTTP: addr != "", TextAudit: a.logFormat == "text", Toolset: toolset, Discovery: discovery,
-				Metrics: m, MetricsOnHTTP: metricsOnHTTP, MetricsToken: metricsToken})
+				Metrics: m, MetricsOnHTTP: metricsOnHTTP, MetricsToken: metricsToken, Tracing: tr})
 			defer live.Close()
 
 			reloads := make(chan string, 1)

@@ -160,6 +160,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	// Values that failed above are unknown from here on, so that the tools
 	// referring to them report their own errors and not the same ones again.
 	audit := l.audit()
+	traced := l.tracing()
 	l.authBlock()
 	l.rateLimitBlock()
 	l.cacheBlock()
@@ -174,6 +175,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	}
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 	cfg.Audit = audit
+	cfg.TraceValues = traced
 	cfg.Served, cfg.Templates, cfg.Prompts = served, templates, prompts
 	cfg.Toolsets = toolsets
 	cfg.SetFiles(l.read.paths)
@@ -318,6 +320,7 @@ func (l *loader) rootSchema() *hcl.BodySchema {
 		{Type: "locals"},
 		{Type: "tool", LabelNames: []string{"name"}},
 		{Type: "audit"},
+		{Type: "tracing"},
 		{Type: "rate_limit"},
 		{Type: "cache"},
 		{Type: "auth"},

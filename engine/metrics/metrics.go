@@ -154,6 +154,21 @@ func (m *Metrics) Reloaded(ok bool) {
 	m.reloads.WithLabelValues("error").Inc()
 }
 
+// CountDroppedSpans adds mcpdecl_trace_spans_dropped_total, the spans the
+// tracing dropped: because its queue was full (reason "queue_full") or
+// because their export failed ("export_failed"), as dropped reports them.
+func (m *Metrics) CountDroppedSpans(dropped func() (queueFull, exportFailed uint64)) {
+	if m == nil {
+		return
+	}
+	const name, help = "mcpdecl_trace_spans_dropped_total", "Spans not sent to the OTLP endpoint, by reason: queue_full (the endpoint was slower than the calls) or export_failed (it refused them or could not be reached)."
+	m.registry.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: prometheus.Labels{"reason": "queue_full"}},
+			func() float64 { full, _ := dropped(); return float64(full) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: prometheus.Labels{"reason": "export_failed"}},
+			func() float64 { _, failed := dropped(); return float64(failed) }))
+}
+
 // Handler serves the series in Prometheus's text format. With a token, a
 // request must carry it as a bearer token, else it is refused with 401;
 // nothing it answers says anything of the server's callers.

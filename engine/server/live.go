@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/metrics"
+	"github.com/mcpdecl/mcpdecl/engine/tracing"
 )
 
 // Live serves a configuration that can be replaced while it serves: Swap
@@ -88,6 +89,9 @@ type Options struct {
 	Metrics       *metrics.Metrics
 	MetricsOnHTTP bool
 	MetricsToken  string
+	// Tracing, when not nil, makes a span of each request (see
+	// spans.go), the parent of the spans of the actions' exchanges.
+	Tracing *tracing.Tracing
 }
 
 // listChanged reports whether the server declares the tools.listChanged
@@ -109,6 +113,10 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 		Version: cfg.Server.Version,
 	}, l.serverOptions(cfg, logger, opts))
 	l.srv.AddReceivingMiddleware(l.refuseUndeclared, l.filterTools)
+	if opts.Tracing != nil {
+		// Added last, so outermost: refused requests have spans too.
+		l.srv.AddReceivingMiddleware(l.traceRequests)
+	}
 	l.install(l.newGeneration(cfg), nil)
 	return l
 }
@@ -320,6 +328,9 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
 		}
 		out := Result(res)
+		if l.opts.Tracing != nil {
+			traceCall(ctx, g.cfg.TraceValues, t, args, res, out, g.cfg.Redactor.Redact)
+		}
 		if g.audit != nil {
 			g.audit.record(t, caller, args, res, out, d)
 		}

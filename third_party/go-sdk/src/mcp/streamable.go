@@ -1187,6 +1187,17 @@ func (c *streamableServerConn) newStream(ctx context.Context, requests map[jsonr
 // ID, we avoid having to make this API decision.
 type idContextKey struct{}
 
+// RequestID returns the JSON-RPC id of the request whose handling ctx
+// belongs to: ctx as given to a server's method handlers and to its
+// receiving middleware. It reports false for a notification, and for a
+// context that belongs to no request. Instrumentation (logs, traces) uses it
+// to name the request it records, as the OpenTelemetry conventions for MCP
+// ask (jsonrpc.request.id).
+func RequestID(ctx context.Context) (jsonrpc.ID, bool) {
+	id, ok := ctx.Value(idContextKey{}).(jsonrpc.ID)
+	return id, ok && id.IsValid()
+}
+
 // protocolVersionContextKey stores the protocol version extracted from the
 // MCP-Protocol-Version HTTP header for use by lower layers.
 type protocolVersionContextKey struct{}

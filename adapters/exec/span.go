@@ -1,0 +1,43 @@
+package execaction
+
+import (
+	"strconv"
+
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
+
+// endExchange ends a finished run's exchange: for the metrics, ok or error
+// (killed, or an exit code other than 0); for its span, if the call is
+// traced, the program and its exit code. The arguments, input and output
+// of the run never go into a span.
+func (a *action) endExchange(x engine.Exchange, g *group, stopped bool, err error) {
+	sp := x.Span()
+	if sp == nil {
+		class := "ok"
+		if stopped || err != nil || g.cmd.ProcessState == nil || !g.cmd.ProcessState.Success() {
+			class = "error"
+		}
+		x.End(class, "", "")
+		return
+	}
+	sp.SetAttributes(attribute.String("process.executable.name", a.name), attribute.String("process.executable.path", a.path))
+	switch {
+	case stopped:
+		x.End("error", "timeout", "the run was stopped")
+	case g.cmd.ProcessState == nil:
+		x.End("error", "wait_failed", "the run could not be waited for")
+	default:
+		code, signal := exitStatus(g.cmd.ProcessState)
+		sp.SetAttributes(attribute.Int("process.exit.code", code))
+		switch {
+		case signal != "":
+			x.End("error", "signal", "killed by "+signal)
+		case code != 0:
+			x.End("error", "exit_code", "exited with code "+strconv.Itoa(code))
+		default:
+			x.End("ok", "", "")
+		}
+	}
+}

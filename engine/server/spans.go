@@ -1,0 +1,187 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+)
+
+// maxSpanValue caps a value recorded on a span (arguments and results,
+// with the tracing block's leave), in bytes.
+const maxSpanValue = 4096
+
+// traceContext reads W3C trace context (traceparent, tracestate).
+var traceContext propagation.TraceContext
+
+// traceRequests is the receiving middleware that makes a span for each
+// MCP request, as the OpenTelemetry conventions for MCP servers say: named
+// after the method and its target (a tool or a prompt), of kind server,
+// with the method, the request's id, the protocol revision, the session
+// and the transport. Its parent is the trace context of the request's
+// _meta (traceparent, tracestate), else that of its HTTP headers; with
+// both, the HTTP one is a link. A malformed traceparent is ignored.
+func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
+	tracer := l.opts.Tracing.Provider().Tracer(engine.Instrumentation)
+	transport := "pipe"
+	if l.opts.HTTP {
+		transport = "tcp"
+	}
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		attrs := make([]attribute.KeyValue, 0, 8)
+		attrs = append(attrs, attribute.String("mcp.method.name", method), attribute.String("network.transport", transport))
+		if l.opts.HTTP {
+			attrs = append(attrs, attribute.String("network.protocol.name", "http"))
+		}
+		if id, ok := mcp.RequestID(ctx); ok {
+			attrs = append(attrs, attribute.String("jsonrpc.request.id", idText(id)))
+		}
+		if r, ok := req.(interface{ ProtocolVersion() string }); ok {
+			if v := r.ProtocolVersion(); v != "" {
+				attrs = append(attrs, attribute.String("mcp.protocol.version", v))
+			}
+		}
+		if s := req.GetSession(); s != nil && !isNil(s) {
+			if id := s.ID(); id != "" {
+				attrs = append(attrs, attribute.String("mcp.session.id", id))
+			}
+		}
+		name := method
+		switch p := req.GetParams().(type) {
+		case *mcp.CallToolParamsRaw:
+			if p != nil {
+				name += " " + p.Name
+				attrs = append(attrs, attribute.String("gen_ai.tool.name", p.Name), attribute.String("gen_ai.operation.name", "execute_tool"))
+			}
+		case *mcp.GetPromptParams:
+			if p != nil {
+				name += " " + p.Name
+				attrs = append(attrs, attribute.String("gen_ai.prompt.name", p.Name))
+			}
+		case *mcp.ReadResourceParams:
+			if p != nil {
+				attrs = append(attrs, attribute.String("mcp.resource.uri", p.URI))
+			}
+		}
+		opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
+		parent, link := parentContext(ctx, req)
+		if link.IsValid() {
+			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
+		}
+		ctx, span := tracer.Start(parent, name, opts...)
+		defer span.End()
+		res, err := next(ctx, method, req)
+		if err != nil {
+			code := int64(jsonrpc.CodeInternalError)
+			var werr *jsonrpc.Error
+			if errors.As(err, &werr) {
+				code = werr.Code
+			}
+			c := strconv.FormatInt(code, 10)
+			span.SetAttributes(attribute.String("error.type", c), attribute.String("rpc.response.status_code", c))
+			span.SetStatus(codes.Error, err.Error())
+		}
+		return res, err
+	}
+}
+
+// parentContext is ctx with the trace context the request carries: that of
+// its _meta, else that of its HTTP headers. link is the HTTP headers' span
+// when both carry one.
+func parentContext(ctx context.Context, req mcp.Request) (context.Context, trace.SpanContext) {
+	var fromHeader trace.SpanContext
+	if extra := req.GetExtra(); extra != nil && extra.Header != nil && extra.Header.Get("Traceparent") != "" {
+		fromHeader = trace.SpanContextFromContext(traceContext.Extract(ctx, propagation.HeaderCarrier(extra.Header)))
+	}
+	if p := req.GetParams(); p != nil && !isNil(p) {
+		if meta := p.GetMeta(); meta != nil {
+			if tp, _ := meta["traceparent"].(string); tp != "" {
+				carrier := propagation.MapCarrier{"traceparent": tp}
+				if ts, _ := meta["tracestate"].(string); ts != "" {
+					carrier["tracestate"] = ts
+				}
+				if sc := trace.SpanContextFromContext(traceContext.Extract(ctx, carrier)); sc.IsValid() {
+					if fromHeader.Equal(sc) {
+						fromHeader = trace.SpanContext{}
+					}
+					return trace.ContextWithRemoteSpanContext(ctx, sc), fromHeader
+				}
+			}
+		}
+	}
+	if fromHeader.IsValid() {
+		return trace.ContextWithRemoteSpanContext(ctx, fromHeader), trace.SpanContext{}
+	}
+	return ctx, trace.SpanContext{}
+}
+
+// traceCall records on the span of a tools/call request, if it records,
+// how the call ended (error.type: the outcome of a call that failed, such
+// as tool_error or rate_limited) and, as the tracing block says, its
+// arguments and result, redacted and capped.
+func traceCall(ctx context.Context, values engine.TraceValues, t *engine.Tool, raw json.RawMessage, res *engine.Result, out *mcp.CallToolResult, redact func(string) string) {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() {
+		return
+	}
+	if o := res.Outcome(); o != engine.OutcomeOK {
+		span.SetAttributes(attribute.String("error.type", string(o)))
+		span.SetStatus(codes.Error, engine.Excerpt(ctx, redact(res.Text())))
+	}
+	if values.Arguments {
+		args, _ := capArguments(t.AuditArguments(raw))
+		span.SetAttributes(attribute.String("gen_ai.tool.call.arguments", capText(jsonenc.Text(args))))
+	}
+	if values.Results && !res.IsError {
+		var text string
+		if b, ok := out.StructuredContent.(json.RawMessage); ok {
+			text = string(b)
+		} else {
+			text = res.Text()
+		}
+		span.SetAttributes(attribute.String("gen_ai.tool.call.result", capText(redact(text))))
+	}
+}
+
+// capText cuts s at maxSpanValue bytes, on a character boundary.
+func capText(s string) string {
+	if len(s) <= maxSpanValue {
+		return s
+	}
+	cut := maxSpanValue
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// idText is a JSON-RPC id as the conventions record it: a string, or a
+// number written in decimal.
+func idText(id jsonrpc.ID) string {
+	switch v := id.Raw().(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	}
+	b, _ := json.Marshal(id.Raw())
+	return string(b)
+}
+
+// isNil reports whether v holds a nil pointer (a request's params or
+// session may be a typed nil).
+func isNil(v any) bool {
+	rv := reflect.ValueOf(v)
+	return !rv.IsValid() || rv.Kind() == reflect.Pointer && rv.IsNil()
+}
