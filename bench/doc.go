@@ -7,6 +7,7 @@
 //	go run ./bench -quick                  # fewer calls, one round
 //	go run ./bench -cpuprofile /tmp/prof   # also profile every server under load
 //	go run ./bench -before main            # also run mcpdecl as built from main, to compare a change
+//	go run ./bench -observe                # also run mcpdecl with metrics on, and with traces on
 //
 // It builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its own
 // module) and the same baseline on the SDK as mcpdecl builds it

@@ -25,6 +25,7 @@ func main() {
 	profileFor := flag.Duration("profile-for", 10*time.Second, "how long each profile samples")
 	noGoBench := flag.Bool("no-gobench", false, "skip the Go benchmarks of the engine")
 	before := flag.String("before", "", "also run mcpdecl as built from this git revision (such as main or a commit), side by side, to compare a change")
+	observe := flag.Bool("observe", false, "also run mcpdecl with metrics on (--metrics-addr) and with traces on (every call sampled, sent over OTLP to a sink of the harness), on the main workloads")
 	flag.Parse()
 	if *quick {
 		*calls, *rounds, *concList = 600, 1, "8"
@@ -40,7 +41,7 @@ func main() {
 	if _, err := os.Stat("go.mod"); err != nil {
 		log.Fatal("run the harness from the root of the repository: go run ./bench")
 	}
-	opts := options{calls: *calls, rounds: *rounds, concs: concs, out: *out, profileDir: *cpuprofile, profileFor: *profileFor, gobench: !*noGoBench, before: *before}
+	opts := options{calls: *calls, rounds: *rounds, concs: concs, out: *out, profileDir: *cpuprofile, profileFor: *profileFor, gobench: !*noGoBench, before: *before, observe: *observe}
 	if err := benchmark(opts); err != nil {
 		log.Fatal(err)
 	}
@@ -54,6 +55,7 @@ type options struct {
 	profileFor    time.Duration
 	gobench       bool
 	before        string // a git revision of mcpdecl to run too; "" for none
+	observe       bool   // also run mcpdecl with metrics, and with traces
 }
 
 // setup is what the servers run against.
@@ -62,6 +64,7 @@ type setup struct {
 	mcpdecl, baseline, patched string // binaries
 	static                     string // mcpdecl built with CGO_ENABLED=0
 	before                     string // mcpdecl built from options.before; "" for none
+	otlp                       string // the OTLP sink's URL, with -observe
 }
 
 // The servers, in the order of the report.
@@ -70,6 +73,8 @@ const (
 	baselineName = "baseline"
 	patchedName  = "baseline, patched SDK"
 	beforeName   = "mcpdecl before"
+	metricsName  = "mcpdecl +metrics"
+	tracesName   = "mcpdecl +traces"
 )
 
 func benchmark(o options) error {
@@ -96,6 +101,14 @@ func benchmark(o options) error {
 	}
 	defer stop()
 	st.upstream = upstream
+	if o.observe {
+		sink, stop, err := startOTLPSink()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		st.otlp = sink
+	}
 	if err := seed(st.db); err != nil {
 		return err
 	}
@@ -140,6 +153,9 @@ func benchmark(o options) error {
 
 	for _, j := range jobs {
 		ss := servers(j.tools)
+		if j.group == "main" {
+			ss = append(ss, st.observed(j.tools)...)
+		}
 		res := &result{group: j.group, label: j.label, transport: j.transport, conc: j.conc, tools: j.tools, calls: j.calls, samples: map[string][]sample{}}
 		for round := range o.rounds {
 			// Rotate the order each round, so that neither server always
@@ -187,20 +203,40 @@ func (st *setup) config(n int) string {
 	return filepath.Join(st.dir, fmt.Sprintf("tools-%d.hcl", n))
 }
 
+// mcpdeclServer is mcpdecl as built at bin serving the configuration with
+// tools tools, with more arguments.
+func (st *setup) mcpdeclServer(name, bin string, tools int, more ...string) server {
+	return server{name: name, args: func(http bool, addr, pprof string) []string {
+		a := []string{bin, "serve", "--log-level", "warn"}
+		if http {
+			a = append(a, "--http", addr, "--log-level", "info")
+		}
+		if pprof != "" {
+			a = append(a, "--pprof", pprof)
+		}
+		a = append(a, more...)
+		return append(a, st.config(tools))
+	}}
+}
+
+// observed are mcpdecl with metrics on, and with traces on, when the
+// harness runs with -observe.
+func (st *setup) observed(tools int) []server {
+	if st.otlp == "" {
+		return nil
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		log.Fatal(err)
+	}
+	traced := st.mcpdeclServer(tracesName, st.mcpdecl, tools)
+	traced.env = []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + st.otlp, "OTEL_TRACES_SAMPLER=always_on"}
+	return []server{st.mcpdeclServer(metricsName, st.mcpdecl, tools, "--metrics-addr", addr), traced}
+}
+
 // servers are the three servers under test, with tools tools loaded.
 func (st *setup) servers(tools int) []server {
-	mcpdecl := func(name, bin string) server {
-		return server{name: name, args: func(http bool, addr, pprof string) []string {
-			a := []string{bin, "serve", "--log-level", "warn"}
-			if http {
-				a = append(a, "--http", addr, "--log-level", "info")
-			}
-			if pprof != "" {
-				a = append(a, "--pprof", pprof)
-			}
-			return append(a, st.config(tools))
-		}}
-	}
+	mcpdecl := func(name, bin string) server { return st.mcpdeclServer(name, bin, tools) }
 	base := func(name, bin string) server {
 		return server{name: name, args: func(http bool, addr, pprof string) []string {
 			a := []string{bin, "-upstream", st.upstream, "-db", st.db, "-tools", strconv.Itoa(tools)}

@@ -23,7 +23,12 @@ func (x *result) med(name string) sample { return median(x.samples[name]) }
 // the runs of a round are next to each other in time, so they share most
 // of the machine's noise.
 func (x *result) ratio(other string, f func(sample) float64) float64 {
-	a, b := x.samples[mcpdeclName], x.samples[other]
+	return x.ratioOf(mcpdeclName, other, f)
+}
+
+// ratioOf is the median over rounds of f(one) / f(other) within a round.
+func (x *result) ratioOf(one, other string, f func(sample) float64) float64 {
+	a, b := x.samples[one], x.samples[other]
 	var v []float64
 	for i := range min(len(a), len(b)) {
 		if d := f(b[i]); d > 0 {
@@ -130,6 +135,7 @@ func (r *report) write(path, chart string) error {
 
 	r.targets(&b)
 	r.failures(&b)
+	r.observeTable(&b)
 
 	b.WriteString("\n## Throughput\n\n![calls per second, mcpdecl and the baselines](bench/chart.svg)\n\n")
 	b.WriteString("| workload | transport | concurrency | calls | mcpdecl calls/s | baseline calls/s | ratio | target | | baseline, patched SDK | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -258,6 +264,26 @@ func (r *report) cpuTable(b *strings.Builder) {
 	}
 }
 
+// observeTable writes what metrics and traces cost (-observe): the
+// throughput and CPU per call of mcpdecl with each, against mcpdecl
+// without, run next to each other in every round.
+func (r *report) observeTable(b *strings.Builder) {
+	if !r.opts.observe {
+		return
+	}
+	b.WriteString("\n## Metrics and traces\n\nmcpdecl with metrics on (`--metrics-addr`, the series of every call), and with traces on (`OTEL_EXPORTER_OTLP_ENDPOINT` set, `OTEL_TRACES_SAMPLER=always_on`: a server span and the upstream's span for every call, sent over OTLP/HTTP to a sink of the harness that reads and drops them), against mcpdecl without either, in the same rounds. Targets: metrics keep ≥ 0.98 of the calls per second, traces ≥ 0.90.\n\n")
+	b.WriteString("| workload | transport | concurrency | calls/s +metrics ÷ plain | calls/s +traces ÷ plain | CPU per call: plain | +metrics | +traces |\n|---|---|---|---|---|---|---|---|\n")
+	for _, x := range r.results {
+		if x.group != "main" || len(x.samples[metricsName]) == 0 {
+			continue
+		}
+		m, tr := x.ratioOf(metricsName, mcpdeclName, cps), x.ratioOf(tracesName, mcpdeclName, cps)
+		fmt.Fprintf(b, "| %s | %s | %d | %.3f %s | %.3f %s | %s | %s | %s |\n", x.label, x.transport, x.conc,
+			m, verdict(m >= 0.98), tr, verdict(tr >= 0.90),
+			ms(x.med(mcpdeclName).cpuPerCall), ms(x.med(metricsName).cpuPerCall), ms(x.med(tracesName).cpuPerCall))
+	}
+}
+
 // targets writes the table of the issue's targets.
 func (r *report) targets(b *strings.Builder) {
 	b.WriteString("## Targets\n\n| target | measured | verdict |\n|---|---|---|\n")
@@ -345,7 +371,7 @@ func (r *report) targets(b *strings.Builder) {
 func (r *report) failures(b *strings.Builder) {
 	var lines []string
 	for _, x := range r.results {
-		for _, name := range []string{mcpdeclName, baselineName, patchedName} {
+		for _, name := range []string{mcpdeclName, baselineName, patchedName, beforeName, metricsName, tracesName} {
 			for i, s := range x.samples[name] {
 				if s.errors > 0 {
 					lines = append(lines, fmt.Sprintf("- %s %s over %s at concurrency %d, %s, round %d: %d of %d calls failed", x.group, x.label, x.transport, x.conc, name, i+1, s.errors, s.calls))

@@ -28,6 +28,8 @@ type server struct {
 	// HTTP listener on addr, pprof (when not empty) those for a profiler
 	// listener.
 	args func(http bool, addr, pprof string) []string
+	// env is added to the server's environment.
+	env []string
 }
 
 // sample is what one run measured.
@@ -72,7 +74,7 @@ func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error
 	}
 	argv := s.args(overHTTP, "127.0.0.1:0", pprofAddr)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=2")
+	cmd.Env = append(append(os.Environ(), "GOMAXPROCS=2"), s.env...)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)

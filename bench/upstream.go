@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -26,6 +27,23 @@ func startUpstream() (string, func(), error) {
 		fmt.Fprintf(w, `{"data":"%s"}`, strings.Repeat("x", n))
 	})
 	srv := &http.Server{Handler: mux}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// startOTLPSink serves an OTLP/HTTP endpoint that reads every export and
+// accepts it, keeping nothing, for the runs of mcpdecl with traces on: the
+// exporter's work is the server's, the receiver's is not measured.
+func startOTLPSink() (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		w.WriteHeader(http.StatusOK)
+	})}
 	go func() { _ = srv.Serve(ln) }()
 	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
 }

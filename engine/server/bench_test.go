@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine/metrics"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/tracing"
 )
 
 // BenchmarkHTTPCall measures the server's side of one tools/call over
@@ -18,17 +20,36 @@ import (
 // and the JSON answer. A 2026-07-28 client sends the _meta triple (its
 // protocol version, capabilities and info) with every request, as the
 // go-sdk client does. With metrics, the server also counts the call
-// (serve --metrics), to compare side by side.
+// (serve --metrics); with traces, it makes and exports a span of each call
+// (OTEL_EXPORTER_OTLP_ENDPOINT set, to a sink that drops the spans), to
+// compare side by side.
 func BenchmarkHTTPCall(b *testing.B) {
 	for _, rev := range []struct{ name, version, meta string }{
 		{"2025-11-25", "2025-11-25", ``},
 		{"2025-11-25/metrics", "2025-11-25", ``},
+		{"2025-11-25/traces", "2025-11-25", ``},
 		{"2026-07-28", "2026-07-28", `,"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`},
 	} {
 		b.Run(rev.name, func(b *testing.B) {
 			opts := server.Options{}
 			if strings.HasSuffix(rev.name, "/metrics") {
 				opts.Metrics = metrics.New()
+			}
+			if strings.HasSuffix(rev.name, "/traces") {
+				// Every call sampled (a root span, parentbased_always_on),
+				// its span sent over OTLP/HTTP to a sink that drops it.
+				sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					_, _ = io.Copy(io.Discard, r.Body)
+					w.Header().Set("Content-Type", "application/x-protobuf")
+				}))
+				defer sink.Close()
+				b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", sink.URL)
+				tr, err := tracing.FromEnv(context.Background(), tracing.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer func() { _ = tr.Shutdown(context.Background()) }()
+				opts.Tracing = tr
 			}
 			live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, opts)
 			defer live.Close()
