@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
@@ -139,6 +141,11 @@ func (l *Live) discoveryHandler(name string) mcp.ToolHandler {
 			// meanwhile, the handler calls the tool of that name in the
 			// configuration that replaced it).
 			inner := &mcp.CallToolRequest{Session: req.Session, Params: &mcp.CallToolParamsRaw{Name: t.Name(), Arguments: in.Arguments}, Extra: req.Extra}
+			if span := trace.SpanFromContext(ctx); span.IsRecording() {
+				// The request's span is named after call_tool: say which
+				// tool of the catalog it called.
+				span.SetAttributes(attribute.String("mcpdecl.discovery.tool", t.Name()))
+			}
 			return l.handler(g, t)(ctx, inner)
 		}
 	}

@@ -89,10 +89,10 @@ tool "echo" {
 }
 %s`
 
-// tracedServer serves tracedTools over HTTP with a tracer whose spans
-// exp receives, extra appended to the configuration. It returns the
+// tracedServer serves tracedTools over HTTP, as opts say, with a tracer
+// whose spans exp receives, extra appended to the configuration. It returns the
 // server's URL and the traceparent headers the upstream was sent.
-func tracedServer(t *testing.T, exp sdktrace.SpanExporter, extra string) (string, *tracing.Tracing, func() []string) {
+func tracedServer(t *testing.T, exp sdktrace.SpanExporter, extra string, opts server.Options) (string, *tracing.Tracing, func() []string) {
 	t.Helper()
 	var mu sync.Mutex
 	var sent []string
@@ -118,7 +118,8 @@ func tracedServer(t *testing.T, exp sdktrace.SpanExporter, extra string) (string
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true, Tracing: tr})
+	opts.HTTP, opts.Tracing = true, tr
+	live := server.NewLive(cfg, nil, opts)
 	ts := httptest.NewServer(live.HTTPHandler())
 	t.Cleanup(func() {
 		ts.Close()
@@ -199,7 +200,7 @@ const (
 // trace context; no secret and no value is recorded.
 func TestSpans(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
-	url, tr, sent := tracedServer(t, exp, "")
+	url, tr, sent := tracedServer(t, exp, "", server.Options{})
 	cs := tracedClient(t, url, "")
 	call := func(name string, args map[string]any, traceparent string) *mcp.CallToolResult {
 		t.Helper()
@@ -385,7 +386,7 @@ func TestSpans(t *testing.T) {
 // with the sensitive ones masked and secrets redacted.
 func TestSpanValues(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
-	url, tr, _ := tracedServer(t, exp, "tracing {\n  arguments = true\n  results   = true\n}\n")
+	url, tr, _ := tracedServer(t, exp, "tracing {\n  arguments = true\n  results   = true\n}\n", server.Options{})
 	cs := tracedClient(t, url, "")
 	p := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"note": "hello", "password": "hunter2-secret"}, Meta: mcp.Meta{"traceparent": metaParent}}
 	if _, err := cs.CallTool(context.Background(), p); err != nil {
@@ -403,6 +404,31 @@ func TestSpanValues(t *testing.T) {
 	}
 	if !strings.Contains(result, "hello") || strings.Contains(result, "hunter2") {
 		t.Errorf("result recorded as %q, want it with the password redacted", result)
+	}
+}
+
+// TestDiscoverySpan calls a tool through discovery's call_tool: the
+// request's span says which tool it called, and the tool's statement is its
+// child.
+func TestDiscoverySpan(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	url, tr, _ := tracedServer(t, exp, "", server.Options{Discovery: true})
+	cs := tracedClient(t, url, "")
+	p := &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "count", "arguments": map[string]any{"n": 4}}, Meta: mcp.Meta{"traceparent": metaParent}}
+	if res, err := cs.CallTool(context.Background(), p); err != nil || res.IsError {
+		t.Fatalf("call_tool: %v %v", err, res)
+	}
+	id, _ := trace.TraceIDFromHex(clientTrace)
+	spans := spansOf(t, tr, exp, id)
+	srv, st := spans["tools/call call_tool"], spans["SELECT db"]
+	if srv == nil || st == nil {
+		t.Fatalf("want the request's and the statement's spans, got %v", spanNames(spans))
+	}
+	if got := attrs(srv)["mcpdecl.discovery.tool"].AsString(); got != "count" {
+		t.Errorf("mcpdecl.discovery.tool = %q, want count", got)
+	}
+	if st.Parent().SpanID() != srv.SpanContext().SpanID() {
+		t.Errorf("the statement's span is not a child of the request's")
 	}
 }
 
