@@ -23,13 +23,12 @@ import (
 // tools changed, and a call in flight finishes on the configuration it
 // started with, whose resources are released only after its last call.
 type Live struct {
-	srv      *mcp.Server
-	logger   *slog.Logger
-	stderr   io.Writer // where an audit log without a file goes
-	mu       sync.Mutex
-	current  *generation
-	declared declared // what the server told clients it serves besides tools
-	opts     Options  // as NewLive was given them: toolset, discovery, metrics…
+	srv     *mcp.Server
+	logger  *slog.Logger
+	stderr  io.Writer // where an audit log without a file goes
+	mu      sync.Mutex
+	current *generation
+	opts    Options // as NewLive was given them: toolset, discovery, metrics…
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -43,13 +42,14 @@ type generation struct {
 	wrapped   http.Handler // the MCP handler behind auth
 	audit     *auditor     // nil: no audit block
 	scope     string       // the cacheScope of its tools/list results
+	declared  declared     // what it serves besides tools
 }
 
 // newGeneration prepares cfg to be served. An audit log that cannot be
 // opened is logged, and calls go unaudited: serve checks it first (see
 // CheckAudit).
 func (l *Live) newGeneration(cfg *engine.Config) *generation {
-	g := &generation{cfg: cfg, auth: authenticator(cfg), scope: cacheScope(cfg)}
+	g := &generation{cfg: cfg, auth: authenticator(cfg), scope: cacheScope(cfg), declared: declaredBy(cfg)}
 	var err error
 	if g.audit, err = openAudit(cfg.Audit, l.stderr, l.opts.TextAudit); err != nil {
 		l.logger.Error("no audit log", "error", err)
@@ -112,7 +112,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 		Title:   cfg.Server.Title,
 		Version: cfg.Server.Version,
 	}, l.serverOptions(cfg, logger, opts))
-	l.srv.AddReceivingMiddleware(l.refuseUndeclared, l.filterTools)
+	l.srv.AddReceivingMiddleware(l.declareServed, l.filterTools)
 	if opts.Tracing != nil {
 		// Added last, so outermost: refused requests have spans too.
 		l.srv.AddReceivingMiddleware(l.traceRequests)
@@ -123,20 +123,20 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 
 // serverOptions are the SDK's options for serving cfg: the capabilities
 // of what it declares (resources, prompts and completions only when it
-// has some).
+// has some; declareServed keeps them true to the configuration served
+// after a reload).
 func (l *Live) serverOptions(cfg *engine.Config, logger *slog.Logger, opts Options) *mcp.ServerOptions {
 	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: opts.listChanged()}}
-	l.declared = servedCapabilities(caps, cfg, opts.listChanged())
-	so := &mcp.ServerOptions{
+	declaredBy(cfg).apply(caps, opts.listChanged())
+	return &mcp.ServerOptions{
 		Instructions: cfg.Server.Instructions,
 		Logger:       sdkLogger(logger),
 		PageSize:     cfg.Settings.PageSize,
 		Capabilities: caps,
+		// Always set, so that a reload may add the first prompt or
+		// template; declareServed says whether it is declared.
+		CompletionHandler: l.complete,
 	}
-	if l.declared.completions {
-		so.CompletionHandler = l.complete
-	}
-	return so
 }
 
 // filterTools leaves out of tools/list the tools whose scopes the caller's

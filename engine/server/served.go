@@ -39,45 +39,76 @@ func Prompt(p *engine.Prompt) *mcp.Prompt {
 	return out
 }
 
-// declared is what a server declares it serves besides tools. It is fixed
-// when the server starts: clients learn it once, in initialize.
+// declared is what a configuration serves besides tools, as a server
+// declares it in its capabilities: clients learn it in initialize (or, on
+// 2026-07-28, server/discover), so a session that starts after a reload
+// learns that of the configuration it is served.
 type declared struct{ resources, prompts, completions bool }
 
-// servedCapabilities adds to caps what cfg serves besides tools, and
-// returns it: resources and prompts when it has some, completions when
-// it has prompt arguments or resource template variables to complete.
-func servedCapabilities(caps *mcp.ServerCapabilities, cfg *engine.Config, listChanged bool) declared {
-	d := declared{
+// declaredBy is what cfg serves besides tools: resources and prompts when
+// it has some, completions when it has prompt arguments or resource
+// template variables to complete.
+func declaredBy(cfg *engine.Config) declared {
+	return declared{
 		resources:   len(cfg.Served) > 0 || len(cfg.Templates) > 0,
 		prompts:     len(cfg.Prompts) > 0,
 		completions: len(cfg.Prompts) > 0 || len(cfg.Templates) > 0,
 	}
+}
+
+// apply sets in caps the capabilities of d, and removes those d lacks
+// (the SDK adds prompts and resources itself, with listChanged, when it
+// holds some).
+func (d declared) apply(caps *mcp.ServerCapabilities, listChanged bool) {
+	caps.Resources, caps.Prompts, caps.Completions = nil, nil, nil
 	if d.resources {
 		caps.Resources = &mcp.ResourceCapabilities{ListChanged: listChanged}
 	}
 	if d.prompts {
 		caps.Prompts = &mcp.PromptCapabilities{ListChanged: listChanged}
 	}
-	return d
+	if d.completions {
+		caps.Completions = &mcp.CompletionCapabilities{}
+	}
 }
 
-// refuseUndeclared answers the methods of a capability the server did not
-// declare as unknown methods, as MCP requires: the SDK would answer
-// prompts/list with an empty list.
-func (l *Live) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
+// declareServed is the receiving middleware that keeps what the server
+// declares true to the configuration it serves now: it sets the
+// capabilities of initialize and server/discover results from the current
+// generation, and answers the methods of a capability it does not declare
+// as unknown methods, as MCP requires (the SDK would answer prompts/list
+// with an empty list).
+func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		d := l.generation().declared
 		var what string
 		switch method {
+		case "initialize", "server/discover":
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			switch r := res.(type) {
+			case *mcp.InitializeResult:
+				if r.Capabilities != nil {
+					d.apply(r.Capabilities, l.opts.listChanged())
+				}
+			case *mcp.DiscoverResult:
+				if r.Capabilities != nil {
+					d.apply(r.Capabilities, l.opts.listChanged())
+				}
+			}
+			return res, nil
 		case "prompts/list", "prompts/get":
-			if !l.declared.prompts {
+			if !d.prompts {
 				what = "prompts"
 			}
 		case "resources/list", "resources/read", "resources/templates/list", "resources/subscribe", "resources/unsubscribe":
-			if !l.declared.resources {
+			if !d.resources {
 				what = "resources"
 			}
 		case "completion/complete":
-			if !l.declared.completions {
+			if !d.completions {
 				what = "completions"
 			}
 		}

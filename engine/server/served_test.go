@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -301,4 +302,99 @@ prompt "q" {
 		t.Errorf("prompts after the reload: %d, want p and q", len(prompts.Prompts))
 	}
 	_ = live.Close()
+}
+
+// TestCapabilitiesFollowReload: what a server declares besides tools is
+// what the configuration it serves has, for every session that starts
+// after a reload, over HTTP (listChanged false: no stream to send it on)
+// and over stdio with --watch (listChanged true); and the methods of what
+// it no longer declares are refused.
+func TestCapabilitiesFollowReload(t *testing.T) {
+	load := func(src string) *engine.Config {
+		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return cfg
+	}
+	const none = `
+tool "t" {
+  description = "A tool."
+  text        = "t"
+}
+`
+	const served = none + `
+resource_template "doc" {
+  uri_template = "x://docs/{name}"
+  arg "name" { type = string }
+  text = expr("'doc ' + args.name")
+}
+prompt "p" {
+  arg "topic" { enum = ["go", "hcl"] }
+  message "user" { text = expr("'about ' + args.topic") }
+}
+`
+	for _, overHTTP := range []bool{true, false} {
+		t.Run(map[bool]string{true: "http", false: "stdio"}[overHTTP], func(t *testing.T) {
+			live := server.NewLive(load(none), nil, server.Options{Watch: true, HTTP: overHTTP})
+			defer live.Close()
+			var url string
+			if overHTTP {
+				ts := httptest.NewServer(live.HTTPHandler())
+				defer ts.Close()
+				url = ts.URL
+			}
+			session := func() *mcp.ClientSession {
+				t.Helper()
+				if overHTTP {
+					cs, err := connectHTTP(t, url, "")
+					if err != nil {
+						t.Fatal(err)
+					}
+					return cs
+				}
+				st, ct := mcp.NewInMemoryTransports()
+				ss, err := live.Server().Connect(context.Background(), st, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = ss.Close() })
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = cs.Close() })
+				return cs
+			}
+			check := func(stage string, want bool) {
+				t.Helper()
+				cs := session()
+				caps := cs.InitializeResult().Capabilities
+				if (caps.Prompts != nil) != want || (caps.Resources != nil) != want || (caps.Completions != nil) != want {
+					t.Fatalf("%s: declared prompts %v, resources %v, completions %v; want all %v", stage, caps.Prompts, caps.Resources, caps.Completions, want)
+				}
+				if want && (caps.Prompts.ListChanged != !overHTTP || caps.Resources.ListChanged != !overHTTP) {
+					t.Errorf("%s: listChanged prompts %v, resources %v; want %v", stage, caps.Prompts.ListChanged, caps.Resources.ListChanged, !overHTTP)
+				}
+				_, err := cs.ListPrompts(context.Background(), nil)
+				if want && err != nil {
+					t.Errorf("%s: prompts/list: %v", stage, err)
+				}
+				if !want && (err == nil || !strings.Contains(err.Error(), "method not found")) {
+					t.Errorf("%s: prompts/list answered %v, want it refused", stage, err)
+				}
+				if want {
+					res, err := cs.Complete(context.Background(), &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "p"}, Argument: mcp.CompleteParamsArgument{Name: "topic", Value: "h"}})
+					if err != nil || len(res.Completion.Values) != 1 || res.Completion.Values[0] != "hcl" {
+						t.Errorf("%s: completion/complete: %v %v", stage, err, res)
+					}
+				}
+			}
+			check("before any reload", false)
+			live.Swap(load(served))
+			check("after a reload that adds a prompt and a template", true)
+			live.Swap(load(none))
+			check("after a reload that removes them", false)
+		})
+	}
 }
