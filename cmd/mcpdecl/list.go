@@ -22,7 +22,9 @@ func (a *app) listCmd() *cobra.Command {
 		Long: `List prints the tools of the configuration at each PATH with their
 arguments and outputs, then its resources, resource templates and prompts.
 With --json it prints the exact tools/list payload that an MCP client
-receives.`,
+receives, with the lists of resources/list, resources/templates/list and
+prompts/list as the members resources, resourceTemplates and prompts when
+the configuration has some.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			cfg, err := a.load(paths)
@@ -48,7 +50,7 @@ receives.`,
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the exact tools/list payload as JSON")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the exact tools/list payload as JSON, then the resources, templates and prompts")
 	a.addVarFlag(c)
 	return c
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"log/slog"
 
@@ -108,14 +109,55 @@ func contentAnnotations(a *engine.ContentAnnotations) *mcp.Annotations {
 }
 
 // ListJSON is the tools/list payload for all the tools of cfg, as JSON, in
-// one page, as the server sends it.
+// one page, as the server sends it; then, when cfg has some, its
+// resources, resource templates and prompts as the members resources,
+// resourceTemplates and prompts (the lists of resources/list,
+// resources/templates/list and prompts/list).
 func ListJSON(cfg *engine.Config) ([]byte, error) {
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, len(cfg.Tools))}
 	res.CacheScope = cacheScope(cfg) // as the server labels every list
 	for i, t := range cfg.Tools {
 		res.Tools[i] = Tool(t)
 	}
-	return indentJSON(res)
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	// The other lists, as members after the tools/list payload's own.
+	var more []any
+	if len(cfg.Served) > 0 {
+		list := make([]*mcp.Resource, len(cfg.Served))
+		for i, r := range cfg.Served {
+			list[i] = Resource(r)
+		}
+		more = append(more, "resources", list)
+	}
+	if len(cfg.Templates) > 0 {
+		list := make([]*mcp.ResourceTemplate, len(cfg.Templates))
+		for i, t := range cfg.Templates {
+			list[i] = ResourceTemplate(t)
+		}
+		more = append(more, "resourceTemplates", list)
+	}
+	if len(cfg.Prompts) > 0 {
+		list := make([]*mcp.Prompt, len(cfg.Prompts))
+		for i, p := range cfg.Prompts {
+			list[i] = Prompt(p)
+		}
+		more = append(more, "prompts", list)
+	}
+	for i := 0; i < len(more); i += 2 {
+		v, err := json.Marshal(more[i+1])
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b[:len(b)-1], `,"`+more[i].(string)+`":`...), v...), '}')
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, err
+	}
+	return unescapeHTML(out.Bytes()), nil
 }
 
 // cacheScope is the cacheScope of cfg's tools/list results: "private" when
