@@ -66,6 +66,25 @@ tool "test_error_handling" {
   error_message = "This tool intentionally returns an error for testing"
 }
 
+# A program's stderr lines are sent to the client as log messages as they
+# are written (log_stderr), at or above the level the client asked for;
+# its stdout is the result.
+tool "test_tool_with_logging" {
+  description = "Sends three log messages while it runs."
+  exec {
+    command    = ["sh", "-c", "echo 'Tool execution started' >&2; sleep 0.05; echo 'Tool processing data' >&2; sleep 0.05; echo 'Tool execution completed' >&2; echo 'Tool with logging executed successfully'"]
+    log_stderr = "info"
+  }
+}
+
+tool "test_logging_tool" {
+  description = "Sends a log message while it runs."
+  exec {
+    command    = ["sh", "-c", "echo 'Logging tool ran' >&2; echo 'Logged'"]
+    log_stderr = "info"
+  }
+}
+
 tool "json_schema_2020_12_tool" {
   description = "Tool with JSON Schema 2020-12 features"
   input_schema = jsonencode({

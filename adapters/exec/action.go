@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -64,13 +65,19 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	g := &group{}
 	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
 	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
+	var errOut io.Writer = stderr
+	var logged *stderrLog
+	if a.logStderr != "" && engine.Logging(ctx) {
+		logged = &stderrLog{ctx: ctx, level: a.logStderr}
+		errOut = io.MultiWriter(stderr, logged)
+	}
 	err = g.start(a.cgroups, func() *exec.Cmd {
 		cmd := exec.CommandContext(runCtx, a.path, argv...)
 		cmd.Args[0] = a.name // as a shell would: programs name themselves so
 		cmd.Dir = a.dir
 		cmd.Env = environ
 		cmd.Stdout = stdout
-		cmd.Stderr = stderr
+		cmd.Stderr = errOut
 		if in != nil {
 			cmd.Stdin = bytes.NewReader(in)
 		}
@@ -87,6 +94,9 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		return nil, err
 	}
 	stopped, err := g.wait()
+	if logged != nil {
+		logged.flush()
+	}
 	a.endExchange(x, g, stopped, err)
 	if tr != nil {
 		a.trace(tr, time.Since(began), argv, in, g, stopped, stdout, stderr)

@@ -57,7 +57,8 @@ type action struct {
 	maxOutput int
 	truncate  bool
 	parse     parseMode
-	dynamic   bool // some value runs a program, so programs need an env
+	logStderr string // the level of the log messages of stderr's lines; "" for none
+	dynamic   bool   // some value runs a program, so programs need an env
 
 	// cgroups is where each run gets a cgroup of its own: the server's
 	// cgroup v2 directory, found once at load; "" when runs can have none.
@@ -91,6 +92,7 @@ var blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_output"},
 	{Name: "truncate"},
 	{Name: "parse"},
+	{Name: "log_stderr"},
 }}
 
 // decodeAction decodes an exec block. It returns nil when the block has
@@ -182,6 +184,15 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		b, more := ctx.Bool(attr.Expr)
 		diags = append(diags, more...)
 		a.truncate = b
+	}
+	if attr, ok := attrs["log_stderr"]; ok {
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() && !engine.ValidLogLevel(s) {
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid log_stderr",
+				"log_stderr is the level at which each line the program writes to stderr is sent to the client as a log message: one of %s.", strings.Join(engine.LogLevels, ", ")))
+		}
+		a.logStderr = s
 	}
 	if attr, ok := attrs["parse"]; ok {
 		s, more := ctx.String(attr.Expr)

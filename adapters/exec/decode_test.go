@@ -98,6 +98,11 @@ func TestLoadErrors(t *testing.T) {
 			want: []string{`5:13-5:19: Invalid parse mode: "yaml" is not a way to read stdout; use "text" (the output as a string, the default), "json" (the output decoded) or "lines" (a list of its lines).`},
 		},
 		{
+			name: "bad log_stderr",
+			body: "command = [\"echo\"]\n    log_stderr = \"verbose\"",
+			want: []string{`5:18-5:27: Invalid log_stderr: log_stderr is the level at which each line the program writes to stderr is sent to the client as a log message: one of debug, info, notice, warning, error, critical, alert, emergency.`},
+		},
+		{
 			name: "missing dir",
 			body: "command = [\"echo\"]\n    dir = \"nope\"",
 			want: []string{`5:11-5:17: Invalid dir: The directory `, `/nope does not exist.`},

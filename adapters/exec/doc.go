@@ -15,6 +15,7 @@
 //	  max_output  = 1048576                      # bytes kept of stdout, and of stderr
 //	  truncate    = false                        # true: cut the output instead of failing
 //	  parse       = "lines"                      # "text" (default), "json" or "lines"
+//	  log_stderr  = "info"                       # stderr lines sent to the client as log messages
 //	}
 //
 // command is a list: the program, then its arguments. It is an argument

@@ -71,14 +71,23 @@ func (l *Live) HTTPHandler() http.Handler {
 	l.mu.Lock()
 	maxBody := MaxRequestBody(l.current.cfg.Settings)
 	l.mu.Unlock()
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.srv }, &mcp.StreamableHTTPOptions{
-		Stateless:                    true,
-		JSONResponse:                 true,
-		Logger:                       sdkLogger(l.logger),
-		MaxRequestBodyBytes:          maxBody,
-		PropagateRequestCancellation: true,
-	})
-	serveMCP := l.mcpFront(mcpHandler)
+	sdkHandler := func(jsonResponse bool) http.Handler {
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.srv }, &mcp.StreamableHTTPOptions{
+			Stateless:                    true,
+			JSONResponse:                 jsonResponse,
+			Logger:                       sdkLogger(l.logger),
+			MaxRequestBodyBytes:          maxBody,
+			PropagateRequestCancellation: true,
+		})
+	}
+	plainJSON, stream := sdkHandler(true), sdkHandler(false)
+	serveMCP := l.mcpFront(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if l.streams(r) {
+			stream.ServeHTTP(w, r)
+			return
+		}
+		plainJSON.ServeHTTP(w, r)
+	}))
 	ready := &readiness{live: l}
 	mux := http.NewServeMux()
 	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
@@ -108,6 +117,25 @@ func (l *Live) HTTPHandler() http.Handler {
 		http.NotFound(w, r)
 	})
 	return mux
+}
+
+// streams reports whether r is answered as an event stream rather than
+// plain JSON: a 2026-07-28 tools/call (its Mcp-Method and Mcp-Name headers,
+// which the SDK checks against the body) of a tool that may send log
+// messages, from a client that accepts a stream. Its log messages go on
+// that stream, before the result; every other request is answered with
+// plain JSON. (Older revisions set the log level for a session, which
+// stateless HTTP does not keep: their clients get no log messages.)
+func (l *Live) streams(r *http.Request) bool {
+	if r.Method != http.MethodPost || r.Header.Get("Mcp-Method") != "tools/call" || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		return false
+	}
+	name := r.Header.Get("Mcp-Name")
+	if name == "" {
+		return false
+	}
+	t, ok := l.generation().cfg.Tool(name)
+	return ok && t.EmitsLogs()
 }
 
 // toolsetList names the endpoints of cfg's toolsets, for a message: ""

@@ -315,6 +315,9 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		caller := callerOf(req.GetExtra())
 		call := l.opts.Metrics.Started(name)
 		ctx = engine.WithCaller(ctx, caller)
+		if t.EmitsLogs() && req.Session != nil {
+			ctx = engine.WithLog(ctx, logTo(ctx, req.Session, name))
+		}
 		if l.opts.Metrics != nil {
 			ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
 		}
@@ -335,6 +338,17 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			g.audit.record(t, caller, args, res, out, d)
 		}
 		return out, nil
+	}
+}
+
+// logTo sends the log messages of a call of the tool name to the client of
+// session, as notifications/message from the logger name: the SDK sends
+// those at or above the level the client set (logging/setLevel, or the
+// request's own level on 2026-07-28), none when it set none, and over
+// streamable HTTP on the stream of the call's request.
+func logTo(ctx context.Context, session *mcp.ServerSession, name string) engine.LogFunc {
+	return func(level, text string) {
+		_ = session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: name, Data: text})
 	}
 }
 

@@ -43,24 +43,32 @@ func Prompt(p *engine.Prompt) *mcp.Prompt {
 // declares it in its capabilities: clients learn it in initialize (or, on
 // 2026-07-28, server/discover), so a session that starts after a reload
 // learns that of the configuration it is served.
-type declared struct{ resources, prompts, completions bool }
+type declared struct{ resources, prompts, completions, logging bool }
 
 // declaredBy is what cfg serves besides tools: resources and prompts when
 // it has some, completions when it has prompt arguments or resource
-// template variables to complete.
+// template variables to complete, logging when a tool may send log
+// messages.
 func declaredBy(cfg *engine.Config) declared {
-	return declared{
+	d := declared{
 		resources:   len(cfg.Served) > 0 || len(cfg.Templates) > 0,
 		prompts:     len(cfg.Prompts) > 0,
 		completions: len(cfg.Prompts) > 0 || len(cfg.Templates) > 0,
 	}
+	for _, t := range cfg.Tools {
+		d.logging = d.logging || t.EmitsLogs()
+	}
+	return d
 }
 
 // apply sets in caps the capabilities of d, and removes those d lacks
 // (the SDK adds prompts and resources itself, with listChanged, when it
 // holds some).
 func (d declared) apply(caps *mcp.ServerCapabilities, listChanged bool) {
-	caps.Resources, caps.Prompts, caps.Completions = nil, nil, nil
+	caps.Resources, caps.Prompts, caps.Completions, caps.Logging = nil, nil, nil, nil
+	if d.logging {
+		caps.Logging = &mcp.LoggingCapabilities{}
+	}
 	if d.resources {
 		caps.Resources = &mcp.ResourceCapabilities{ListChanged: listChanged}
 	}
