@@ -3,6 +3,9 @@ package engine
 import (
 	"context"
 	"slices"
+
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
 // LogLevels are the levels of MCP's log messages (notifications/message),
@@ -48,8 +51,44 @@ func Log(ctx context.Context, level, text string) {
 	}
 }
 
-// EmitsLogs reports whether the tool's action may send log messages.
+// A LogMessage is a log message a tool declares (a log block): sent to
+// the client as a call starts, before the action runs.
+type LogMessage struct {
+	Level   string        // one of LogLevels
+	Message mapping.Value // over args and caller
+}
+
+// EmitsLogs reports whether the tool may send log messages: it declares
+// some, or its action may send some.
 func (t *Tool) EmitsLogs() bool {
+	if len(t.spec.Logs) > 0 {
+		return true
+	}
 	e, ok := t.spec.Action.(LogEmitter)
 	return ok && e.EmitsLogs()
+}
+
+// sendLogs sends the tool's declared log messages of a call. A message
+// whose program fails is sent as the failure, at level warning: a log
+// message never fails a call.
+func (t *Tool) sendLogs(ctx context.Context, args, caller map[string]any) {
+	env := map[string]any{"args": args}
+	if caller != nil {
+		env["caller"] = caller
+	}
+	for _, m := range t.spec.Logs {
+		v, err := m.Message.Eval(env)
+		switch {
+		case err != nil:
+			Log(ctx, "warning", "a log message of tool "+t.spec.Name+" could not be written: "+err.Error())
+		case v == nil:
+			// null: nothing to say this time.
+		default:
+			s, ok := v.(string)
+			if !ok {
+				s = jsonenc.Text(v) // a number, a list…: as JSON
+			}
+			Log(ctx, m.Level, s)
+		}
+	}
 }

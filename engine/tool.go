@@ -63,8 +63,11 @@ type ToolSpec struct {
 	Text    mapping.Value // nil: the default text
 	// Content, when not empty, is the whole content of a result, in order,
 	// in place of the default text block.
-	Content  []ContentSpec
-	ErrorIf  mapping.Value // nil: the action's own rule
+	Content []ContentSpec
+	ErrorIf mapping.Value // nil: the action's own rule
+	// Logs are the log messages a call sends its client as it starts
+	// (the tool's log blocks).
+	Logs     []LogMessage
 	ErrorMsg mapping.Value // nil: the action's own message
 	Timeout  time.Duration // 0: the server's
 	// MaxConcurrency bounds the runs under way at once; 0 means the
@@ -375,6 +378,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		ctx = context.WithValue(ctx, callerValueKey{}, caller)
 	}
 
+	if len(t.spec.Logs) > 0 && Logging(ctx) {
+		t.sendLogs(ctx, args, caller)
+	}
 	var resp *Response
 	if t.spec.Action != nil {
 		if t.slots != nil {

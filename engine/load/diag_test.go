@@ -55,6 +55,21 @@ func TestDiagnosticsOnlyTheRealError(t *testing.T) {
 }`,
 			want: []string{`5:16-5:19: Enum value does not fit the type: The enum value 2.5 (element 1) does not fit the argument's type, integer`},
 		},
+		{
+			name: "log block: unknown level, and a program over the action's result",
+			src: `tool "t" {
+  description = "d"
+  log {
+    level   = "loud"
+    message = "x"
+  }
+  log {
+    message = expr("body")
+  }
+  text = "t"
+}`,
+			want: []string{`4:15-4:21: Invalid log level: level is how severe the message is: one of debug, info, notice, warning, error, critical, alert, emergency.`, `8:21-8:22: Invalid expr program: The program "body" does not compile: unknown name body`},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,7 +40,7 @@ func (l *loader) servedToolSchema(args bool) *hcl.BodySchema {
 	}
 	for _, b := range s.Blocks {
 		switch b.Type {
-		case "annotations", "output", "rate_limit", "cache":
+		case "annotations", "output", "rate_limit", "cache", "log":
 			continue
 		case "arg":
 			if !args {

@@ -51,6 +51,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Type: "content", LabelNames: []string{"type"}},
 			{Type: "rate_limit"},
 			{Type: "cache"},
+			{Type: "log"},
 		},
 	}
 	for _, kind := range l.opts.Registry.ActionKinds() {
@@ -297,6 +298,7 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 			}
 		}
 	}
+	spec.Logs = l.logs(ctx, content.Blocks)
 
 	ctx.Env = resultEnv
 	spec.Outputs = l.outputs(ctx, content.Blocks)

@@ -34,6 +34,23 @@ tool "noisy" {
   }
 }
 
+tool "greet" {
+  description = "Greets, and says so."
+  arg "name" { type = string }
+  arg "pin" {
+    type      = string
+    sensitive = true
+  }
+  log {
+    message = expr("'greeting ' + args.name + ' (pin ' + args.pin + ')'")
+  }
+  log {
+    level   = "debug"
+    message = "details"
+  }
+  text = expr("'hi ' + args.name")
+}
+
 tool "quiet" {
   description = "Logs nothing."
   exec {
@@ -131,12 +148,21 @@ func TestLogStderrOverStdio(t *testing.T) {
 		if got := lc.await(len(wantLogs)); !slices.Equal(got, wantLogs) {
 			t.Errorf("log messages %q, want %q", got, wantLogs)
 		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "Ada", "pin": "4321"}})
+		if err != nil || res.IsError {
+			t.Fatalf("greet: %v %v", err, res)
+		}
+		declared := []string{"info greet: greeting Ada (pin " + engine.Mask + ")", "debug greet: details"}
+		if got := lc.await(len(wantLogs) + 2); !slices.Equal(got[len(wantLogs):], declared) {
+			t.Errorf("declared log messages %q, want %q", got[len(wantLogs):], declared)
+		}
 		if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
 			t.Fatal(err)
 		}
 		call(t, cs, "noisy", nil)
-		if got := lc.messages(); len(got) != len(wantLogs) {
-			t.Errorf("at level warning the info lines were sent: %q", got[len(wantLogs):])
+		call(t, cs, "quiet", nil) // after noisy's messages, had there been any
+		if got := lc.messages(); len(got) != len(wantLogs)+2 {
+			t.Errorf("at level warning the info lines were sent: %q", got[len(wantLogs)+2:])
 		}
 	})
 	t.Run("2026-07-28, level per request", func(t *testing.T) {
