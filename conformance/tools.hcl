@@ -6,6 +6,9 @@
 server {
   name    = "mcpdecl-conformance"
   version = "1.0.0"
+  # Log messages for clients before 2026-07-28 that set no level: over
+  # stateless HTTP their logging/setLevel does not outlast its request.
+  log_level = "info"
 }
 
 locals {

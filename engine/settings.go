@@ -23,6 +23,11 @@ type Settings struct {
 	// MaxConnections caps the HTTP connections open at once; further ones
 	// wait to be accepted. It is read when the server starts.
 	MaxConnections int
+	// LogLevel is the level of the log messages sent to a client that set
+	// none (one of LogLevels; "" for none): a client of a revision before
+	// 2026-07-28 that did not call logging/setLevel, and over stateless
+	// HTTP every such client. It is read when the server starts.
+	LogLevel string
 }
 
 // DefaultSettings returns the settings in force when the server block does

@@ -70,6 +70,13 @@ func TestDiagnosticsOnlyTheRealError(t *testing.T) {
 }`,
 			want: []string{`4:15-4:21: Invalid log level: level is how severe the message is: one of debug, info, notice, warning, error, critical, alert, emergency.`, `8:21-8:22: Invalid expr program: The program "body" does not compile: unknown name body`},
 		},
+		{
+			name: "server log_level",
+			src: `server {
+  log_level = "chatty"
+}`,
+			want: []string{`2:15-2:23: Invalid log_level: log_level is the level of the log messages sent to clients that set none: one of debug, info, notice, warning, error, critical, alert, emergency.`},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,6 +21,7 @@ var serverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "page_size"},
 	{Name: "allowed_origins"},
 	{Name: "max_connections"},
+	{Name: "log_level"},
 }}
 
 // DefaultServerName and DefaultServerVersion describe the server when no
@@ -84,6 +85,15 @@ func (l *loader) server() engine.ServerInfo {
 	positive("max_connections", func(n int64) { l.settings.MaxConnections = int(min(n, 1<<30)) })
 	if attr, ok := content.Attributes["allowed_origins"]; ok {
 		l.settings.AllowedOrigins = l.origins(ctx, attr.Expr)
+	}
+	if attr, ok := content.Attributes["log_level"]; ok {
+		s, diags := ctx.String(attr.Expr)
+		l.diags = append(l.diags, diags...)
+		if !diags.HasErrors() && !engine.ValidLogLevel(s) {
+			l.error(attr.Expr.Range(), "Invalid log_level", "log_level is the level of the log messages sent to clients that set none: one of %s.", strings.Join(engine.LogLevels, ", "))
+		} else {
+			l.settings.LogLevel = s
+		}
 	}
 	if info.Name == "" {
 		l.error(content.Attributes["name"].Expr.Range(), "Invalid server name", "The server's name must not be empty.")

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -120,22 +123,58 @@ func (l *Live) HTTPHandler() http.Handler {
 }
 
 // streams reports whether r is answered as an event stream rather than
-// plain JSON: a 2026-07-28 tools/call (its Mcp-Method and Mcp-Name headers,
-// which the SDK checks against the body) of a tool that may send log
-// messages, from a client that accepts a stream. Its log messages go on
-// that stream, before the result; every other request is answered with
-// plain JSON. (Older revisions set the log level for a session, which
-// stateless HTTP does not keep: their clients get no log messages.)
+// plain JSON: a tools/call of a tool that may send log messages, from a
+// client that accepts a stream. Its log messages go on that stream, before
+// the result; every other request is answered with plain JSON. A
+// 2026-07-28 request names its method and tool in its Mcp-Method and
+// Mcp-Name headers (which the SDK checks against the body). An earlier
+// revision sets its log level for a session, which stateless HTTP does not
+// keep: its clients are sent messages at the server's log_level, if set,
+// and their calls are found in the body.
 func (l *Live) streams(r *http.Request) bool {
-	if r.Method != http.MethodPost || r.Header.Get("Mcp-Method") != "tools/call" || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+	if r.Method != http.MethodPost || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
 		return false
 	}
-	name := r.Header.Get("Mcp-Name")
-	if name == "" {
+	g := l.generation()
+	if !g.declared.logging {
 		return false
 	}
-	t, ok := l.generation().cfg.Tool(name)
+	method, name := r.Header.Get("Mcp-Method"), r.Header.Get("Mcp-Name")
+	if method == "" && g.cfg.Settings.LogLevel != "" {
+		// A client of an earlier revision, sent log messages at the
+		// server's log_level: its request says what it calls in its body.
+		method, name = peekCall(r, MaxRequestBody(g.cfg.Settings))
+	}
+	if method != "tools/call" || name == "" {
+		return false
+	}
+	t, ok := g.cfg.Tool(name)
 	return ok && t.EmitsLogs()
+}
+
+// peekCall reads the method and, for tools/call, the tool's name from the
+// JSON-RPC request in r's body, which it puts back for the SDK to read. A
+// body larger than limit, or not one request, gives nothing (the SDK then
+// answers it as it would).
+func peekCall(r *http.Request, limit int64) (method, name string) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
+	if err != nil || int64(len(b)) > limit {
+		return "", ""
+	}
+	var req struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(b, &req) != nil {
+		return "", ""
+	}
+	return req.Method, req.Params.Name
 }
 
 // toolsetList names the endpoints of cfg's toolsets, for a message: ""

@@ -133,6 +133,8 @@ func (l *Live) serverOptions(cfg *engine.Config, logger *slog.Logger, opts Optio
 		Logger:       sdkLogger(logger),
 		PageSize:     cfg.Settings.PageSize,
 		Capabilities: caps,
+		// For clients that set no level (before 2026-07-28).
+		DefaultLogLevel: mcp.LoggingLevel(cfg.Settings.LogLevel),
 		// Always set, so that a reload may add the first prompt or
 		// template; declareServed says whether it is declared.
 		CompletionHandler: l.complete,

@@ -93,9 +93,9 @@ func (c *logClient) options() *mcp.ClientOptions {
 	}}
 }
 
-func loggingConfig(t *testing.T) *engine.Config {
+func loggingConfig(t *testing.T, more ...string) *engine.Config {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), loggingTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), loggingTools+strings.Join(more, ""), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -203,5 +203,76 @@ func TestLogStderrOverHTTP(t *testing.T) {
 	}
 	if got := lc.await(len(wantLogs)); !slices.Equal(got, wantLogs) {
 		t.Errorf("log messages %q, want %q", got, wantLogs)
+	}
+}
+
+// TestDefaultLogLevel: with the server's log_level, a client of a revision
+// before 2026-07-28 that set no level gets the messages at or above it,
+// over stdio and over stateless HTTP (where its logging/setLevel would not
+// outlast its request); one that set a level gets that level's; a
+// 2026-07-28 request without a level still gets none.
+func TestDefaultLogLevel(t *testing.T) {
+	cfg := loggingConfig(t, "server {\n  log_level = \"info\"\n}\n")
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	defer live.Close()
+	ts := httptest.NewServer(live.HTTPHandler())
+	defer ts.Close()
+	connect := func(t *testing.T, version string, overHTTP bool) (*mcp.ClientSession, *logClient) {
+		lc := &logClient{}
+		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, lc.options())
+		var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}
+		if !overHTTP {
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := live.Server().Connect(context.Background(), st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = ss.Close() })
+			tr = ct
+		}
+		cs, err := c.Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cs.Close() })
+		return cs, lc
+	}
+	call := func(t *testing.T, cs *mcp.ClientSession, name string) {
+		t.Helper()
+		var args map[string]any
+		if name == "greet" {
+			args = map[string]any{"name": "Bo", "pin": "8642"}
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %v", name, err, res)
+		}
+	}
+	for _, overHTTP := range []bool{false, true} {
+		t.Run(map[bool]string{true: "http", false: "stdio"}[overHTTP], func(t *testing.T) {
+			cs, lc := connect(t, "2025-11-25", overHTTP)
+			call(t, cs, "noisy")
+			call(t, cs, "greet") // its debug message is below log_level
+			want := append(slices.Clone(wantLogs), "info greet: greeting Bo (pin "+engine.Mask+")")
+			if got := lc.await(len(want)); !slices.Equal(got, want) {
+				t.Errorf("log messages %q, want %q", got, want)
+			}
+			if !overHTTP {
+				if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+					t.Fatal(err)
+				}
+				call(t, cs, "greet")
+				want = append(want, "info greet: greeting Bo (pin "+engine.Mask+")", "debug greet: details")
+				if got := lc.await(len(want)); !slices.Equal(got, want) {
+					t.Errorf("after logging/setLevel debug: %q, want %q", got, want)
+				}
+			}
+			modern, lc2 := connect(t, "", overHTTP)
+			call(t, modern, "noisy")
+			call(t, modern, "quiet")
+			if got := lc2.messages(); len(got) != 0 {
+				t.Errorf("a 2026-07-28 request without a level got %q", got)
+			}
+		})
 	}
 }

@@ -76,6 +76,17 @@ type ServerOptions struct {
 	Logger *slog.Logger
 	// If non-nil, called when "notifications/initialized" is received.
 	InitializedHandler func(context.Context, *InitializedRequest)
+	// DefaultLogLevel is the level of the log messages (see
+	// [ServerSession.Log]) sent to a session whose client set none with
+	// logging/setLevel, as the logging utility lets a server decide. If
+	// empty, such a session is sent no log messages. It does not apply to
+	// requests of protocol 2026-07-28 or later, which carry their own level
+	// (none: no log messages).
+	//
+	// A stateless streamable HTTP server needs it to send log messages to
+	// clients of earlier protocols: their logging/setLevel lasts for its
+	// own request only.
+	DefaultLogLevel LoggingLevel
 	// PageSize is the maximum number of items to return in a single page for
 	// list methods (e.g. ListTools).
 	//
@@ -1823,6 +1834,9 @@ func (ss *ServerSession) Log(ctx context.Context, params *LoggingMessageParams) 
 		ss.mu.Lock()
 		logLevel = ss.state.LogLevel
 		ss.mu.Unlock()
+		if logLevel == "" {
+			logLevel = ss.server.opts.DefaultLogLevel
+		}
 	}
 	if logLevel == "" {
 		// The spec is unclear, but seems to imply that no log messages are sent until the client
