@@ -17,7 +17,7 @@ func (a *action) endExchange(x engine.Exchange, g *group, stopped bool, err erro
 	if sp == nil {
 		class := "ok"
 		if stopped || err != nil || g.cmd.ProcessState == nil || !g.cmd.ProcessState.Success() {
-			class = "error"
+			class = "error" // killed, or exited other than 0
 		}
 		x.End(class, "", "")
 		return

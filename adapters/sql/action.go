@@ -326,10 +326,12 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		}
 		return nil, failure
 	}
-	if sp := x.Span(); sp != nil && !a.rows {
-		sp.SetAttributes(attribute.Int("db.response.affected_rows", res.affected))
-	} else if sp != nil {
-		sp.SetAttributes(attribute.Int("db.response.returned_rows", len(res.rows)))
+	if sp := x.Span(); sp != nil {
+		if a.rows {
+			sp.SetAttributes(attribute.Int("db.response.returned_rows", len(res.rows)))
+		} else {
+			sp.SetAttributes(attribute.Int("db.response.affected_rows", res.affected))
+		}
 	}
 	x.End("ok", "", "")
 	return a.response(res), nil

@@ -132,14 +132,14 @@ func (l *Live) HTTPHandler() http.Handler {
 // keep: its clients are sent messages at the server's log_level, if set,
 // and their calls are found in the body.
 func (l *Live) streams(r *http.Request) bool {
-	if r.Method != http.MethodPost || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+	method, name := r.Header.Get("Mcp-Method"), r.Header.Get("Mcp-Name")
+	if r.Method != http.MethodPost || method != "" && method != "tools/call" || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
 		return false
 	}
 	g := l.generation()
 	if !g.declared.logging {
 		return false
 	}
-	method, name := r.Header.Get("Mcp-Method"), r.Header.Get("Mcp-Name")
 	if method == "" && g.cfg.Settings.LogLevel != "" {
 		// A client of an earlier revision, sent log messages at the
 		// server's log_level: its request says what it calls in its body.

@@ -88,7 +88,9 @@ func (d declared) apply(caps *mcp.ServerCapabilities, listChanged bool) {
 // with an empty list).
 func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		d := l.generation().declared
+		// The generation is looked up only for the methods it decides:
+		// never on the way of a tools/call.
+		declared := func() declared { return l.generation().declared }
 		var what string
 		switch method {
 		case "initialize", "server/discover":
@@ -96,27 +98,27 @@ func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 			if err != nil {
 				return res, err
 			}
+			var caps *mcp.ServerCapabilities
 			switch r := res.(type) {
 			case *mcp.InitializeResult:
-				if r.Capabilities != nil {
-					d.apply(r.Capabilities, l.opts.listChanged())
-				}
+				caps = r.Capabilities
 			case *mcp.DiscoverResult:
-				if r.Capabilities != nil {
-					d.apply(r.Capabilities, l.opts.listChanged())
-				}
+				caps = r.Capabilities
+			}
+			if caps != nil {
+				declared().apply(caps, l.opts.listChanged())
 			}
 			return res, nil
 		case "prompts/list", "prompts/get":
-			if !d.prompts {
+			if !declared().prompts {
 				what = "prompts"
 			}
 		case "resources/list", "resources/read", "resources/templates/list", "resources/subscribe", "resources/unsubscribe":
-			if !d.resources {
+			if !declared().resources {
 				what = "resources"
 			}
 		case "completion/complete":
-			if !d.completions {
+			if !declared().completions {
 				what = "completions"
 			}
 		}

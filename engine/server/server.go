@@ -124,40 +124,41 @@ func ListJSON(cfg *engine.Config) ([]byte, error) {
 		return nil, err
 	}
 	// The other lists, as members after the tools/list payload's own.
-	var more []any
+	type member struct {
+		name string
+		list any
+	}
+	var more []member
 	if len(cfg.Served) > 0 {
-		list := make([]*mcp.Resource, len(cfg.Served))
-		for i, r := range cfg.Served {
-			list[i] = Resource(r)
-		}
-		more = append(more, "resources", list)
+		more = append(more, member{"resources", mapList(cfg.Served, Resource)})
 	}
 	if len(cfg.Templates) > 0 {
-		list := make([]*mcp.ResourceTemplate, len(cfg.Templates))
-		for i, t := range cfg.Templates {
-			list[i] = ResourceTemplate(t)
-		}
-		more = append(more, "resourceTemplates", list)
+		more = append(more, member{"resourceTemplates", mapList(cfg.Templates, ResourceTemplate)})
 	}
 	if len(cfg.Prompts) > 0 {
-		list := make([]*mcp.Prompt, len(cfg.Prompts))
-		for i, p := range cfg.Prompts {
-			list[i] = Prompt(p)
-		}
-		more = append(more, "prompts", list)
+		more = append(more, member{"prompts", mapList(cfg.Prompts, Prompt)})
 	}
-	for i := 0; i < len(more); i += 2 {
-		v, err := json.Marshal(more[i+1])
+	for _, m := range more {
+		v, err := json.Marshal(m.list)
 		if err != nil {
 			return nil, err
 		}
-		b = append(append(append(b[:len(b)-1], `,"`+more[i].(string)+`":`...), v...), '}')
+		b = append(append(append(b[:len(b)-1], `,"`+m.name+`":`...), v...), '}')
 	}
 	var out bytes.Buffer
 	if err := json.Indent(&out, b, "", "  "); err != nil {
 		return nil, err
 	}
 	return unescapeHTML(out.Bytes()), nil
+}
+
+// mapList is f of each element of in.
+func mapList[T, U any](in []T, f func(T) U) []U {
+	out := make([]U, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
 }
 
 // cacheScope is the cacheScope of cfg's tools/list results: "private" when

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,7 +22,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/tracing"
 )
@@ -105,12 +104,8 @@ func tracedServer(t *testing.T, exp sdktrace.SpanExporter, extra string, opts se
 	}))
 	t.Cleanup(up.Close)
 	dir := t.TempDir()
-	path := filepath.Join(dir, "tools.hcl")
 	src := fmt.Sprintf(tracedTools, up.URL, filepath.Join(dir, "db.sqlite"), extra)
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New(), sqlaction.New(), execaction.New())}, path)
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(httpaction.New(), sqlaction.New(), execaction.New()), src, enginetest.Options{Dir: dir})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -124,7 +119,6 @@ func tracedServer(t *testing.T, exp sdktrace.SpanExporter, extra string, opts se
 	t.Cleanup(func() {
 		ts.Close()
 		_ = live.Close()
-		_ = cfg.Close()
 		_ = tr.Shutdown(context.Background())
 	})
 	return ts.URL, tr, func() []string {

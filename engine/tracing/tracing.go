@@ -2,7 +2,6 @@ package tracing
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -52,15 +51,14 @@ const (
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), or OTEL_TRACES_EXPORTER is "otlp";
 // and neither OTEL_SDK_DISABLED is "true" nor OTEL_TRACES_EXPORTER "none".
 func Enabled() bool {
-	getenv := os.Getenv
-	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
+	if strings.EqualFold(env("OTEL_SDK_DISABLED"), "true") {
 		return false
 	}
-	switch exporter := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER"))); exporter {
+	switch exporter := strings.ToLower(env("OTEL_TRACES_EXPORTER")); exporter {
 	case "none":
 		return false
 	case "":
-		return getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
+		return firstSet("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
 	default:
 		return true // otlp; others are refused by FromEnv
 	}
@@ -77,38 +75,37 @@ func Enabled() bool {
 // OTEL_BSP_EXPORT_TIMEOUT. A value it cannot use is an error that names
 // the variable.
 func FromEnv(ctx context.Context, opts Options) (*Tracing, error) {
-	getenv := os.Getenv
 	if opts.Exporter == nil && !Enabled() {
 		return nil, nil
 	}
-	if e := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER"))); e != "" && e != "otlp" {
+	if e := strings.ToLower(env("OTEL_TRACES_EXPORTER")); e != "" && e != "otlp" {
 		return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: mcpdecl exports traces over OTLP only; set it to \"otlp\" (or \"none\" for no traces)", e)
 	}
 	for _, name := range []string{"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"} {
-		if p := strings.TrimSpace(getenv(name)); p != "" {
+		if p := env(name); p != "" {
 			if p != "http/protobuf" {
 				return nil, fmt.Errorf("%s=%q: mcpdecl sends traces with OTLP over HTTP (http/protobuf), the protocol every OTLP receiver accepts on port 4318; set it to \"http/protobuf\" or leave it unset", name, p)
 			}
 			break
 		}
 	}
-	sampler, err := samplerFromEnv(getenv)
+	sampler, err := samplerFromEnv()
 	if err != nil {
 		return nil, err
 	}
-	size, err := intEnv(getenv, "OTEL_BSP_MAX_QUEUE_SIZE", defaultQueueSize)
+	size, err := intEnv("OTEL_BSP_MAX_QUEUE_SIZE", defaultQueueSize, "")
 	if err != nil {
 		return nil, err
 	}
-	batch, err := intEnv(getenv, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", defaultBatchSize)
+	batch, err := intEnv("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", defaultBatchSize, "")
 	if err != nil {
 		return nil, err
 	}
-	delay, err := millisEnv(getenv, "OTEL_BSP_SCHEDULE_DELAY", defaultDelay)
+	delay, err := millisEnv("OTEL_BSP_SCHEDULE_DELAY", defaultDelay)
 	if err != nil {
 		return nil, err
 	}
-	timeout, err := millisEnv(getenv, "OTEL_BSP_EXPORT_TIMEOUT", defaultTimeout)
+	timeout, err := millisEnv("OTEL_BSP_EXPORT_TIMEOUT", defaultTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +119,7 @@ func FromEnv(ctx context.Context, opts Options) (*Tracing, error) {
 	exporter := opts.Exporter
 	endpoint := "(test exporter)"
 	if exporter == nil {
-		endpoint = shown(firstSet(getenv, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"))
+		endpoint = shown(firstSet("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"))
 		if exporter, err = otlptracehttp.New(ctx); err != nil {
 			return nil, fmt.Errorf("the OTLP trace exporter (endpoint %s): %w", endpoint, err)
 		}
@@ -190,9 +187,9 @@ func (t *Tracing) Shutdown(ctx context.Context) error {
 // samplerFromEnv is the sampler OTEL_TRACES_SAMPLER and
 // OTEL_TRACES_SAMPLER_ARG name; parentbased_always_on when unset, as the
 // specification says.
-func samplerFromEnv(getenv func(string) string) (sdktrace.Sampler, error) {
-	name := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER")))
-	arg := strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER_ARG"))
+func samplerFromEnv() (sdktrace.Sampler, error) {
+	name := strings.ToLower(env("OTEL_TRACES_SAMPLER"))
+	arg := env("OTEL_TRACES_SAMPLER_ARG")
 	ratio := func() (sdktrace.Sampler, error) {
 		if arg == "" {
 			return sdktrace.TraceIDRatioBased(1), nil
@@ -224,28 +221,28 @@ func samplerFromEnv(getenv func(string) string) (sdktrace.Sampler, error) {
 	return nil, fmt.Errorf("OTEL_TRACES_SAMPLER=%q is not a sampler mcpdecl knows: use always_on, always_off, traceidratio, parentbased_always_on (the default), parentbased_always_off or parentbased_traceidratio", name)
 }
 
-// intEnv reads a positive whole number from the variable name, or def when
-// it is unset.
-func intEnv(getenv func(string) string, name string, def int) (int, error) {
-	s := strings.TrimSpace(getenv(name))
+// intEnv reads a positive whole number of unit ("" for a count) from the
+// variable name, or def when it is unset.
+func intEnv(name string, def int, unit string) (int, error) {
+	s := env(name)
 	if s == "" {
 		return def, nil
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%s=%q: expected a positive whole number, such as %d", name, s, def)
+		if unit != "" {
+			unit = " of " + unit
+		}
+		return 0, fmt.Errorf("%s=%q: expected a positive whole number%s, such as %d", name, s, unit, def)
 	}
 	return n, nil
 }
 
 // millisEnv reads a duration in milliseconds from the variable name, or def
 // when it is unset.
-func millisEnv(getenv func(string) string, name string, def time.Duration) (time.Duration, error) {
-	n, err := intEnv(getenv, name, int(def/time.Millisecond))
-	if err != nil {
-		return 0, errors.New(strings.Replace(err.Error(), "a positive whole number", "a positive whole number of milliseconds", 1))
-	}
-	return time.Duration(n) * time.Millisecond, nil
+func millisEnv(name string, def time.Duration) (time.Duration, error) {
+	n, err := intEnv(name, int(def/time.Millisecond), "milliseconds")
+	return time.Duration(n) * time.Millisecond, err
 }
 
 // shown is an endpoint as logs show it: without user information or query
@@ -262,10 +259,13 @@ func shown(endpoint string) string {
 	return u.String()
 }
 
+// env is the value of the environment variable name, trimmed.
+func env(name string) string { return strings.TrimSpace(os.Getenv(name)) }
+
 // firstSet is the value of the first of names that is set.
-func firstSet(getenv func(string) string, names ...string) string {
+func firstSet(names ...string) string {
 	for _, n := range names {
-		if v := strings.TrimSpace(getenv(n)); v != "" {
+		if v := env(n); v != "" {
 			return v
 		}
 	}
