@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/expr-lang/expr/types"
+
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
 // Caller is who makes a call: the identity the server authenticated, or the
@@ -98,7 +100,7 @@ func CallerType(claims []string) types.Map {
 	}
 	return types.Map{
 		"id": types.String, "sub": types.String, "authenticated": types.Bool,
-		"scopes": types.Array(types.String), "claims": chosen,
+		"scopes": mapping.Array(types.String), "claims": chosen,
 	}
 }
 

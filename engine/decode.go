@@ -45,6 +45,9 @@ type DecodeContext struct {
 	// ReadsCaller is set when a program compiled by Value reads the
 	// caller variable: the tool then gives its programs the caller.
 	ReadsCaller bool
+	// Scopes, when not nil, shares compiled programs between the
+	// DecodeContexts of one load (see [mapping.Scopes]).
+	Scopes *mapping.Scopes
 
 	// scope is Env made ready for compiling, made again when Env is
 	// replaced.
@@ -104,7 +107,11 @@ func (c *DecodeContext) Value(e hcl.Expression) (mapping.Value, hcl.Diagnostics)
 // [mapping.Value], as [DecodeContext.Value] does.
 func (c *DecodeContext) Compile(v cty.Value, e hcl.Expression) (mapping.Value, hcl.Diagnostics) {
 	if c.scope == nil || !c.scope.Of(c.Env) {
-		c.scope = mapping.NewScope(c.Env)
+		if c.Scopes != nil {
+			c.scope = c.Scopes.Scope(c.Env)
+		} else {
+			c.scope = mapping.NewScope(c.Env)
+		}
 	}
 	m, diags := c.scope.Compile(v, e)
 	if m != nil && mapping.Reads(m, "caller") {

@@ -128,9 +128,9 @@ var assertEnv = mapping.Env{
 	"is_error":   types.Bool,
 	"structured": types.Any,
 	"text":       types.String,
-	"content":    types.Array(types.Any),
-	"requests":   types.Array(types.Any),
-	"messages":   types.Array(types.Any),
+	"content":    mapping.Array(types.Any),
+	"requests":   mapping.Array(types.Any),
+	"messages":   mapping.Array(types.Any),
 	"args":       types.Any,
 }
 

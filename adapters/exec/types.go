@@ -18,7 +18,7 @@ func (a *action) ResultTypes() mapping.Env {
 	case parseText:
 		return mapping.Env{"stdout": types.String}
 	case parseLines:
-		return mapping.Env{"stdout": types.Array(types.String)}
+		return mapping.Env{"stdout": mapping.Array(types.String)}
 	}
 	return nil
 }

@@ -29,8 +29,8 @@ func (*Adapter) ResourceKind() string { return "database" }
 // {name, type}), rows_affected and truncated.
 func (*Adapter) Result() mapping.Env {
 	return mapping.Env{
-		"rows":          types.Array(types.Map{types.Extra: types.Any}),
-		"columns":       types.Array(types.Map{"name": types.String, "type": types.String}),
+		"rows":          mapping.Array(types.Map{types.Extra: types.Any}),
+		"columns":       mapping.Array(types.Map{"name": types.String, "type": types.String}),
 		"rows_affected": types.Int,
 		"truncated":     types.Bool,
 	}

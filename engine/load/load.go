@@ -18,6 +18,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
@@ -72,6 +73,7 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 		root:     &hcl.EvalContext{Variables: map[string]cty.Value{}},
 		read:     &readLog{},
 		schemas:  &schema.Cache{},
+		programs: &mapping.Scopes{},
 
 		localValues: &sync.Map{},
 
@@ -121,6 +123,9 @@ type loader struct {
 	// schemas compiles the tools' schemas, each distinct one once; shared
 	// by the tool workers.
 	schemas *schema.Cache
+	// programs compiles the tools' expr programs, each once for tools
+	// whose variables have the same types; shared by the tool workers.
+	programs *mapping.Scopes
 	// localValues are the values of the locals that tools' schemas and
 	// metadata read, by name, converted once (see localJSON); shared by
 	// the tool workers.
@@ -370,6 +375,7 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 		Logger:      l.opts.Logger,
 		Record:      l.recordFile,
 		HowToSet:    l.howToSet,
+		Scopes:      l.programs,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -41,15 +42,116 @@ func Compile(v cty.Value, expression hcl.Expression, env Env) (Value, hcl.Diagno
 
 // A Scope is an [Env] made ready for compiling: the types of its variables
 // are worked out once for every program compiled in it, rather than once
-// per program. The Env must not change once the Scope is made.
+// per program, and a program compiled twice in it is compiled once. The
+// Env must not change once the Scope is made.
 type Scope struct {
+	env Env
+	*shape
+}
+
+// A shape is what Scopes of Envs of the same types share: the types worked
+// out, and the programs compiled against them, by text.
+type shape struct {
 	env    Env
 	nature nature.Nature
+
+	mu       sync.Mutex
+	programs map[string]compiled
+}
+
+// compiled is the outcome of compiling one program's text.
+type compiled struct {
+	prog *vm.Program
+	err  error
+}
+
+func newShape(env Env) *shape {
+	return &shape{env: env, nature: conf.EnvWithCache(&nature.Cache{}, env), programs: map[string]compiled{}}
 }
 
 // NewScope makes env ready for compiling programs against it.
 func NewScope(env Env) *Scope {
-	return &Scope{env: env, nature: conf.EnvWithCache(&nature.Cache{}, env)}
+	return &Scope{env: env, shape: newShape(env)}
+}
+
+// Scopes makes Scopes that share their work: two Envs of the same types
+// (the arguments of two tools that both take a string city, say) get
+// Scopes that compile each program once for both, as compiling is the
+// same. A load of thousands of similar tools compiles each of their
+// common programs once. The zero Scopes is ready to use, and is safe for
+// use by several goroutines.
+type Scopes struct {
+	mu     sync.Mutex
+	shapes map[string]*shape
+}
+
+// Scope makes env ready for compiling, as [NewScope] does, sharing the work
+// with every Scope made by s for an Env of the same types. An Env holding a
+// type that Scopes cannot compare (a list made by types.Array rather than
+// [Array], say) gets a Scope of its own.
+func (s *Scopes) Scope(env Env) *Scope {
+	var b strings.Builder
+	if !writeShape(&b, env) {
+		return NewScope(env)
+	}
+	key := b.String()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sh := s.shapes[key]
+	if sh == nil {
+		sh = newShape(env)
+		if s.shapes == nil {
+			s.shapes = map[string]*shape{}
+		}
+		s.shapes[key] = sh
+	}
+	return &Scope{env: env, shape: sh}
+}
+
+// writeShape writes a text that says exactly what type t is, the same for
+// two types of the same shape: a map's keys in order, quoted, with their
+// types; a list's item type; a scalar's name. It reports false for a type
+// it cannot tell apart from others.
+func writeShape(b *strings.Builder, t types.Type) bool {
+	switch t := t.(type) {
+	case types.Map:
+		b.WriteByte('{')
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			b.WriteString(strconv.Quote(k))
+			b.WriteByte(':')
+			if !writeShape(b, t[k]) {
+				return false
+			}
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+		return true
+	case array:
+		b.WriteByte('[')
+		ok := writeShape(b, t.of)
+		b.WriteByte(']')
+		return ok
+	}
+	for _, scalar := range scalars {
+		if t == scalar {
+			b.WriteString(t.String())
+			return true
+		}
+	}
+	return false
+}
+
+// scalars are the types other than maps and lists that Envs hold.
+var scalars = [...]types.Type{types.String, types.Int, types.Int64, types.Float64, types.Bool, types.Any, types.Nil}
+
+// Array is the type of a list whose items are of type of: types.Array(of),
+// in a form that [Scopes] can compare.
+func Array(of types.Type) types.Type { return array{Type: types.Array(of), of: of} }
+
+// array is types.Array(of), with of kept where Scopes can read it.
+type array struct {
+	types.Type
+	of types.Type
 }
 
 // Of reports whether s was made from env itself (the same map, not an equal
@@ -64,7 +166,7 @@ func (s *Scope) Compile(v cty.Value, expression hcl.Expression) (Value, hcl.Diag
 	var diags hcl.Diagnostics
 	tree, err := fromCty(v, func(src *source) (any, error) {
 		rng, exact := sources.find(src.text, expression)
-		p, err := s.compileProgram(src.text)
+		p, err := s.program(src.text)
 		if err != nil {
 			diags = append(diags, compileDiagnostic(src.text, err, rng, exact, s.env))
 			return programMarker{constant{}}, nil
@@ -85,6 +187,22 @@ func (s *Scope) Compile(v cty.Value, expression hcl.Expression) (Value, hcl.Diag
 	return build(tree), nil
 }
 
+// program compiles text, or returns what compiling it gave before. A
+// compiled program is read-only, so tools share it.
+func (sh *shape) program(text string) (*vm.Program, error) {
+	sh.mu.Lock()
+	c, ok := sh.programs[text]
+	sh.mu.Unlock()
+	if ok {
+		return c.prog, c.err
+	}
+	c.prog, c.err = sh.compileProgram(text)
+	sh.mu.Lock()
+	sh.programs[text] = c
+	sh.mu.Unlock()
+	return c.prog, c.err
+}
+
 // baseConfig is the configuration every program is compiled from: expr's
 // builtins and ours. Making it is most of what compiling a short program
 // costs (expr.Compile makes one per program), so it is made once; the
@@ -98,14 +216,14 @@ var baseConfig = sync.OnceValue(func() *conf.Config {
 })
 
 // compileProgram does what expr.Compile(text, expr.Env(env), functions()…)
-// does, on a copy of baseConfig, with the scope's Env.
-func (s *Scope) compileProgram(text string) (*vm.Program, error) {
+// does, on a copy of baseConfig, with the shape's Env.
+func (sh *shape) compileProgram(text string) (*vm.Program, error) {
 	c := *baseConfig()
 	c.NtCache = nature.Cache{}
-	// What c.WithEnv(s.env) does, with the types worked out already.
-	c.EnvObject = s.env
-	c.Env = s.nature
-	c.Strict = s.nature.Strict
+	// What c.WithEnv(sh.env) does, with the types worked out already.
+	c.EnvObject = sh.env
+	c.Env = sh.nature
+	c.Strict = sh.nature.Strict
 	tree, err := checker.ParseCheck(text, &c)
 	if err != nil {
 		return nil, err

@@ -1,10 +1,14 @@
 package schema
 
-import "github.com/expr-lang/expr/types"
+import (
+	"github.com/expr-lang/expr/types"
+
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
+)
 
 // ExprType returns the type that expr programs see for a value of this
 // type, after Coerce: types.String, types.Float64 for number, types.Int for
-// integer, types.Bool, types.Any, types.Array of the item type for a list
+// integer, types.Bool, types.Any, mapping.Array of the item type for a list
 // or set, a types.Map that allows any key for a map, and a strict types.Map
 // of the declared fields for an object, so that a misspelt field is an
 // error when the program compiles.
@@ -22,7 +26,7 @@ func (t *Type) ExprType() types.Type {
 	case Bool:
 		return types.Bool
 	case List:
-		return types.Array(t.Elem.ExprType())
+		return mapping.Array(t.Elem.ExprType())
 	case Map:
 		return types.Map{types.Extra: t.Elem.ExprType()}
 	case Object:

@@ -7,6 +7,8 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/types"
+
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
 func TestExprType(t *testing.T) {
@@ -19,10 +21,10 @@ func TestExprType(t *testing.T) {
 		{"integer", types.Int},
 		{"bool", types.Bool},
 		{"any", types.Any},
-		{"list(integer)", types.Array(types.Int)},
-		{"set(string)", types.Array(types.String)},
+		{"list(integer)", mapping.Array(types.Int)},
+		{"set(string)", mapping.Array(types.String)},
 		{"map(bool)", types.Map{types.Extra: types.Bool}},
-		{"object({id = integer, tags = optional(list(string))})", types.Map{"id": types.Int, "tags": types.Array(types.String)}},
+		{"object({id = integer, tags = optional(list(string))})", types.Map{"id": types.Int, "tags": mapping.Array(types.String)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
