@@ -1,7 +1,8 @@
 // A real MCP client, the official TypeScript SDK's, against the resources
 // and prompts of examples/shop.hcl, over stdio and over streamable HTTP:
 // it lists and reads a resource and a template's, gets a prompt and
-// completes its argument.
+// completes a prompt's argument (from its enum) and a template's variable
+// (from its complete block's SQL query).
 //
 //   node clients/served.mjs MCPDECL_BINARY HTTP_URL SHOP_DB
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -38,6 +39,8 @@ async function exercise(name, transport) {
   check(prompt.messages[0].role === "user" && prompt.messages[0].content.text.includes("ada@example.com"), `${name}: prompts/get ${JSON.stringify(prompt)}`);
   const done = await client.complete({ ref: { type: "ref/prompt", name: "customer_report" }, argument: { name: "length", value: "de" } });
   check(JSON.stringify(done.completion.values) === '["detailed"]', `${name}: completion ${JSON.stringify(done)}`);
+  const skus = await client.complete({ ref: { type: "ref/resource", uri: "shop://products/{sku}" }, argument: { name: "sku", value: "te" } });
+  check(JSON.stringify(skus.completion.values) === '["TEA-201","TEA-202"]', `${name}: completion from SQL ${JSON.stringify(skus)}`);
 
   console.log(`${name}: resources, templates, prompts and completions`);
   await client.close();

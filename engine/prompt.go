@@ -15,6 +15,9 @@ type PromptArg struct {
 	// Enum, when not empty, lists the values allowed; completions offer
 	// them.
 	Enum []string
+	// Completer, when not nil, offers the completions instead (a
+	// complete block).
+	Completer *Completer
 }
 
 // PromptMessage is one message of a prompt: its role ("user" or
@@ -80,30 +83,4 @@ func (p *Prompt) Get(args map[string]string) ([]Message, error) {
 		}
 	}
 	return out, nil
-}
-
-// Complete returns the values of the argument named arg that start with
-// prefix, at most limit of them, and whether there were more.
-func (p *Prompt) Complete(arg, prefix string, limit int) (values []string, more bool) {
-	for _, a := range p.Args {
-		if a.Name == arg {
-			return completeFrom(a.Enum, prefix, limit)
-		}
-	}
-	return nil, false
-}
-
-// completeFrom filters candidates by prefix, case-insensitively.
-func completeFrom(candidates []string, prefix string, limit int) (values []string, more bool) {
-	lower := strings.ToLower(prefix)
-	for _, c := range candidates {
-		if !strings.HasPrefix(strings.ToLower(c), lower) {
-			continue
-		}
-		if len(values) == limit {
-			return values, true
-		}
-		values = append(values, c)
-	}
-	return values, false
 }

@@ -112,6 +112,9 @@ type ResourceTemplate struct {
 	URITemplate, Name, Title, Description, MIMEType string
 	Tool                                            *Tool
 	Range                                           hcl.Range
+	// Completers offer the completions of the variables that have a
+	// complete block, by name.
+	Completers map[string]*Completer
 
 	template *uritemplate.Template
 }
@@ -208,18 +211,4 @@ func typed(s, jsonType string) any {
 		}
 	}
 	return s
-}
-
-// Complete returns the values of the variable named arg that start with
-// prefix (from its argument's enum), at most limit, and whether there
-// were more.
-func (t *ResourceTemplate) Complete(arg, prefix string, limit int) (values []string, more bool) {
-	props, _ := t.Tool.InputSchema()["properties"].(map[string]any)
-	p, _ := props[arg].(map[string]any)
-	enum, _ := p["enum"].([]any)
-	var candidates []string
-	for _, e := range enum {
-		candidates = append(candidates, fmt.Sprint(e))
-	}
-	return completeFrom(candidates, prefix, limit)
 }

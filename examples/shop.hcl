@@ -223,6 +223,16 @@ resource_template "product" {
   arg "sku" {
     type    = string
     pattern = "^[A-Z]+-[0-9]{3}$"
+
+    # completion/complete offers the SKUs that start with what was typed.
+    complete {
+      sql {
+        database = database.shop
+        query    = "SELECT sku FROM products WHERE substr(sku, 1, length(?1)) = upper(?1) ORDER BY sku LIMIT 101"
+        params   = [expr("args.value")]
+      }
+      values = expr("map(rows, .sku)")
+    }
   }
 
   sql {

@@ -34,11 +34,13 @@ var argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_items"},
 	{Name: "schema"},
 	{Name: "header"},
-}}
+}, Blocks: []hcl.BlockHeaderSchema{{Type: "complete"}}}
 
 // args decodes the arg blocks of a tool, and the type of args.* that its
-// programs see.
-func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Arg, types.Map, map[string]hcl.Range) {
+// programs see. The complete blocks of the arguments go to completes, by
+// argument name; with completes nil (a tool's own arguments, which clients
+// do not complete), a complete block is an error.
+func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks, completes map[string]*hcl.Block) ([]schema.Arg, types.Map, map[string]hcl.Range) {
 	var args []schema.Arg
 	defaults := map[string]hcl.Range{}
 	env := types.Map{}
@@ -58,7 +60,14 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Ar
 			l.error(b.LabelRanges[0], "Invalid argument name", "An argument needs a name.")
 			continue
 		}
-		a, ok := l.arg(ctx, b)
+		a, complete, ok := l.arg(ctx, b)
+		if complete != nil {
+			if completes == nil {
+				l.error(complete.DefRange, "Completion of a tool argument", "A complete block offers completions for an argument of a resource_template or a prompt (completion/complete); clients do not complete a tool's arguments. Remove it, or use enum.")
+			} else {
+				completes[name] = complete
+			}
+		}
 		// An argument with an error is still declared for the programs that
 		// read it, so that they report their own errors, not "no argument".
 		if a.Schema != nil || a.Type == nil {
@@ -86,7 +95,7 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks) ([]schema.Ar
 }
 
 // arg decodes one arg block.
-func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool) {
+func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.Block, bool) {
 	// A typo such as an unknown attribute is reported, and the rest of the
 	// block is still decoded: the partial content holds what was valid.
 	before := len(l.diags)
@@ -182,7 +191,15 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, bool)
 			l.error(at.Expr.Range(), "Both default and optional", "An argument with a default is already optional; remove optional.")
 		}
 	}
-	return a, len(l.diags) == before || !l.diags[before:].HasErrors()
+	var complete *hcl.Block
+	for _, cb := range content.Blocks {
+		if complete != nil {
+			l.error(cb.DefRange, "Duplicate complete block", "This argument's completions are already declared at %s; an argument has one complete block.", complete.DefRange)
+			continue
+		}
+		complete = cb
+	}
+	return a, complete, len(l.diags) == before || !l.diags[before:].HasErrors()
 }
 
 // header reads an argument's header: the name of the HTTP header that

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // A resource or resource_template block is read in two parts: the
@@ -77,19 +78,19 @@ func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate)
 // servedParts reads a served block's own attributes and the tool that
 // computes its contents (nil when the block has errors, or when it has no
 // action and no text or content: fixed contents).
-func (l *loader) servedParts(b *hcl.Block, schema *hcl.BodySchema) (hcl.Attributes, *engine.Tool, bool) {
+func (l *loader) servedParts(b *hcl.Block, schema *hcl.BodySchema, use toolUse) (hcl.Attributes, *engine.Tool, bool) {
 	content, rest, diags := b.Body.PartialContent(servedSchema[b.Type])
 	l.diags = append(l.diags, diags...)
 	before := len(l.diags)
 	inner := *b
 	inner.Body = rest
-	t := l.tool(&inner, schema)
+	t := l.toolFor(&inner, schema, use)
 	ok := !diags.HasErrors() && !l.diags[before:].HasErrors()
 	return content.Attributes, t, ok
 }
 
 func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[string]*hcl.Block) *engine.ServedResource {
-	attrs, t, ok := l.servedParts(b, schema)
+	attrs, t, ok := l.servedParts(b, schema, toolUse{})
 	ctx := l.decodeContext(b.DefRange.Filename)
 	r := &engine.ServedResource{Name: b.Labels[0], Range: b.DefRange}
 	if a, has := attrs["uri"]; has {
@@ -142,9 +143,21 @@ func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[stri
 }
 
 func (l *loader) resourceTemplate(b *hcl.Block, schema *hcl.BodySchema) *engine.ResourceTemplate {
-	attrs, t, ok := l.servedParts(b, schema)
+	completes := map[string]*hcl.Block{}
+	attrs, t, ok := l.servedParts(b, schema, toolUse{completes: completes})
 	ctx := l.decodeContext(b.DefRange.Filename)
 	spec := engine.ResourceTemplate{Name: b.Labels[0], Range: b.DefRange}
+	for arg, cb := range completes {
+		c := l.completer(b.Labels[0]+"."+arg, cb)
+		if c == nil {
+			ok = false
+			continue
+		}
+		if spec.Completers == nil {
+			spec.Completers = map[string]*engine.Completer{}
+		}
+		spec.Completers[arg] = c
+	}
 	a, hasTemplate := attrs["uri_template"]
 	if hasTemplate {
 		spec.URITemplate = l.servedString(ctx, a, "the uri_template of a resource template")
@@ -191,7 +204,7 @@ var (
 	}
 	promptArgSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "title"}, {Name: "description"}, {Name: "optional"}, {Name: "enum"},
-	}}
+	}, Blocks: []hcl.BlockHeaderSchema{{Type: "complete"}}}
 	messageSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "text"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "content", LabelNames: []string{"type"}}},
@@ -238,7 +251,7 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 		}
 		seen[name] = ab
 		env[name] = types.String
-		p.Args = append(p.Args, l.promptArg(ctx, ab))
+		p.Args = append(p.Args, l.promptArg(ctx, p.Name, ab))
 	}
 	ctx.Env = mapping.Env{"args": env}
 	for _, mb := range content.Blocks {
@@ -258,10 +271,17 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 	return p
 }
 
-func (l *loader) promptArg(ctx *engine.DecodeContext, b *hcl.Block) engine.PromptArg {
+func (l *loader) promptArg(ctx *engine.DecodeContext, prompt string, b *hcl.Block) engine.PromptArg {
 	content, diags := b.Body.Content(promptArgSchema)
 	l.diags = append(l.diags, diags...)
 	a := engine.PromptArg{Name: b.Labels[0], Required: true}
+	for i, cb := range content.Blocks {
+		if i > 0 {
+			l.error(cb.DefRange, "Duplicate complete block", "This argument's completions are already declared at %s; an argument has one complete block.", content.Blocks[0].DefRange)
+			continue
+		}
+		a.Completer = l.completer(prompt+"."+a.Name, cb)
+	}
 	if at, ok := content.Attributes["title"]; ok {
 		a.Title = l.servedString(ctx, at, "the title of a prompt argument")
 	}
@@ -329,6 +349,66 @@ func (l *loader) message(ctx *engine.DecodeContext, b *hcl.Block) (engine.Prompt
 	}
 	m.Content = c
 	return m, ok
+}
+
+// completeValues is the attribute of a complete block besides those of
+// the tool that runs it (completeToolSchema).
+var completeValues = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "values", Required: true}}}
+
+// completeToolSchema is what the rest of a complete block may hold: an
+// action block and what checks its result.
+func (l *loader) completeToolSchema() *hcl.BodySchema {
+	s := l.toolSchema()
+	out := &hcl.BodySchema{}
+	for _, a := range s.Attributes {
+		switch a.Name {
+		case "timeout", "error_if", "error_message", "max_result_bytes":
+			out.Attributes = append(out.Attributes, a)
+		}
+	}
+	for _, kind := range l.opts.Registry.ActionKinds() {
+		out.Blocks = append(out.Blocks, hcl.BlockHeaderSchema{Type: kind})
+	}
+	return out
+}
+
+// completer decodes a complete block, the completions of an argument (name
+// is prompt.arg or template.arg): an optional action block whose programs
+// read args.value, the text typed so far, and values, a program that
+// yields the list of values to offer; nil when it has errors.
+func (l *loader) completer(name string, b *hcl.Block) *engine.Completer {
+	content, rest, diags := b.Body.PartialContent(completeValues)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return nil
+	}
+	values := content.Attributes["values"]
+	if !toolName.MatchString(name) {
+		name = "complete"
+	}
+	inner := *b
+	inner.Body, inner.Labels, inner.LabelRanges = rest, []string{name}, []hcl.Range{b.DefRange}
+	listOfText := &schema.Type{Kind: schema.List, Elem: &schema.Type{Kind: schema.String}}
+	before := len(l.diags)
+	t := l.toolFor(&inner, l.completeToolSchema(), toolUse{
+		args: []schema.Arg{{Name: engine.CompleterValue, Type: &schema.Type{Kind: schema.String}, Description: "The text typed so far."}},
+		outputs: func(ctx *engine.DecodeContext) []engine.Output {
+			v, diags := ctx.Value(values.Expr)
+			l.diags = append(l.diags, diags...)
+			if diags.HasErrors() {
+				return nil
+			}
+			if rt := mapping.ResultType(v); rt != nil && !fits(rt, listOfText) {
+				l.error(values.Expr.Range(), "Wrong type for values", "values is the list of texts to offer, such as expr(\"map(rows, .name)\"), but this is always %s.", goTypeName(rt))
+				return nil
+			}
+			return []engine.Output{{Output: schema.Output{Name: engine.CompleterOutput, Type: listOfText}, Value: v}}
+		},
+	})
+	if t == nil || l.diags[before:].HasErrors() {
+		return nil
+	}
+	return engine.NewCompleter(t)
 }
 
 func btoi(b bool) int {

@@ -91,6 +91,31 @@ func TestServedErrors(t *testing.T) {
 			src:  "variable \"k\" {\n  default   = \"v\"\n  sensitive = true\n}\nprompt \"p\" {\n  description = \"key ${var.k}\"\n  message \"user\" { text = \"x\" }\n}",
 			want: `Sensitive value shown to clients`,
 		},
+		{
+			name: "complete on a tool's argument",
+			src:  "tool \"t\" {\n  description = \"d\"\n  arg \"a\" {\n    complete { values = [\"x\"] }\n  }\n  text = \"x\"\n}",
+			want: `4:5-4:13: Completion of a tool argument: A complete block offers completions for an argument of a resource_template or a prompt`,
+		},
+		{
+			name: "complete without values",
+			src:  "prompt \"p\" {\n  arg \"a\" {\n    complete {}\n  }\n  message \"user\" { text = \"x\" }\n}",
+			want: `Missing required argument: The argument "values" is required`,
+		},
+		{
+			name: "values not a list of text",
+			src:  "prompt \"p\" {\n  arg \"a\" {\n    complete { values = expr(\"len(args.value)\") }\n  }\n  message \"user\" { text = \"x\" }\n}",
+			want: `3:25-3:48: Wrong type for values: values is the list of texts to offer`,
+		},
+		{
+			name: "complete reads an unknown argument",
+			src:  "resource_template \"r\" {\n  uri_template = \"x://{id}\"\n  arg \"id\" {\n    complete { values = expr(\"[args.id]\") }\n  }\n  text = expr(\"args.id\")\n}",
+			want: `Here a program can read args (value)`,
+		},
+		{
+			name: "two complete blocks",
+			src:  "prompt \"p\" {\n  arg \"a\" {\n    complete { values = [] }\n    complete { values = [] }\n  }\n  message \"user\" { text = \"x\" }\n}",
+			want: `4:5-4:13: Duplicate complete block`,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

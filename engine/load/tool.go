@@ -168,8 +168,27 @@ func (l *loader) words(ctx *engine.DecodeContext, a *hcl.Attribute, attr, exampl
 	return out
 }
 
+// toolUse is what a block decoded as a tool serves when it is not a tool
+// block (a resource's contents, an argument's completions): what its use
+// adds to what the block declares.
+type toolUse struct {
+	// args are arguments the block has without declaring them.
+	args []schema.Arg
+	// outputs, when not nil, decodes outputs the block declares otherwise
+	// than with output blocks; ctx.Env holds the result's variables.
+	outputs func(ctx *engine.DecodeContext) []engine.Output
+	// completes, when not nil, receives the complete blocks of the
+	// block's arguments, by name; when nil, they are errors.
+	completes map[string]*hcl.Block
+}
+
 // tool decodes one tool block; nil when it has errors.
 func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
+	return l.toolFor(b, bodySchema, toolUse{})
+}
+
+// toolFor decodes a block as a tool for use; nil when it has errors.
+func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) *engine.Tool {
 	before := len(l.diags)
 	name := b.Labels[0]
 	if !toolName.MatchString(name) {
@@ -241,7 +260,11 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 
 	var argsEnv types.Map
 	var defaults map[string]hcl.Range
-	spec.Args, argsEnv, defaults = l.args(ctx, content.Blocks)
+	spec.Args, argsEnv, defaults = l.args(ctx, content.Blocks, use.completes)
+	for _, a := range use.args {
+		spec.Args = append(spec.Args, a)
+		argsEnv[a.Name] = a.Type.ExprType()
+	}
 	if a, ok := content.Attributes["input_schema"]; ok {
 		spec.InputSchema = l.inputSchema(ctx, a, spec.Args)
 		argsEnv[types.Extra] = types.Any
@@ -302,6 +325,9 @@ func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
 
 	ctx.Env = resultEnv
 	spec.Outputs = l.outputs(ctx, content.Blocks)
+	if use.outputs != nil {
+		spec.Outputs = append(spec.Outputs, use.outputs(ctx)...)
+	}
 	program := func(attr string, want reflect.Kind) mapping.Value {
 		a, ok := content.Attributes[attr]
 		if !ok {

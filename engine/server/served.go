@@ -261,14 +261,16 @@ func (l *Live) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.G
 	return PromptResult(p, msgs), nil
 }
 
-// complete answers completion/complete, from the values an argument's
-// enum declares.
+// complete answers completion/complete, from an argument's complete
+// block or the values its enum declares.
 func (l *Live) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	g, release := l.acquire()
 	defer release()
+	ctx = engine.WithCaller(ctx, callerOf(req.GetExtra()))
 	ref, arg := req.Params.Ref, req.Params.Argument
 	var values []string
 	var more bool
+	var err error
 	switch {
 	case ref == nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "completion/complete needs a ref"}
@@ -277,7 +279,7 @@ func (l *Live) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", ref.Name)}
 		}
-		values, more = p.Complete(arg.Name, arg.Value, maxCompletions)
+		values, more, err = p.Complete(ctx, arg.Name, arg.Value, maxCompletions)
 	case ref.Type == "ref/resource":
 		var t *engine.ResourceTemplate
 		for _, c := range g.cfg.Templates {
@@ -288,9 +290,14 @@ func (l *Live) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		if t == nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no resource template %q", ref.URI)}
 		}
-		values, more = t.Complete(arg.Name, arg.Value, maxCompletions)
+		values, more, err = t.Complete(ctx, arg.Name, arg.Value, maxCompletions)
 	default:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown ref type %q", ref.Type)}
+	}
+	if err != nil {
+		msg := g.cfg.Redactor.Redact(err.Error())
+		l.logger.Info("completion failed", "argument", arg.Name, "error", msg)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("completing %s failed: %s", arg.Name, msg)}
 	}
 	if values == nil {
 		values = []string{}

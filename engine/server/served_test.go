@@ -44,6 +44,11 @@ resource_template "order" {
   arg "id" {
     type    = integer
     minimum = 1
+    complete {
+      error_if      = expr("args.value == 'boom'")
+      error_message = expr("'no ids for ' + '${var.secret}'")
+      values        = expr("filter(map(1..150, string(#)), hasPrefix(#, args.value))")
+    }
   }
   text = expr("toJSON({id: args.id, double: args.id * 2})")
 }
@@ -67,6 +72,9 @@ prompt "review" {
   }
   arg "text" {
     optional = true
+    complete {
+      values = expr("[args.value + '!', upper(args.value), args.value + '!']")
+    }
   }
   message "user" {
     text = expr("'Review this (' + args.style + '): ' + args.text")
@@ -203,17 +211,32 @@ func TestPromptsListGetComplete(t *testing.T) {
 		want   []string
 	}{
 		{&mcp.CompleteReference{Type: "ref/prompt", Name: "review"}, "style", "sh", []string{"short", "shouty"}},
-		{&mcp.CompleteReference{Type: "ref/prompt", Name: "review"}, "text", "", []string{}},
+		{&mcp.CompleteReference{Type: "ref/prompt", Name: "review"}, "text", "ok", []string{"ok!", "OK"}}, // complete block, repeats dropped
+		{&mcp.CompleteReference{Type: "ref/prompt", Name: "review"}, "nope", "", []string{}},
 		{&mcp.CompleteReference{Type: "ref/resource", URI: "echo://{word}"}, "word", "ALP", []string{"alpha", "alphabet"}},
+		{&mcp.CompleteReference{Type: "ref/resource", URI: "shop://orders/{id}"}, "id", "14", []string{"14", "140", "141", "142", "143", "144", "145", "146", "147", "148", "149"}},
 	} {
 		res, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: tc.ref, Argument: mcp.CompleteParamsArgument{Name: tc.arg, Value: tc.prefix}})
 		if err != nil {
 			t.Errorf("complete %s %q: %v", tc.arg, tc.prefix, err)
 			continue
 		}
-		if strings.Join(res.Completion.Values, ",") != strings.Join(tc.want, ",") {
-			t.Errorf("complete %s %q = %v, want %v", tc.arg, tc.prefix, res.Completion.Values, tc.want)
+		if strings.Join(res.Completion.Values, ",") != strings.Join(tc.want, ",") || res.Completion.HasMore {
+			t.Errorf("complete %s %q = %v (hasMore %v), want %v", tc.arg, tc.prefix, res.Completion.Values, res.Completion.HasMore, tc.want)
 		}
+	}
+
+	// A complete block that yields 150 values offers 100, and says there
+	// are more; one that fails is an error that shows no secret.
+	orders := &mcp.CompleteReference{Type: "ref/resource", URI: "shop://orders/{id}"}
+	res, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: orders, Argument: mcp.CompleteParamsArgument{Name: "id", Value: ""}})
+	if err != nil || len(res.Completion.Values) != 100 || !res.Completion.HasMore || res.Completion.Values[99] != "100" {
+		t.Errorf("complete id \"\" = %+v, %v; want the first 100 and hasMore", res, err)
+	}
+	_, err = cs.Complete(ctx, &mcp.CompleteParams{Ref: orders, Argument: mcp.CompleteParamsArgument{Name: "id", Value: "boom"}})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInternalError || !strings.Contains(je.Message, "no ids for") || strings.Contains(je.Message, "s3cr3t-value") {
+		t.Errorf("complete id \"boom\": %v, want an internal error saying why, without the secret", err)
 	}
 }
 
