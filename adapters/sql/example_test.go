@@ -64,6 +64,19 @@ func TestShopExample(t *testing.T) {
 		t.Errorf("injection: %s", got)
 	}
 
+	// The product template completes SKUs from the database, whatever the
+	// case typed; a % is text, not a LIKE pattern.
+	product, ok := cfg.Template("product")
+	if !ok {
+		t.Fatal("no product template")
+	}
+	for typed, want := range map[string]string{"te": "TEA-201,TEA-202", "MUG-00": "MUG-001,MUG-002", "%": "", "": "BEAN-101,BEAN-102,BEAN-103,BOOK-301,FLT-401,GRD-020,KET-010,MUG-001,MUG-002,SCL-402,TEA-201,TEA-202"} {
+		values, more, err := product.Complete(t.Context(), "sku", typed, 100)
+		if err != nil || more || strings.Join(values, ",") != want {
+			t.Errorf("complete sku %q = %v (more %v), %v; want %s", typed, values, more, err, want)
+		}
+	}
+
 	res = mustCall(t, cfg, "top_products", `{"limit": 3}`)
 	if got := structured(t, res); !strings.HasPrefix(got, `{"products":[{"category":"accessories","name":"Pour-over scale","revenue_eur":612,"sku":"SCL-402","units_sold":18},`) {
 		t.Errorf("top products: %s", got)
