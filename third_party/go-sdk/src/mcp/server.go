@@ -793,7 +793,7 @@ func (s *Server) notifySessions(n string) {
 	// shared session channel without opt-in; collect them while we hold the lock.
 	var legacySessions []*ServerSession
 	for _, sess := range s.sessions {
-		if sess.InitializeParams().isNil() || sess.InitializeParams().ProtocolVersion < protocolVersion20260728 {
+		if sess.isLegacy() {
 			legacySessions = append(legacySessions, sess)
 		}
 	}
@@ -1201,7 +1201,7 @@ func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedNot
 	var legacySessions []*ServerSession
 	newSessions := make(map[*ServerSession]jsonrpc.ID)
 	for sess, reqID := range subscribedSessions {
-		if sess.InitializeParams().isNil() || sess.InitializeParams().ProtocolVersion < protocolVersion20260728 {
+		if sess.isLegacy() {
 			legacySessions = append(legacySessions, sess)
 		} else {
 			newSessions[sess] = reqID
@@ -2124,6 +2124,18 @@ func (ss *ServerSession) InitializeParams() *InitializeParams {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.state.InitializeParams
+}
+
+// isLegacy reports whether the session was initialized with a protocol
+// before SEP-2575 (2026-07-28), whose clients receive list-changed and
+// resource-updated notifications on the session without opting in. A
+// session of a later protocol has no InitializeParams (there is no
+// initialize): it receives them on its subscriptions/listen stream only,
+// tagged with the stream's ID. A session not initialized yet receives
+// neither.
+func (ss *ServerSession) isLegacy() bool {
+	p := ss.InitializeParams()
+	return !p.isNil() && p.ProtocolVersion < protocolVersion20260728
 }
 
 func (ss *ServerSession) initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error) {
