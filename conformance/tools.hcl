@@ -139,6 +139,16 @@ resource "static_binary" {
   }
 }
 
+# The resource the suite subscribes to: its text changes every second, and
+# subscribers are told (a 2026-07-28 client on its subscriptions/listen
+# stream).
+resource "watched" {
+  uri           = "test://watched-resource"
+  description   = "A resource that changes every second."
+  poll_interval = "1s"
+  text          = expr("'The time is ' + string(now().Unix())")
+}
+
 resource_template "template_data" {
   uri_template = "test://template/{id}/data"
   description  = "Data for an id."

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -34,8 +35,12 @@ type ServedResource struct {
 	Data []byte
 	// Tool, when not nil, computes the contents: the text of its result,
 	// or the data of its image or audio block.
-	Tool  *Tool
-	Range hcl.Range
+	Tool *Tool
+	// PollInterval, when not zero, is how often computed contents are
+	// read again while a client is subscribed, to tell it when they
+	// changed.
+	PollInterval time.Duration
+	Range        hcl.Range
 }
 
 // Read returns the resource's contents. An error says, for the client,
@@ -115,6 +120,9 @@ type ResourceTemplate struct {
 	// Completers offer the completions of the variables that have a
 	// complete block, by name.
 	Completers map[string]*Completer
+	// PollInterval, as for a [ServedResource], for each resource a
+	// client subscribed to.
+	PollInterval time.Duration
 
 	template *uritemplate.Template
 }

@@ -263,6 +263,10 @@ type ArgumentError struct{ Message string }
 
 func (e *ArgumentError) Error() string { return e.Message }
 
+// ReadsCaller reports whether a program of the tool reads the caller: its
+// result may differ from one caller to another.
+func (t *Tool) ReadsCaller() bool { return t.spec.ReadsCaller }
+
 // HasAction reports whether the tool runs an action.
 func (t *Tool) HasAction() bool { return t.spec.Action != nil }
 

@@ -3,6 +3,7 @@ package load
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
@@ -18,10 +19,10 @@ import (
 // as a tool, without what only a tool has.
 var servedSchema = map[string]*hcl.BodySchema{
 	"resource": {Attributes: []hcl.AttributeSchema{
-		{Name: "uri", Required: true}, {Name: "mime_type"}, {Name: "file"},
+		{Name: "uri", Required: true}, {Name: "mime_type"}, {Name: "file"}, {Name: "poll_interval"},
 	}},
 	"resource_template": {Attributes: []hcl.AttributeSchema{
-		{Name: "uri_template", Required: true}, {Name: "mime_type"},
+		{Name: "uri_template", Required: true}, {Name: "mime_type"}, {Name: "poll_interval"},
 	}},
 }
 
@@ -115,6 +116,9 @@ func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[stri
 		l.error(a.NameRange, "Both file and computed contents", "A resource's contents come from file, or from an action, text or content blocks; not both.")
 		return nil
 	case hasFile:
+		if pa, polled := attrs["poll_interval"]; polled {
+			l.error(pa.NameRange, "Nothing to poll", "A file resource is read when the configuration loads; it changes for subscribers when the configuration reloads (serve --watch). poll_interval is for contents computed by an action; remove it.")
+		}
 		path := l.servedString(ctx, a, "the file of a resource")
 		if path == "" {
 			return nil
@@ -131,6 +135,7 @@ func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[stri
 		r.Data = data
 	case computed:
 		r.Tool = t
+		r.PollInterval = l.pollInterval(ctx, attrs, t)
 	default:
 		l.error(b.DefRange, "Resource without contents", "A resource needs contents: text = \"…\" (or an expr()), file = \"path\", content blocks, or an action block such as http { … } with text.")
 		return nil
@@ -173,6 +178,7 @@ func (l *loader) resourceTemplate(b *hcl.Block, schema *hcl.BodySchema) *engine.
 		return nil
 	}
 	spec.Title, spec.Description, spec.Tool = t.Title(), t.Description(), t
+	spec.PollInterval = l.pollInterval(ctx, attrs, t)
 	if spec.MIMEType == "" && !t.HasContentBlocks() {
 		spec.MIMEType = "text/plain" // as its text is read
 	}
@@ -182,6 +188,34 @@ func (l *loader) resourceTemplate(b *hcl.Block, schema *hcl.BodySchema) *engine.
 		return nil
 	}
 	return rt
+}
+
+// minPollInterval is the shortest poll_interval: a subscribed resource
+// is read again at most once a second.
+const minPollInterval = time.Second
+
+// pollInterval reads the poll_interval of a resource or template whose
+// contents t computes: how often they are read again while a client is
+// subscribed (resources/subscribe), to tell it when they changed.
+// Contents that depend on who reads them cannot be polled for all.
+func (l *loader) pollInterval(ctx *engine.DecodeContext, attrs hcl.Attributes, t *engine.Tool) time.Duration {
+	a, ok := attrs["poll_interval"]
+	if !ok {
+		return 0
+	}
+	d, diags := ctx.Duration(a.Expr)
+	l.diags = append(l.diags, diags...)
+	switch {
+	case diags.HasErrors():
+		return 0
+	case d < minPollInterval:
+		l.error(a.Expr.Range(), "Invalid poll_interval", "poll_interval is how often a subscribed resource is read again, at least %s, such as \"30s\".", minPollInterval)
+		return 0
+	case t.ReadsCaller():
+		l.error(a.Expr.Range(), "Polled contents read the caller", "These contents read caller, so they differ from one client to another, and one read cannot tell every subscriber whether they changed. Remove poll_interval, or the use of caller.")
+		return 0
+	}
+	return d
 }
 
 // servedString evaluates a load-time string that clients see.

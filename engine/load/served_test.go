@@ -112,6 +112,21 @@ func TestServedErrors(t *testing.T) {
 			want: `Here a program can read args (value)`,
 		},
 		{
+			name: "poll_interval too short",
+			src:  "resource \"r\" {\n  uri           = \"x://r\"\n  poll_interval = \"100ms\"\n  text          = expr(\"string(now().Unix())\")\n}",
+			want: `3:19-3:26: Invalid poll_interval: poll_interval is how often a subscribed resource is read again, at least 1s`,
+		},
+		{
+			name: "poll_interval on a file",
+			src:  "resource \"r\" {\n  uri           = \"x://r\"\n  file          = \"tools.hcl\"\n  poll_interval = \"1m\"\n}",
+			want: `4:3-4:16: Nothing to poll: A file resource is read when the configuration loads`,
+		},
+		{
+			name: "poll_interval on contents that read the caller",
+			src:  "resource_template \"r\" {\n  uri_template  = \"x://{id}\"\n  poll_interval = \"1m\"\n  arg \"id\" { type = string }\n  text = expr(\"args.id + caller.id\")\n}",
+			want: `3:19-3:23: Polled contents read the caller`,
+		},
+		{
 			name: "two complete blocks",
 			src:  "prompt \"p\" {\n  arg \"a\" {\n    complete { values = [] }\n    complete { values = [] }\n  }\n  message \"user\" { text = \"x\" }\n}",
 			want: `4:5-4:13: Duplicate complete block`,

@@ -60,6 +60,10 @@ const (
 	readyCache   = time.Second
 )
 
+// listenMethod is the 2026-07-28 request that opens a stream of
+// notifications, named in its Mcp-Method header.
+const listenMethod = "subscriptions/listen"
+
 // HTTPHandler returns the HTTP front of the server: streamable HTTP at
 // [Path] in stateless mode with plain JSON answers, behind the auth block's
 // token check when there is one; the auth block's metadata document; and
@@ -123,8 +127,9 @@ func (l *Live) HTTPHandler() http.Handler {
 }
 
 // streams reports whether r is answered as an event stream rather than
-// plain JSON: a tools/call of a tool that may send log messages, from a
-// client that accepts a stream. Its log messages go on that stream, before
+// plain JSON: a 2026-07-28 subscriptions/listen, whose notifications go on
+// its stream for as long as the client keeps it; a tools/call of a tool
+// that may send log messages, from a client that accepts a stream. Its log messages go on that stream, before
 // the result; every other request is answered with plain JSON. A
 // 2026-07-28 request names its method and tool in its Mcp-Method and
 // Mcp-Name headers (which the SDK checks against the body). An earlier
@@ -133,7 +138,13 @@ func (l *Live) HTTPHandler() http.Handler {
 // and their calls are found in the body.
 func (l *Live) streams(r *http.Request) bool {
 	method, name := r.Header.Get("Mcp-Method"), r.Header.Get("Mcp-Name")
-	if r.Method != http.MethodPost || method != "" && method != "tools/call" || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+	if r.Method != http.MethodPost || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		return false
+	}
+	if method == listenMethod {
+		return true
+	}
+	if method != "" && method != "tools/call" {
 		return false
 	}
 	g := l.generation()
@@ -211,8 +222,19 @@ func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *
 			plain(w, http.StatusForbidden, fmt.Sprintf("Forbidden: the Origin %q is neither this server's own nor listed in the server block's allowed_origins.\n", origin))
 			return
 		}
-		// A call may run for the current timeout once its request is read.
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(callWriteTimeout(g.cfg.Settings)))
+		rc := http.NewResponseController(w)
+		if r.Header.Get("Mcp-Method") == listenMethod {
+			// A listen stream lasts as long as its client keeps it: no
+			// deadline ends it, once its request is read (a read
+			// deadline passing then would cancel it). The connection
+			// cap bounds how many are open.
+			_ = rc.SetWriteDeadline(time.Time{})
+			r.Body = &onEOF{ReadCloser: r.Body, f: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+		} else {
+			// A call may run for the current timeout once its request
+			// is read.
+			_ = rc.SetWriteDeadline(time.Now().Add(callWriteTimeout(g.cfg.Settings)))
+		}
 		if g.auth == nil {
 			mcpHandler.ServeHTTP(w, r)
 			return
@@ -225,6 +247,22 @@ func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *
 func (g *generation) front(h http.Handler) http.Handler {
 	g.frontOnce.Do(func() { g.wrapped = g.auth.Wrap(h) })
 	return g.wrapped
+}
+
+// onEOF calls f once, when the body has been read to its end.
+type onEOF struct {
+	io.ReadCloser
+	f    func()
+	done bool
+}
+
+func (o *onEOF) Read(p []byte) (int, error) {
+	n, err := o.ReadCloser.Read(p)
+	if err == io.EOF && !o.done {
+		o.done = true
+		o.f()
+	}
+	return n, err
 }
 
 // closeOnRefusal closes the connection after a refusal written before the

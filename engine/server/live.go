@@ -29,6 +29,7 @@ type Live struct {
 	mu      sync.Mutex
 	current *generation
 	opts    Options // as NewLive was given them: toolset, discovery, metrics…
+	subs    *subscriptions
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -94,12 +95,20 @@ type Options struct {
 	Tracing *tracing.Tracing
 }
 
-// listChanged reports whether the server declares the tools.listChanged
-// capability: only when the configuration may be swapped and the transport
-// delivers notifications/tools/list_changed. Stateless streamable HTTP has
-// no stream to send it on (GET on the endpoint is 405), so it is declared
-// over stdio only.
-func (o Options) listChanged() bool { return o.Watch && !o.HTTP }
+// listChanged reports whether the server declares the listChanged
+// capabilities (tools, and resources and prompts when it has some) to a
+// client that negotiated the protocol version: only when the
+// configuration may be swapped and the client can be sent the
+// notifications. Over stdio they go on the session; over stateless
+// streamable HTTP, only on a 2026-07-28 subscriptions/listen stream (an
+// earlier client would need a session's GET stream, which a stateless
+// server does not keep: GET on the endpoint is 405).
+func (o Options) listChanged(version string) bool {
+	return o.Watch && (!o.HTTP || version >= sdkListenVersion)
+}
+
+// sdkListenVersion is the first protocol version with subscriptions/listen.
+const sdkListenVersion = "2026-07-28"
 
 // NewLive builds an MCP server for cfg, served as opts says.
 func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
@@ -107,6 +116,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	l := &Live{logger: logger, stderr: os.Stderr, opts: opts}
+	l.subs = newSubscriptions(l)
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
@@ -126,8 +136,11 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 // has some; declareServed keeps them true to the configuration served
 // after a reload).
 func (l *Live) serverOptions(cfg *engine.Config, logger *slog.Logger, opts Options) *mcp.ServerOptions {
-	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: opts.listChanged()}}
-	declaredBy(cfg).apply(caps, opts.listChanged())
+	// The SDK's own capabilities say what it may send and what a listen
+	// stream may ask for; declareServed says, to each client, what it
+	// will be sent.
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: opts.Watch}}
+	declaredBy(cfg).apply(caps, opts.Watch, true)
 	return &mcp.ServerOptions{
 		Instructions: cfg.Server.Instructions,
 		Logger:       sdkLogger(logger),
@@ -138,6 +151,9 @@ func (l *Live) serverOptions(cfg *engine.Config, logger *slog.Logger, opts Optio
 		// Always set, so that a reload may add the first prompt or
 		// template; declareServed says whether it is declared.
 		CompletionHandler: l.complete,
+		// Likewise: declareServed says whether subscribe is declared.
+		SubscribeHandler:   l.subs.subscribe,
+		UnsubscribeHandler: l.subs.unsubscribe,
 	}
 }
 
@@ -239,6 +255,7 @@ func (l *Live) Swap(cfg *engine.Config) {
 	l.install(l.newGeneration(cfg), old)
 	l.mu.Unlock()
 	go l.retire(old)
+	go l.subs.reloaded()
 }
 
 // install registers the tools of g, removing those of old that g lacks.
@@ -279,6 +296,7 @@ func (l *Live) retire(g *generation) {
 
 // Close releases the current configuration.
 func (l *Live) Close() error {
+	l.subs.close()
 	l.mu.Lock()
 	g := l.current
 	l.mu.Unlock()

@@ -92,26 +92,31 @@ func TestListCacheScope(t *testing.T) {
 }
 
 // TestListChangedCapability: tools.listChanged is declared only where the
-// notification can be delivered, that is with Watch over stdio; stateless
-// streamable HTTP has no stream for it.
+// notification can be delivered, that is with Watch over stdio, or over
+// stateless streamable HTTP to 2026-07-28 clients, on their
+// subscriptions/listen stream (earlier ones would need a session).
 func TestListChangedCapability(t *testing.T) {
 	tests := []struct {
-		opts server.Options
-		want bool
+		opts    server.Options
+		version string // "" for the client's latest
+		want    bool
 	}{
-		{server.Options{Watch: true}, true},
-		{server.Options{}, false},
-		{server.Options{Watch: true, HTTP: true}, false},
-		{server.Options{HTTP: true}, false},
+		{server.Options{Watch: true}, "", true},
+		{server.Options{Watch: true}, "2025-11-25", true},
+		{server.Options{}, "", false},
+		{server.Options{Watch: true, HTTP: true}, "", true}, // on a subscriptions/listen stream
+		{server.Options{Watch: true, HTTP: true}, "2025-11-25", false},
+		{server.Options{HTTP: true}, "", false},
 	}
 	for _, tt := range tests {
 		live := server.NewLive(newConfig(t, 0, "one"), nil, tt.opts)
 		t.Cleanup(func() { _ = live.Close() })
 		var caps *mcp.ServerCapabilities
+		opts := &mcp.ClientSessionOptions{ProtocolVersion: tt.version}
 		if tt.opts.HTTP {
 			ts := httptest.NewServer(live.HTTPHandler())
 			t.Cleanup(ts.Close)
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, nil)
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +129,7 @@ func TestListChangedCapability(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = ss.Close() })
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), ct, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +137,7 @@ func TestListChangedCapability(t *testing.T) {
 			caps = cs.InitializeResult().Capabilities
 		}
 		if got := caps.Tools != nil && caps.Tools.ListChanged; got != tt.want {
-			t.Errorf("%+v: tools.listChanged = %v, want %v", tt.opts, got, tt.want)
+			t.Errorf("%+v %q: tools.listChanged = %v, want %v", tt.opts, tt.version, got, tt.want)
 		}
 	}
 }

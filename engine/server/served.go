@@ -42,8 +42,10 @@ func Prompt(p *engine.Prompt) *mcp.Prompt {
 // declared is what a configuration serves besides tools, as a server
 // declares it in its capabilities: clients learn it in initialize (or, on
 // 2026-07-28, server/discover), so a session that starts after a reload
-// learns that of the configuration it is served.
-type declared struct{ resources, prompts, completions, logging bool }
+// learns that of the configuration it is served. polled is true when a
+// resource or template has a poll_interval: its subscribers may be told of
+// changes even without reloads.
+type declared struct{ resources, prompts, completions, logging, polled bool }
 
 // declaredBy is what cfg serves besides tools: resources and prompts when
 // it has some, completions when it has prompt arguments or resource
@@ -58,19 +60,28 @@ func declaredBy(cfg *engine.Config) declared {
 	for _, t := range cfg.Tools {
 		d.logging = d.logging || t.EmitsLogs()
 	}
+	for _, r := range cfg.Served {
+		d.polled = d.polled || r.PollInterval > 0
+	}
+	for _, t := range cfg.Templates {
+		d.polled = d.polled || t.PollInterval > 0
+	}
 	return d
 }
 
 // apply sets in caps the capabilities of d, and removes those d lacks
 // (the SDK adds prompts and resources itself, with listChanged, when it
-// holds some).
-func (d declared) apply(caps *mcp.ServerCapabilities, listChanged bool) {
+// holds some). listChanged is whether list changes are sent; subscribe,
+// whether updates of a subscribed resource can be: resources subscribe
+// is declared when they can, and the resources may change (they are
+// polled, or reloaded).
+func (d declared) apply(caps *mcp.ServerCapabilities, listChanged, subscribe bool) {
 	caps.Resources, caps.Prompts, caps.Completions, caps.Logging = nil, nil, nil, nil
 	if d.logging {
 		caps.Logging = &mcp.LoggingCapabilities{}
 	}
 	if d.resources {
-		caps.Resources = &mcp.ResourceCapabilities{ListChanged: listChanged}
+		caps.Resources = &mcp.ResourceCapabilities{ListChanged: listChanged, Subscribe: subscribe && (listChanged || d.polled)}
 	}
 	if d.prompts {
 		caps.Prompts = &mcp.PromptCapabilities{ListChanged: listChanged}
@@ -81,11 +92,11 @@ func (d declared) apply(caps *mcp.ServerCapabilities, listChanged bool) {
 }
 
 // declareServed is the receiving middleware that keeps what the server
-// declares true to the configuration it serves now: it sets the
-// capabilities of initialize and server/discover results from the current
-// generation, and answers the methods of a capability it does not declare
-// as unknown methods, as MCP requires (the SDK would answer prompts/list
-// with an empty list).
+// declares true to the configuration it serves now and to what the
+// client can be sent: it sets the capabilities of initialize and
+// server/discover results from the current generation, and answers the
+// methods of a capability it does not declare as unknown methods, as MCP
+// requires (the SDK would answer prompts/list with an empty list).
 func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		// The generation is looked up only for the methods it decides:
@@ -99,21 +110,37 @@ func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 				return res, err
 			}
 			var caps *mcp.ServerCapabilities
+			var version string
 			switch r := res.(type) {
 			case *mcp.InitializeResult:
-				caps = r.Capabilities
+				caps, version = r.Capabilities, r.ProtocolVersion
 			case *mcp.DiscoverResult:
-				caps = r.Capabilities
+				caps, version = r.Capabilities, sdkListenVersion
 			}
 			if caps != nil {
-				declared().apply(caps, l.opts.listChanged())
+				// Changes reach a client over stdio (its session), or
+				// over HTTP on a 2026-07-28 listen stream: as for lists.
+				deliver := !l.opts.HTTP || version >= sdkListenVersion
+				if caps.Tools != nil {
+					caps.Tools.ListChanged = l.opts.listChanged(version)
+				}
+				declared().apply(caps, l.opts.listChanged(version), deliver)
 			}
 			return res, nil
 		case "prompts/list", "prompts/get":
 			if !declared().prompts {
 				what = "prompts"
 			}
-		case "resources/list", "resources/read", "resources/templates/list", "resources/subscribe", "resources/unsubscribe":
+		case "resources/subscribe", "resources/unsubscribe":
+			switch d := declared(); {
+			case !d.resources:
+				what = "resources"
+			case l.opts.HTTP:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": a subscription needs a session to be told of updates on, and this stateless HTTP server keeps none; clients of 2026-07-28 subscribe on a subscriptions/listen stream, others over stdio"}
+			case !l.opts.Watch && !d.polled:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": these resources never change while the server runs (none has a poll_interval, and the configuration is not watched), so this server declares no subscriptions"}
+			}
+		case "resources/list", "resources/read", "resources/templates/list":
 			if !declared().resources {
 				what = "resources"
 			}
@@ -194,16 +221,7 @@ func (l *Live) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	defer release()
 	ctx = engine.WithCaller(ctx, callerOf(req.GetExtra()))
 	start := time.Now()
-	var contents []engine.ResourceContents
-	var err error
-	r, t := g.cfg.ResourceAt(uri)
-	found := r != nil || t != nil
-	switch {
-	case r != nil:
-		contents, err = r.Read(ctx)
-	case t != nil:
-		contents, err = t.Read(ctx, uri)
-	}
+	contents, found, err := l.read(ctx, g, uri)
 	if !found {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
@@ -220,6 +238,20 @@ func (l *Live) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 		l.logger.Debug("resource read", "uri", uri, "duration", time.Since(start))
 	}
 	return ReadResult(contents), nil
+}
+
+// read reads the contents at uri from g's resources and templates; found
+// is false when none of them serves it.
+func (l *Live) read(ctx context.Context, g *generation, uri string) (contents []engine.ResourceContents, found bool, err error) {
+	switch r, t := g.cfg.ResourceAt(uri); {
+	case r != nil:
+		contents, err = r.Read(ctx)
+	case t != nil:
+		contents, err = t.Read(ctx, uri)
+	default:
+		return nil, false, nil
+	}
+	return contents, true, err
 }
 
 // ReadResult is the resources/read result of contents.

@@ -329,9 +329,9 @@ prompt "q" {
 
 // TestCapabilitiesFollowReload: what a server declares besides tools is
 // what the configuration it serves has, for every session that starts
-// after a reload, over HTTP (listChanged false: no stream to send it on)
-// and over stdio with --watch (listChanged true); and the methods of what
-// it no longer declares are refused.
+// after a reload, over HTTP and over stdio with --watch (listChanged true:
+// 2026-07-28 clients are sent list changes on their subscriptions/listen
+// stream); and the methods of what it no longer declares are refused.
 func TestCapabilitiesFollowReload(t *testing.T) {
 	load := func(src string) *engine.Config {
 		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
@@ -396,8 +396,8 @@ prompt "p" {
 				if (caps.Prompts != nil) != want || (caps.Resources != nil) != want || (caps.Completions != nil) != want {
 					t.Fatalf("%s: declared prompts %v, resources %v, completions %v; want all %v", stage, caps.Prompts, caps.Resources, caps.Completions, want)
 				}
-				if want && (caps.Prompts.ListChanged != !overHTTP || caps.Resources.ListChanged != !overHTTP) {
-					t.Errorf("%s: listChanged prompts %v, resources %v; want %v", stage, caps.Prompts.ListChanged, caps.Resources.ListChanged, !overHTTP)
+				if want && (!caps.Prompts.ListChanged || !caps.Resources.ListChanged) {
+					t.Errorf("%s: listChanged prompts %v, resources %v; want true", stage, caps.Prompts.ListChanged, caps.Resources.ListChanged)
 				}
 				_, err := cs.ListPrompts(context.Background(), nil)
 				if want && err != nil {

@@ -1,0 +1,242 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/engine/server"
+)
+
+// subscribedSrc serves a resource whose text a reload changes (version),
+// one it leaves alone, a template, and one polled resource whose text
+// changes every second.
+const subscribedSrc = `
+tool "t" {
+  description = "A tool."
+  text        = "t"
+}
+resource "news" {
+  uri  = "x://news"
+  text = "news %s"
+}
+resource "still" {
+  uri  = "x://still"
+  text = "still"
+}
+resource_template "doc" {
+  uri_template = "x://docs/{name}"
+  arg "name" { type = string }
+  text = expr("'doc ' + args.name")
+}
+resource "clock" {
+  uri           = "x://clock"
+  poll_interval = "1s"
+  text          = expr("string(now().Unix())")
+}
+`
+
+func subscribedConfig(t *testing.T, version string) *engine.Config {
+	t.Helper()
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), strings.Replace(subscribedSrc, "%s", version, 1), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return cfg
+}
+
+// updates collects the URIs of the resource-updated notifications a
+// client receives.
+type updates chan string
+
+func (u updates) options() *mcp.ClientOptions {
+	return &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		u <- req.Params.URI
+	}}
+}
+
+// next returns the next URI updated, "" when none comes within wait.
+func (u updates) next(wait time.Duration) string {
+	select {
+	case uri := <-u:
+		return uri
+	case <-time.After(wait):
+		return ""
+	}
+}
+
+// TestResourceSubscriptions: a client subscribed to a resource is told
+// when a reload changes its contents, or a poll finds new ones, and not
+// for resources it did not subscribe to, nor after it unsubscribed; over
+// stdio (resources/subscribe, 2025-11-25) and over stateless HTTP (a
+// 2026-07-28 subscriptions/listen stream, where the notification carries
+// the stream's ID).
+func TestResourceSubscriptions(t *testing.T) {
+	for _, overHTTP := range []bool{false, true} {
+		t.Run(map[bool]string{true: "http 2026-07-28", false: "stdio 2025-11-25"}[overHTTP], func(t *testing.T) {
+			live := server.NewLive(subscribedConfig(t, "1"), nil, server.Options{Watch: true, HTTP: overHTTP})
+			t.Cleanup(func() { _ = live.Close() })
+			got := updates(make(chan string, 16))
+			var cs *mcp.ClientSession
+			var err error
+			if overHTTP {
+				ts := httptest.NewServer(live.HTTPHandler())
+				t.Cleanup(ts.Close)
+				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, got.options()).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, nil)
+			} else {
+				st, ct := mcp.NewInMemoryTransports()
+				ss, err := live.Server().Connect(context.Background(), st, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = ss.Close() })
+				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, got.options()).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cs.Close() })
+			if caps := cs.InitializeResult().Capabilities; caps.Resources == nil || !caps.Resources.Subscribe {
+				t.Fatalf("resources capability %+v, want subscribe declared", caps.Resources)
+			}
+			ctx := context.Background()
+			for _, uri := range []string{"x://news", "x://docs/a"} {
+				if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+					t.Fatalf("subscribe %s: %v", uri, err)
+				}
+			}
+			// The first reads that learn the contents run in the background.
+			time.Sleep(200 * time.Millisecond)
+
+			live.Swap(subscribedConfig(t, "2"))
+			if uri := got.next(10 * time.Second); uri != "x://news" {
+				t.Fatalf("after a reload that changed x://news: told of %q", uri)
+			}
+			if uri := got.next(300 * time.Millisecond); uri != "" {
+				t.Errorf("told of %s, whose contents did not change", uri)
+			}
+
+			if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "x://news"}); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(200 * time.Millisecond)
+			live.Swap(subscribedConfig(t, "3"))
+			if uri := got.next(time.Second); uri != "" {
+				t.Errorf("told of %s after unsubscribing", uri)
+			}
+
+			// A polled resource is read again each second.
+			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://clock"}); err != nil {
+				t.Fatal(err)
+			}
+			if uri := got.next(10 * time.Second); uri != "x://clock" {
+				t.Errorf("polled resource: told of %q", uri)
+			}
+		})
+	}
+}
+
+// TestSubscribeRefused: a URI nothing serves is refused; over stateless
+// HTTP a client before 2026-07-28 is not offered subscriptions (it has no
+// session to be told on) and its resources/subscribe is refused; a server whose resources never change offers none either.
+func TestSubscribeRefused(t *testing.T) {
+	ctx := context.Background()
+	live := server.NewLive(subscribedConfig(t, "1"), nil, server.Options{Watch: true})
+	t.Cleanup(func() { _ = live.Close() })
+	cs := connectLive(t, live, "2025-11-25")
+	err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://nothing"})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
+		t.Errorf("subscribe to an unknown URI: %v, want resource not found", err)
+	}
+
+	httpLive := server.NewLive(subscribedConfig(t, "1"), nil, server.Options{Watch: true, HTTP: true})
+	t.Cleanup(func() { _ = httpLive.Close() })
+	ts := httptest.NewServer(httpLive.HTTPHandler())
+	t.Cleanup(ts.Close)
+	old, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = old.Close() })
+	if caps := old.InitializeResult().Capabilities; caps.Resources == nil || caps.Resources.Subscribe || caps.Resources.ListChanged {
+		t.Errorf("2025-11-25 over HTTP: resources capability %+v, want neither subscribe nor listChanged", caps.Resources)
+	}
+	err = old.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://news"})
+	// (The SDK replaces the message of every -32601 by "method not
+	// found: <method>".)
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound {
+		t.Errorf("2025-11-25 subscribe over HTTP: %v, want method not found", err)
+	}
+
+	fixed, _, diags := enginetest.Load(t, engine.NewRegistry(), `
+resource "r" {
+  uri  = "x://r"
+  text = "fixed"
+}`, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	still := server.NewLive(fixed, nil, server.Options{})
+	t.Cleanup(func() { _ = still.Close() })
+	cs = connectLive(t, still, "2025-11-25")
+	if caps := cs.InitializeResult().Capabilities; caps.Resources == nil || caps.Resources.Subscribe {
+		t.Errorf("resources that never change: capability %+v, want no subscribe", caps.Resources)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://r"}); !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound {
+		t.Errorf("subscribe to resources that never change: %v, want method not found", err)
+	}
+}
+
+// TestListChangedOnListenStream: a 2026-07-28 client over stateless HTTP
+// that asks for tools/list_changed (the SDK's client opens its
+// subscriptions/listen stream when it connects) is told when a reload
+// changes the tools.
+func TestListChangedOnListenStream(t *testing.T) {
+	live := server.NewLive(newConfig(t, 0, "one"), nil, server.Options{Watch: true, HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+	changed := make(chan struct{}, 4)
+	opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	live.Swap(newConfig(t, 0, "one", "two"))
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no notifications/tools/list_changed on the listen stream after a reload")
+	}
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(list.Tools) != 2 {
+		t.Errorf("tools after the reload: %v %v", list, err)
+	}
+}
+
+// connectLive connects a client of version to live in memory, as stdio.
+func connectLive(t *testing.T, live *server.Live, version string) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := live.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
