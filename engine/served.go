@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"mime"
+	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,7 +127,19 @@ type ResourceTemplate struct {
 	PollInterval time.Duration
 
 	template *uritemplate.Template
+	// simple, for a template whose expressions are all {name} (level 1,
+	// the common case), matches its URIs with one group per variable, in
+	// the order of simpleNames: a regular expression, much cheaper than
+	// the general matcher.
+	simple      *regexp.Regexp
+	simpleNames []string
+	// types are the JSON types of the tool's arguments, by name.
+	types map[string]string
 }
+
+// simpleExpression is a level-1 template expression, {name}, and its name.
+var simpleExpression = regexp.MustCompile(`\{([^}]*)\}`)
+var simpleName = regexp.MustCompile(`^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$`)
 
 // NewResourceTemplate checks the template and that its variables are the
 // tool's arguments.
@@ -151,11 +165,71 @@ func NewResourceTemplate(t ResourceTemplate) (*ResourceTemplate, error) {
 		}
 	}
 	t.template = tmpl
+	t.types = argTypes(t.Tool)
+	t.simple, t.simpleNames = simpleMatcher(tmpl)
 	return &t, nil
 }
 
+// simpleMatcher returns the regular expression that matches the URIs of
+// tmpl with one group per variable, and the variables' names in order,
+// when every expression of tmpl is a plain {name}; else nil.
+func simpleMatcher(tmpl *uritemplate.Template) (*regexp.Regexp, []string) {
+	var names []string
+	for _, m := range simpleExpression.FindAllStringSubmatch(tmpl.Raw(), -1) {
+		if !simpleName.MatchString(m[1]) {
+			return nil, nil
+		}
+		names = append(names, m[1])
+	}
+	re := tmpl.Regexp()
+	if re.NumSubexp() != len(names) {
+		return nil, nil
+	}
+	return re, names
+}
+
+// match returns the values of the template's variables in uri, decoded;
+// false when uri is not one of the template's.
+func (t *ResourceTemplate) match(uri string) (map[string]string, bool) {
+	if t.simple != nil {
+		m := t.simple.FindStringSubmatchIndex(uri)
+		if m == nil {
+			return nil, false
+		}
+		values := make(map[string]string, len(t.simpleNames))
+		for i, name := range t.simpleNames {
+			start, end := m[2+2*i], m[3+2*i]
+			if start < 0 {
+				continue
+			}
+			raw := uri[start:end]
+			if v, err := url.PathUnescape(raw); err == nil {
+				raw = v
+			}
+			values[name] = raw
+		}
+		return values, true
+	}
+	matched := t.template.Match(uri)
+	if matched == nil {
+		return nil, false
+	}
+	values := map[string]string{}
+	for _, name := range t.template.Varnames() {
+		if v := matched.Get(name); v.Valid() {
+			values[name] = v.String()
+		}
+	}
+	return values, true
+}
+
 // Matches reports whether uri is one of the template's.
-func (t *ResourceTemplate) Matches(uri string) bool { return t.template.Match(uri) != nil }
+func (t *ResourceTemplate) Matches(uri string) bool {
+	if t.simple != nil {
+		return t.simple.MatchString(uri)
+	}
+	return t.template.Match(uri) != nil
+}
 
 // Variables are the names of the template's variables.
 func (t *ResourceTemplate) Variables() []string { return t.template.Varnames() }
@@ -164,19 +238,13 @@ func (t *ResourceTemplate) Variables() []string { return t.template.Varnames() }
 // must match; its variables are checked like a tool's arguments, and an
 // *ArgumentError says what is wrong with them.
 func (t *ResourceTemplate) Read(ctx context.Context, uri string) ([]ResourceContents, error) {
-	values := t.template.Match(uri)
-	if values == nil {
+	values, ok := t.match(uri)
+	if !ok {
 		return nil, fmt.Errorf("the URI %q does not match the template %q", uri, t.URITemplate)
 	}
-	args := map[string]any{}
-	types := t.argTypes()
-	for _, name := range t.template.Varnames() {
-		v := values.Get(name)
-		if !v.Valid() {
-			continue
-		}
-		s := v.String()
-		args[name] = typed(s, types[name])
+	args := make(map[string]any, len(values))
+	for name, s := range values {
+		args[name] = typed(s, t.types[name])
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -193,10 +261,10 @@ func (t *ResourceTemplate) Read(ctx context.Context, uri string) ([]ResourceCont
 	return contents, err
 }
 
-// argTypes are the JSON types of the tool's arguments, by name.
-func (t *ResourceTemplate) argTypes() map[string]string {
+// argTypes are the JSON types of tool's arguments, by name.
+func argTypes(tool *Tool) map[string]string {
 	out := map[string]string{}
-	props, _ := t.Tool.InputSchema()["properties"].(map[string]any)
+	props, _ := tool.InputSchema()["properties"].(map[string]any)
 	for name, p := range props {
 		if m, ok := p.(map[string]any); ok {
 			out[name], _ = m["type"].(string)
