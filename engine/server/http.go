@@ -151,10 +151,15 @@ func (l *Live) streams(r *http.Request) bool {
 	if !g.declared.logging {
 		return false
 	}
-	if method == "" && g.cfg.Settings.LogLevel != "" {
+	if method == "" && g.cfg.Settings.LogLevel != "" || l.opts.Discovery && name == callTool {
 		// A client of an earlier revision, sent log messages at the
-		// server's log_level: its request says what it calls in its body.
-		method, name = peekCall(r, MaxRequestBody(g.cfg.Settings))
+		// server's log_level, or a call through discovery's call_tool:
+		// the request's body says what it calls.
+		var called string
+		method, name, called = peekCall(r, MaxRequestBody(g.cfg.Settings))
+		if l.opts.Discovery && name == callTool {
+			name = called
+		}
 	}
 	if method != "tools/call" || name == "" {
 		return false
@@ -164,28 +169,32 @@ func (l *Live) streams(r *http.Request) bool {
 }
 
 // peekCall reads the method and, for tools/call, the tool's name from the
-// JSON-RPC request in r's body, which it puts back for the SDK to read. A
-// body larger than limit, or not one request, gives nothing (the SDK then
-// answers it as it would).
-func peekCall(r *http.Request, limit int64) (method, name string) {
+// JSON-RPC request in r's body, which it puts back for the SDK to read;
+// called is the name among the call's arguments (the tool that
+// discovery's call_tool calls). A body larger than limit, or not one
+// request, gives nothing (the SDK then answers it as it would).
+func peekCall(r *http.Request, limit int64) (method, name, called string) {
 	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	r.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
 	if err != nil || int64(len(b)) > limit {
-		return "", ""
+		return "", "", ""
 	}
 	var req struct {
 		Method string `json:"method"`
 		Params struct {
-			Name string `json:"name"`
+			Name      string `json:"name"`
+			Arguments struct {
+				Name string `json:"name"`
+			} `json:"arguments"`
 		} `json:"params"`
 	}
 	if json.Unmarshal(b, &req) != nil {
-		return "", ""
+		return "", "", ""
 	}
-	return req.Method, req.Params.Name
+	return req.Method, req.Params.Name, req.Params.Arguments.Name
 }
 
 // toolsetList names the endpoints of cfg's toolsets, for a message: ""

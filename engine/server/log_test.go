@@ -206,6 +206,30 @@ func TestLogStderrOverHTTP(t *testing.T) {
 	}
 }
 
+// TestLogStderrThroughDiscoveryOverHTTP: in discovery mode, a call of a
+// logging tool through call_tool gets its log messages too, on the
+// call's stream (its Mcp-Name is call_tool: the front reads which tool it
+// calls in the body).
+func TestLogStderrThroughDiscoveryOverHTTP(t *testing.T) {
+	live := server.NewLive(loggingConfig(t), nil, server.Options{HTTP: true, Discovery: true})
+	defer live.Close()
+	ts := httptest.NewServer(live.HTTPHandler())
+	defer ts.Close()
+	lc := &logClient{}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, lc.options()).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "noisy"}, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}})
+	if err != nil || res.IsError {
+		t.Fatalf("call_tool noisy: %v %v", err, res)
+	}
+	if got := lc.await(len(wantLogs)); !slices.Equal(got, wantLogs) {
+		t.Errorf("log messages %q, want %q", got, wantLogs)
+	}
+}
+
 // TestDefaultLogLevel: with the server's log_level, a client of a revision
 // before 2026-07-28 that set no level gets the messages at or above it,
 // over stdio and over stateless HTTP (where its logging/setLevel would not
