@@ -33,6 +33,9 @@ type ResourceContents struct {
 // [ResourceAdapter].)
 type ServedResource struct {
 	URI, Name, Title, Description, MIMEType string
+	// Annotations and Icons are shown in resources/list.
+	Annotations *ContentAnnotations
+	Icons       []Icon
 	// Data is the fixed contents, when Tool is nil.
 	Data []byte
 	// Tool, when not nil, computes the contents: the text of its result,
@@ -119,6 +122,9 @@ type ResourceTemplate struct {
 	URITemplate, Name, Title, Description, MIMEType string
 	Tool                                            *Tool
 	Range                                           hcl.Range
+	// Annotations and Icons are shown in resources/templates/list.
+	Annotations *ContentAnnotations
+	Icons       []Icon
 	// Completers offer the completions of the variables that have a
 	// complete block, by name.
 	Completers map[string]*Completer

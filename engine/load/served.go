@@ -19,11 +19,11 @@ import (
 // as a tool, without what only a tool has.
 var servedSchema = map[string]*hcl.BodySchema{
 	"resource": {Attributes: []hcl.AttributeSchema{
-		{Name: "uri", Required: true}, {Name: "mime_type"}, {Name: "file"}, {Name: "poll_interval"},
-	}},
+		{Name: "uri", Required: true}, {Name: "mime_type"}, {Name: "file"}, {Name: "poll_interval"}, {Name: "icons"},
+	}, Blocks: []hcl.BlockHeaderSchema{{Type: "annotations"}}},
 	"resource_template": {Attributes: []hcl.AttributeSchema{
-		{Name: "uri_template", Required: true}, {Name: "mime_type"}, {Name: "poll_interval"},
-	}},
+		{Name: "uri_template", Required: true}, {Name: "mime_type"}, {Name: "poll_interval"}, {Name: "icons"},
+	}, Blocks: []hcl.BlockHeaderSchema{{Type: "annotations"}}},
 }
 
 // servedToolSchema is what the rest of a resource (args false) or a
@@ -79,7 +79,7 @@ func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate)
 // servedParts reads a served block's own attributes and the tool that
 // computes its contents (nil when the block has errors, or when it has no
 // action and no text or content: fixed contents).
-func (l *loader) servedParts(b *hcl.Block, schema *hcl.BodySchema, use toolUse) (hcl.Attributes, *engine.Tool, bool) {
+func (l *loader) servedParts(b *hcl.Block, schema *hcl.BodySchema, use toolUse) (*hcl.BodyContent, *engine.Tool, bool) {
 	content, rest, diags := b.Body.PartialContent(servedSchema[b.Type])
 	l.diags = append(l.diags, diags...)
 	before := len(l.diags)
@@ -87,13 +87,34 @@ func (l *loader) servedParts(b *hcl.Block, schema *hcl.BodySchema, use toolUse) 
 	inner.Body = rest
 	t := l.toolFor(&inner, schema, use)
 	ok := !diags.HasErrors() && !l.diags[before:].HasErrors()
-	return content.Attributes, t, ok
+	return content, t, ok
+}
+
+// servedLook decodes what resources/list shows of a resource or template
+// besides its names: its annotations block (audience, priority,
+// last_modified) and its icons.
+func (l *loader) servedLook(ctx *engine.DecodeContext, b *hcl.Block, content *hcl.BodyContent) (*engine.ContentAnnotations, []engine.Icon) {
+	var ann *engine.ContentAnnotations
+	for _, ab := range content.Blocks {
+		if ann != nil {
+			l.error(ab.DefRange, "Duplicate annotations block", "A %s takes at most one annotations block; merge them.", b.Type)
+			continue
+		}
+		ann = l.contentAnnotations(ctx, ab)
+	}
+	var icons []engine.Icon
+	if a, ok := content.Attributes["icons"]; ok && l.public(ctx, a.Expr, "the icons of a "+b.Type) {
+		icons = l.icons(ctx, a)
+	}
+	return ann, icons
 }
 
 func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[string]*hcl.Block) *engine.ServedResource {
-	attrs, t, ok := l.servedParts(b, schema, toolUse{})
+	content, t, ok := l.servedParts(b, schema, toolUse{})
+	attrs := content.Attributes
 	ctx := l.decodeContext(b.DefRange.Filename)
 	r := &engine.ServedResource{Name: b.Labels[0], Range: b.DefRange}
+	r.Annotations, r.Icons = l.servedLook(ctx, b, content)
 	if a, has := attrs["uri"]; has {
 		r.URI = l.servedString(ctx, a, "the uri of a resource")
 		if prev, dup := seenURI[r.URI]; dup && r.URI != "" {
@@ -149,9 +170,11 @@ func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[stri
 
 func (l *loader) resourceTemplate(b *hcl.Block, schema *hcl.BodySchema) *engine.ResourceTemplate {
 	completes := map[string]*hcl.Block{}
-	attrs, t, ok := l.servedParts(b, schema, toolUse{completes: completes})
+	content, t, ok := l.servedParts(b, schema, toolUse{completes: completes})
+	attrs := content.Attributes
 	ctx := l.decodeContext(b.DefRange.Filename)
 	spec := engine.ResourceTemplate{Name: b.Labels[0], Range: b.DefRange}
+	spec.Annotations, spec.Icons = l.servedLook(ctx, b, content)
 	for arg, cb := range completes {
 		c := l.completer(b.Labels[0]+"."+arg, cb)
 		if c == nil {

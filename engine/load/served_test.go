@@ -127,6 +127,21 @@ func TestServedErrors(t *testing.T) {
 			want: `3:19-3:23: Polled contents read the caller`,
 		},
 		{
+			name: "resource annotations out of range",
+			src:  "resource \"r\" {\n  uri  = \"x://r\"\n  text = \"t\"\n  annotations {\n    priority = 2\n  }\n}",
+			want: `5:16-5:17: Invalid priority`,
+		},
+		{
+			name: "two annotations blocks on a template",
+			src:  "resource_template \"r\" {\n  uri_template = \"x://{id}\"\n  arg \"id\" {}\n  text = expr(\"args.id\")\n  annotations {}\n  annotations {}\n}",
+			want: `6:3-6:14: Duplicate annotations block`,
+		},
+		{
+			name: "secret in a resource's icons",
+			src:  "variable \"k\" {\n  default   = \"v\"\n  sensitive = true\n}\nresource \"r\" {\n  uri   = \"x://r\"\n  text  = \"t\"\n  icons = [{ src = \"https://x/${var.k}.png\" }]\n}",
+			want: `Sensitive value shown to clients`,
+		},
+		{
 			name: "two complete blocks",
 			src:  "prompt \"p\" {\n  arg \"a\" {\n    complete { values = [] }\n    complete { values = [] }\n  }\n  message \"user\" { text = \"x\" }\n}",
 			want: `4:5-4:13: Duplicate complete block`,

@@ -18,7 +18,7 @@ const maxCompletions = 100
 
 // Resource describes r as resources/list shows it.
 func Resource(r *engine.ServedResource) *mcp.Resource {
-	out := &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}
+	out := &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Annotations: contentAnnotations(r.Annotations), Icons: icons(r.Icons)}
 	if r.Tool == nil {
 		out.Size = int64(len(r.Data))
 	}
@@ -27,7 +27,7 @@ func Resource(r *engine.ServedResource) *mcp.Resource {
 
 // ResourceTemplate describes t as resources/templates/list shows it.
 func ResourceTemplate(t *engine.ResourceTemplate) *mcp.ResourceTemplate {
-	return &mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType}
+	return &mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType, Annotations: contentAnnotations(t.Annotations), Icons: icons(t.Icons)}
 }
 
 // Prompt describes p as prompts/list shows it.

@@ -27,6 +27,12 @@ resource "readme" {
   title       = "Read me"
   description = "What this server is."
   text        = "Hello, reader."
+  icons       = [{ src = "https://example.com/readme.png", mime_type = "image/png" }]
+  annotations {
+    audience      = ["user"]
+    priority      = 0.8
+    last_modified = "2026-11-01T10:00:00Z"
+  }
 }
 
 resource "pixel" {
@@ -41,6 +47,9 @@ resource "pixel" {
 resource_template "order" {
   uri_template = "shop://orders/{id}"
   mime_type    = "application/json"
+  annotations {
+    audience = ["assistant"]
+  }
   arg "id" {
     type    = integer
     minimum = 1
@@ -111,6 +120,22 @@ func TestResourcesListAndRead(t *testing.T) {
 	if len(list.Resources) != 2 || list.Resources[1].URI != "img://pixel" || list.Resources[0].Title != "Read me" || list.Resources[0].MIMEType != "text/plain" {
 		for _, r := range list.Resources {
 			t.Errorf("resources/list: %+v", *r)
+		}
+	}
+	if r := list.Resources[0]; r.Annotations == nil || r.Annotations.Priority != 0.8 || len(r.Annotations.Audience) != 1 || r.Annotations.Audience[0] != "user" || r.Annotations.LastModified != "2026-11-01T10:00:00Z" ||
+		len(r.Icons) != 1 || r.Icons[0].Source != "https://example.com/readme.png" {
+		t.Errorf("readme's annotations %+v and icons %+v", r.Annotations, r.Icons)
+	}
+	if list.Resources[1].Annotations != nil || list.Resources[1].Icons != nil {
+		t.Errorf("pixel has annotations %+v or icons %+v it did not declare", list.Resources[1].Annotations, list.Resources[1].Icons)
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range templates.ResourceTemplates {
+		if tt.Name == "order" && (tt.Annotations == nil || len(tt.Annotations.Audience) != 1 || tt.Annotations.Audience[0] != "assistant") {
+			t.Errorf("order template's annotations: %+v", tt.Annotations)
 		}
 	}
 	tests := []struct {

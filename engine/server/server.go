@@ -33,13 +33,20 @@ func Tool(t *engine.Tool) *mcp.Tool {
 	if out := t.OutputSchemaJSON(); out != nil {
 		mt.OutputSchema = out
 	}
-	for _, i := range t.Icons() {
-		mt.Icons = append(mt.Icons, mcp.Icon{Source: i.Src, MIMEType: i.MIMEType, Sizes: i.Sizes, Theme: mcp.IconTheme(i.Theme)})
-	}
+	mt.Icons = icons(t.Icons())
 	if m := t.Meta(); m != nil {
 		mt.Meta = m
 	}
 	return mt
+}
+
+// icons are the icons of a tool, resource or template as MCP lists them.
+func icons(in []engine.Icon) []mcp.Icon {
+	var out []mcp.Icon
+	for _, i := range in {
+		out = append(out, mcp.Icon{Source: i.Src, MIMEType: i.MIMEType, Sizes: i.Sizes, Theme: mcp.IconTheme(i.Theme)})
+	}
+	return out
 }
 
 func annotations(a *engine.Annotations) *mcp.ToolAnnotations {
