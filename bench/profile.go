@@ -69,15 +69,24 @@ func both(a, b func([]string) bool) func([]string) bool {
 
 // profileAll profiles each server under the HTTP tool at concurrency 8,
 // over stdio and HTTP, through its profiler listener (mcpdecl's
-// `serve --pprof`, the baseline's -pprof).
+// `serve --pprof`, the baseline's -pprof); with -observe, mcpdecl with
+// metrics and with traces too.
 func profileAll(st *setup, o options) ([]profile, error) {
 	if err := os.MkdirAll(o.profileDir, 0o755); err != nil {
 		return nil, err
 	}
 	bins := map[string]string{mcpdeclName: st.mcpdecl, baselineName: st.baseline, patchedName: st.patched}
+	servers := st.servers(10)
+	if o.observe {
+		// With metrics and with traces too, to see what each costs.
+		for _, s := range st.observed(10) {
+			bins[s.name] = st.mcpdecl
+			servers = append(servers, s)
+		}
+	}
 	var out []profile
 	for _, transport := range []string{"stdio", "http"} {
-		for _, s := range st.servers(10) {
+		for _, s := range servers {
 			slug := strings.NewReplacer(", ", "-", " ", "-").Replace(s.name)
 			path, _ := filepath.Abs(filepath.Join(o.profileDir, slug+"-"+transport+".pprof"))
 			log.Printf("profiling %s over %s for %s", s.name, transport, o.profileFor)
