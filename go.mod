@@ -83,3 +83,5 @@ require (
 )
 
 replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk/src
+
+replace github.com/hashicorp/hcl/v2 => ./third_party/hcl/src

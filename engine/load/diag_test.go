@@ -139,3 +139,16 @@ tool "t" {
 		}
 	}
 }
+
+// TestDiagnosticColumns: columns count characters as people see them
+// (grapheme clusters: an emoji with its skin tone, an e with its combining
+// accent, are one each), in a file with CR LF line endings too.
+func TestDiagnosticColumns(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n"} {
+		src := strings.Join([]string{`tool "t" {`, `  description = "d"`, "  text = \"\U0001F44D\U0001F3FDe\u0301${nope}\"", `}`}, eol)
+		_, diags := loadString(t, src, nil, nil)
+		if got := describe(diags); !strings.Contains(got, "3:15-3:19: Unknown variable") {
+			t.Errorf("with %q line endings:\n%s\nwant the error at 3:15-3:19", eol, got)
+		}
+	}
+}
