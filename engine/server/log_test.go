@@ -180,53 +180,38 @@ func TestLogStderrOverStdio(t *testing.T) {
 
 // TestLogStderrOverHTTP: a 2026-07-28 client of the streamable HTTP
 // endpoint gets the log messages of a call that asks for them, on the
-// call's own stream.
+// call's own stream; in discovery mode too, through call_tool (whose
+// Mcp-Name is call_tool: the front reads which tool it calls in the body).
 func TestLogStderrOverHTTP(t *testing.T) {
-	live := server.NewLive(loggingConfig(t), nil, server.Options{HTTP: true})
-	defer live.Close()
-	ts := httptest.NewServer(live.HTTPHandler())
-	defer ts.Close()
-	lc := &logClient{}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, lc.options()).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	for _, name := range []string{"quiet", "noisy"} {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}})
-		if err != nil || res.IsError {
-			t.Fatalf("%s: %v %v", name, err, res)
-		}
-		if tc, ok := res.Content[0].(*mcp.TextContent); !ok || strings.TrimSpace(tc.Text) != "ok" {
-			t.Errorf("%s answered %v", name, res.Content)
-		}
-	}
-	if got := lc.await(len(wantLogs)); !slices.Equal(got, wantLogs) {
-		t.Errorf("log messages %q, want %q", got, wantLogs)
-	}
-}
-
-// TestLogStderrThroughDiscoveryOverHTTP: in discovery mode, a call of a
-// logging tool through call_tool gets its log messages too, on the
-// call's stream (its Mcp-Name is call_tool: the front reads which tool it
-// calls in the body).
-func TestLogStderrThroughDiscoveryOverHTTP(t *testing.T) {
-	live := server.NewLive(loggingConfig(t), nil, server.Options{HTTP: true, Discovery: true})
-	defer live.Close()
-	ts := httptest.NewServer(live.HTTPHandler())
-	defer ts.Close()
-	lc := &logClient{}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, lc.options()).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "noisy"}, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}})
-	if err != nil || res.IsError {
-		t.Fatalf("call_tool noisy: %v %v", err, res)
-	}
-	if got := lc.await(len(wantLogs)); !slices.Equal(got, wantLogs) {
-		t.Errorf("log messages %q, want %q", got, wantLogs)
+	for _, discovery := range []bool{false, true} {
+		t.Run(map[bool]string{false: "direct", true: "discovery"}[discovery], func(t *testing.T) {
+			live := server.NewLive(loggingConfig(t), nil, server.Options{HTTP: true, Discovery: discovery})
+			defer live.Close()
+			ts := httptest.NewServer(live.HTTPHandler())
+			defer ts.Close()
+			lc := &logClient{}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, lc.options()).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			for _, name := range []string{"quiet", "noisy"} {
+				params := &mcp.CallToolParams{Name: name, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}}
+				if discovery {
+					params.Name, params.Arguments = "call_tool", map[string]any{"name": name}
+				}
+				res, err := cs.CallTool(context.Background(), params)
+				if err != nil || res.IsError {
+					t.Fatalf("%s: %v %v", name, err, res)
+				}
+				if tc, ok := res.Content[0].(*mcp.TextContent); !ok || strings.TrimSpace(tc.Text) != "ok" {
+					t.Errorf("%s answered %v", name, res.Content)
+				}
+			}
+			if got := lc.await(len(wantLogs)); !slices.Equal(got, wantLogs) {
+				t.Errorf("log messages %q, want %q", got, wantLogs)
+			}
+		})
 	}
 }
 

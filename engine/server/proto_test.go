@@ -123,18 +123,7 @@ func TestListChangedCapability(t *testing.T) {
 			t.Cleanup(func() { _ = cs.Close() })
 			caps = cs.InitializeResult().Capabilities
 		} else {
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := live.Server().Connect(context.Background(), st, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = ss.Close() })
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), ct, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cs.Close() })
-			caps = cs.InitializeResult().Capabilities
+			caps = connectLive(t, live, tt.version, nil).InitializeResult().Capabilities
 		}
 		if got := caps.Tools != nil && caps.Tools.ListChanged; got != tt.want {
 			t.Errorf("%+v %q: tools.listChanged = %v, want %v", tt.opts, tt.version, got, tt.want)

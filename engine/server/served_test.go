@@ -401,18 +401,7 @@ prompt "p" {
 					}
 					return cs
 				}
-				st, ct := mcp.NewInMemoryTransports()
-				ss, err := live.Server().Connect(context.Background(), st, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = ss.Close() })
-				cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), ct, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = cs.Close() })
-				return cs
+				return connectLive(t, live, "", nil)
 			}
 			check := func(stage string, want bool) {
 				t.Helper()

@@ -224,3 +224,21 @@ func TestListJSONReadable(t *testing.T) {
 		t.Errorf("ListJSON = %s", b)
 	}
 }
+
+// connectLive connects a client of version ("" for its latest) with
+// options to live in memory, as over stdio.
+func connectLive(t *testing.T, live *server.Live, version string, options *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := live.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, options).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}

@@ -86,24 +86,18 @@ func TestResourceSubscriptions(t *testing.T) {
 			t.Cleanup(func() { _ = live.Close() })
 			got := updates(make(chan string, 16))
 			var cs *mcp.ClientSession
-			var err error
 			if overHTTP {
 				ts := httptest.NewServer(live.HTTPHandler())
 				t.Cleanup(ts.Close)
+				var err error
 				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, got.options()).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, nil)
-			} else {
-				st, ct := mcp.NewInMemoryTransports()
-				ss, err := live.Server().Connect(context.Background(), st, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				t.Cleanup(func() { _ = ss.Close() })
-				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, got.options()).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+				t.Cleanup(func() { _ = cs.Close() })
+			} else {
+				cs = connectLive(t, live, "2025-11-25", got.options())
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cs.Close() })
 			if caps := cs.InitializeResult().Capabilities; caps.Resources == nil || !caps.Resources.Subscribe {
 				t.Fatalf("resources capability %+v, want subscribe declared", caps.Resources)
 			}
@@ -151,7 +145,7 @@ func TestSubscribeRefused(t *testing.T) {
 	ctx := context.Background()
 	live := server.NewLive(subscribedConfig(t, "1"), nil, server.Options{Watch: true})
 	t.Cleanup(func() { _ = live.Close() })
-	cs := connectLive(t, live, "2025-11-25")
+	cs := connectLive(t, live, "2025-11-25", nil)
 	err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://nothing"})
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
@@ -187,7 +181,7 @@ resource "r" {
 	}
 	still := server.NewLive(fixed, nil, server.Options{})
 	t.Cleanup(func() { _ = still.Close() })
-	cs = connectLive(t, still, "2025-11-25")
+	cs = connectLive(t, still, "2025-11-25", nil)
 	if caps := cs.InitializeResult().Capabilities; caps.Resources == nil || caps.Resources.Subscribe {
 		t.Errorf("resources that never change: capability %+v, want no subscribe", caps.Resources)
 	}
@@ -222,21 +216,4 @@ func TestListChangedOnListenStream(t *testing.T) {
 	if err != nil || len(list.Tools) != 2 {
 		t.Errorf("tools after the reload: %v %v", list, err)
 	}
-}
-
-// connectLive connects a client of version to live in memory, as stdio.
-func connectLive(t *testing.T, live *server.Live, version string) *mcp.ClientSession {
-	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := live.Server().Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
 }
