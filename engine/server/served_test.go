@@ -417,7 +417,7 @@ prompt "p" {
 				if want && err != nil {
 					t.Errorf("%s: prompts/list: %v", stage, err)
 				}
-				if !want && (err == nil || !strings.Contains(err.Error(), "method not found")) {
+				if !want && (err == nil || !strings.Contains(err.Error(), "this server declares no prompts")) {
 					t.Errorf("%s: prompts/list answered %v, want it refused", stage, err)
 				}
 				if want {

@@ -140,7 +140,8 @@ func TestResourceSubscriptions(t *testing.T) {
 
 // TestSubscribeRefused: a URI nothing serves is refused; over stateless
 // HTTP a client before 2026-07-28 is not offered subscriptions (it has no
-// session to be told on) and its resources/subscribe is refused; a server whose resources never change offers none either.
+// session to be told on) and its resources/subscribe is refused, saying
+// why; a server whose resources never change offers none either.
 func TestSubscribeRefused(t *testing.T) {
 	ctx := context.Background()
 	live := server.NewLive(subscribedConfig(t, "1"), nil, server.Options{Watch: true})
@@ -165,10 +166,8 @@ func TestSubscribeRefused(t *testing.T) {
 		t.Errorf("2025-11-25 over HTTP: resources capability %+v, want neither subscribe nor listChanged", caps.Resources)
 	}
 	err = old.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://news"})
-	// (The SDK replaces the message of every -32601 by "method not
-	// found: <method>".)
-	if !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound {
-		t.Errorf("2025-11-25 subscribe over HTTP: %v, want method not found", err)
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound || !strings.Contains(je.Message, "subscriptions/listen") {
+		t.Errorf("2025-11-25 subscribe over HTTP: %v, want method not found pointing to subscriptions/listen", err)
 	}
 
 	fixed, _, diags := enginetest.Load(t, engine.NewRegistry(), `

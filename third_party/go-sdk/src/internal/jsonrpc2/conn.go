@@ -690,9 +690,18 @@ func (c *Connection) handleAsync() {
 	}
 }
 
+// ownMessage reports whether err is a method-not-found error that its
+// handler wrote a message of its own for (a *WireError with the code and
+// another message than the sentinel's), which the response keeps: it
+// says why the method is not served.
+func ownMessage(err error) bool {
+	var we *WireError
+	return errors.As(err, &we) && we.Message != ErrMethodNotFound.(*WireError).Message
+}
+
 // processResult processes the result of a request and, if appropriate, sends a response.
 func (c *Connection) processResult(from any, req *incomingRequest, result any, err error) error {
-	if nomethodnotfoundcodeinerror != "1" && (errors.Is(err, ErrNotHandled) || errors.Is(err, ErrMethodNotFound)) {
+	if nomethodnotfoundcodeinerror != "1" && (errors.Is(err, ErrNotHandled) || errors.Is(err, ErrMethodNotFound) && !ownMessage(err)) {
 		err = fmt.Errorf("%w: %q", ErrMethodNotFound, req.Method)
 	}
 
