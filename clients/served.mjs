@@ -2,12 +2,14 @@
 // and prompts of examples/shop.hcl, over stdio and over streamable HTTP:
 // it lists and reads a resource and a template's, gets a prompt and
 // completes a prompt's argument (from its enum) and a template's variable
-// (from its complete block's SQL query).
+// (from its complete block's SQL query); over stdio it subscribes to a
+// product and is told when restocking changes it.
 //
 //   node clients/served.mjs MCPDECL_BINARY HTTP_URL SHOP_DB
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [bin, url, db] = process.argv.slice(2);
 let failures = 0;
@@ -42,7 +44,20 @@ async function exercise(name, transport) {
   const skus = await client.complete({ ref: { type: "ref/resource", uri: "shop://products/{sku}" }, argument: { name: "sku", value: "te" } });
   check(JSON.stringify(skus.completion.values) === '["TEA-201","TEA-202"]', `${name}: completion from SQL ${JSON.stringify(skus)}`);
 
-  console.log(`${name}: resources, templates, prompts and completions`);
+  if (caps.resources.subscribe) {
+    // Subscribed to a product, the client is told when restocking changes it.
+    const updated = new Promise((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
+    await client.subscribeResource({ uri: "shop://products/KET-010" });
+    await new Promise((r) => setTimeout(r, 300)); // the first read learns the contents
+    await client.callTool({ name: "restock_product", arguments: { sku: "KET-010", quantity: 1 } });
+    const uri = await Promise.race([updated, new Promise((r) => setTimeout(() => r("none within 10 s"), 10000))]);
+    check(uri === "shop://products/KET-010", `${name}: notifications/resources/updated: ${uri}`);
+    await client.unsubscribeResource({ uri: "shop://products/KET-010" });
+    console.log(`${name}: resources, templates, prompts, completions and a subscription`);
+  } else {
+    check(name !== "stdio", `${name}: resources.subscribe not declared`);
+    console.log(`${name}: resources, templates, prompts and completions (no subscriptions: ${JSON.stringify(caps.resources)})`);
+  }
   await client.close();
 }
 

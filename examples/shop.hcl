@@ -219,6 +219,9 @@ resource_template "product" {
   title        = "Product"
   description  = "One product by SKU: name, category, price in cents and stock, as JSON."
   mime_type    = "application/json"
+  # A client subscribed to a product (resources/subscribe) is told when a
+  # read, every 2 seconds, finds it changed: restock_product, say.
+  poll_interval = "2s"
 
   arg "sku" {
     type    = string
