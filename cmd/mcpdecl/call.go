@@ -1,8 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"io"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -13,7 +17,7 @@ import (
 )
 
 func (a *app) callCmd() *cobra.Command {
-	var trace string
+	var trace, clientLog string
 	c := &cobra.Command{
 		Use:   "call PATH... TOOL [JSON]",
 		Short: "Run one tool once and print the MCP result",
@@ -31,11 +35,20 @@ With --trace, every stage of the call is printed on stderr, with its
 duration: the arguments, the request and response (or the command, or the
 statement), each program's value and the output validation, secrets
 redacted. --trace=json prints the same, and the result, as one JSON
-document on stderr.`,
+document on stderr.
+
+The log messages the tool sends (an exec action's log_stderr, its log
+blocks) are printed on stderr as "LEVEL TOOL: MESSAGE" when they are at or
+above --client-log LEVEL (debug, info, notice, warning, error, critical,
+alert, emergency), as a client that set that level would receive them; by
+default at or above the server block's log_level, or none without one.`,
 		Args: args(cobra.MinimumNArgs(2)),
 		RunE: func(cmd *cobra.Command, rest []string) error {
 			if err := checkTraceMode(trace); err != nil {
 				return err
+			}
+			if clientLog != "" && !slices.Contains(engine.LogLevels, clientLog) {
+				return usageError{fmt.Errorf("--client-log %q is not a log level: use one of %s", clientLog, strings.Join(engine.LogLevels, ", "))}
 			}
 			paths, name, raw, err := splitCallArgs(rest)
 			if err != nil {
@@ -52,6 +65,9 @@ document on stderr.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			if level := cmp.Or(clientLog, cfg.Settings.LogLevel); level != "" {
+				ctx = engine.WithLog(ctx, printLog(a.stderr, name, level))
+			}
 			var rec *engine.TraceRecorder
 			if trace != "" {
 				rec = &engine.TraceRecorder{}
@@ -78,5 +94,17 @@ document on stderr.`,
 	}
 	a.addVarFlag(c)
 	addTraceFlag(c, &trace)
+	c.Flags().StringVar(&clientLog, "client-log", "", "print the tool's log messages at or above this level on stderr (default: the server block's log_level)")
 	return c
+}
+
+// printLog writes the log messages of a call of tool at or above level to
+// w, one line each: what a client that set that level would be sent.
+func printLog(w io.Writer, tool, level string) engine.LogFunc {
+	least := slices.Index(engine.LogLevels, level)
+	return func(l, text string) {
+		if slices.Index(engine.LogLevels, l) >= least {
+			fmt.Fprintf(w, "%s %s: %s\n", l, tool, text)
+		}
+	}
 }
