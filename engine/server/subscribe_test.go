@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -151,6 +152,30 @@ func TestSubscribeRefused(t *testing.T) {
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
 		t.Errorf("subscribe to an unknown URI: %v, want resource not found", err)
+	}
+
+	// At most 1,000 URIs are watched at once, whoever subscribed: each is
+	// read again at every reload or poll.
+	for i := range 999 {
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: fmt.Sprintf("x://docs/%d", i)}); err != nil {
+			t.Fatalf("subscription %d: %v", i+1, err)
+		}
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://news"}); err != nil {
+		t.Fatalf("subscription 1000: %v", err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://docs/0"}); err != nil {
+		t.Errorf("a second subscription to a watched URI: %v", err)
+	}
+	err = cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://still"})
+	if !errors.As(err, &je) || !strings.Contains(je.Message, "already watches 1000 resources") {
+		t.Errorf("subscription 1001: %v, want a refusal saying why", err)
+	}
+	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "x://news"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://still"}); err != nil {
+		t.Errorf("a subscription after another ended: %v", err)
 	}
 
 	httpLive := server.NewLive(subscribedConfig(t, "1"), nil, server.Options{Watch: true, HTTP: true})
