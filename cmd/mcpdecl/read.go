@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -98,6 +100,82 @@ prompt refuses exit with 1; a NAME the configuration does not declare, with
 	}
 	a.addVarFlag(c)
 	return c
+}
+
+func (a *app) completeCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "complete PATH... REF ARG [VALUE]",
+		Short: "Complete one argument of a prompt or a resource template and print the MCP result",
+		Long: `Complete loads the configuration at each PATH and completes the argument ARG
+of REF (a prompt's name, or a resource template's name or URI template)
+for the text typed so far, VALUE (none means ""), from the argument's
+complete block or its enum, and prints the completion/complete result as
+JSON, as a client would receive it. A completion that fails exits with 1; a
+REF or ARG the configuration does not declare, with 2.`,
+		Args: args(cobra.MinimumNArgs(3)),
+		RunE: func(cmd *cobra.Command, rest []string) error {
+			// The PATHs are the leading arguments that exist; then REF,
+			// ARG and perhaps VALUE.
+			n := 0
+			for n < len(rest) {
+				if _, err := os.Stat(rest[n]); err != nil {
+					break
+				}
+				n++
+			}
+			paths, tail := rest[:n], rest[n:]
+			if len(paths) == 0 || len(tail) < 2 || len(tail) > 3 {
+				return usageError{fmt.Errorf("complete takes PATH... REF ARG [VALUE], with the configuration's files or directories first (they must exist)")}
+			}
+			ref, arg, value := tail[0], tail[1], ""
+			if len(tail) == 3 {
+				value = tail[2]
+			}
+			cfg, err := a.load(paths)
+			if err != nil {
+				return err
+			}
+			defer cfg.Close()
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			var values []string
+			var more bool
+			if p, ok := cfg.Prompt(ref); ok {
+				if !slices.ContainsFunc(p.Args, func(pa engine.PromptArg) bool { return pa.Name == arg }) {
+					return usageError{fmt.Errorf("the prompt %q has no argument %q", ref, arg)}
+				}
+				values, more, err = p.Complete(ctx, arg, value, server.MaxCompletions)
+			} else if t := templateNamed(cfg, ref); t != nil {
+				if !slices.Contains(t.Variables(), arg) {
+					return usageError{fmt.Errorf("the resource template %q has no variable %q; its variables are %s", t.URITemplate, arg, strings.Join(t.Variables(), ", "))}
+				}
+				values, more, err = t.Complete(ctx, arg, value, server.MaxCompletions)
+			} else {
+				return usageError{fmt.Errorf("no prompt or resource template %q (mcpdecl list shows them)", ref)}
+			}
+			if err != nil {
+				fmt.Fprintf(a.stderr, "Error: completing %s failed: %s\n", arg, cfg.Redactor.Redact(err.Error()))
+				return exitCoder{exitError}
+			}
+			if values == nil {
+				values = []string{}
+			}
+			return a.printJSON(map[string]any{"completion": map[string]any{"values": values, "hasMore": more}})
+		},
+	}
+	a.addVarFlag(c)
+	return c
+}
+
+// templateNamed is the resource template of cfg whose name or URI template
+// is ref, or nil.
+func templateNamed(cfg *engine.Config, ref string) *engine.ResourceTemplate {
+	for _, t := range cfg.Templates {
+		if t.Name == ref || t.URITemplate == ref {
+			return t
+		}
+	}
+	return nil
 }
 
 // printJSON prints v on stdout as indented JSON.

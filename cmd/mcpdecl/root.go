@@ -96,7 +96,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(a.fmtCmd())
 	root.AddCommand(a.initCmd())
 	root.AddCommand(a.testCmd())
-	root.AddCommand(a.readCmd(), a.promptCmd())
+	root.AddCommand(a.readCmd(), a.promptCmd(), a.completeCmd())
 	root.AddCommand(a.importCmd())
 	return root
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// maxCompletions is the most values a completion answers, as MCP allows.
-const maxCompletions = 100
+// MaxCompletions is the most values a completion answers, as MCP allows.
+const MaxCompletions = 100
 
 // Resource describes r as resources/list shows it.
 func Resource(r *engine.ServedResource) *mcp.Resource {
@@ -311,7 +311,7 @@ func (l *Live) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", ref.Name)}
 		}
-		values, more, err = p.Complete(ctx, arg.Name, arg.Value, maxCompletions)
+		values, more, err = p.Complete(ctx, arg.Name, arg.Value, MaxCompletions)
 	case ref.Type == "ref/resource":
 		var t *engine.ResourceTemplate
 		for _, c := range g.cfg.Templates {
@@ -322,7 +322,7 @@ func (l *Live) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		if t == nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no resource template %q", ref.URI)}
 		}
-		values, more, err = t.Complete(ctx, arg.Name, arg.Value, maxCompletions)
+		values, more, err = t.Complete(ctx, arg.Name, arg.Value, MaxCompletions)
 	default:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown ref type %q", ref.Type)}
 	}
