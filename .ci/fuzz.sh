@@ -13,6 +13,7 @@ targets=(
   "./engine/schema FuzzQuick"    # the quick path never accepts what the full validator refuses
   "./engine FuzzCall"            # arbitrary action results through outputs and content
   "./engine FuzzSanitize"        # text from programs and upstreams
+  "./engine FuzzSimpleMatcher"   # resource URIs against {name} templates
   "./engine/jsonenc FuzzAppend"  # results written as encoding/json writes them
   "./adapters/http FuzzDecodeJSON" # upstream JSON bodies decode as encoding/json decodes them
 )
