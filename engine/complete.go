@@ -98,13 +98,6 @@ func (t *ResourceTemplate) Complete(ctx context.Context, arg, value string, limi
 	if c := t.Completers[arg]; c != nil {
 		return c.Complete(ctx, value, limit)
 	}
-	props, _ := t.Tool.InputSchema()["properties"].(map[string]any)
-	p, _ := props[arg].(map[string]any)
-	enum, _ := p["enum"].([]any)
-	var candidates []string
-	for _, e := range enum {
-		candidates = append(candidates, fmt.Sprint(e))
-	}
-	values, more := completeFrom(candidates, value, limit)
+	values, more := completeFrom(t.enums[arg], value, limit)
 	return values, more, nil
 }

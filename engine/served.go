@@ -139,8 +139,10 @@ type ResourceTemplate struct {
 	// the general matcher.
 	simple      *regexp.Regexp
 	simpleNames []string
-	// types are the JSON types of the tool's arguments, by name.
+	// types are the JSON types of the tool's arguments, and enums their
+	// enums' values as text, by name.
 	types map[string]string
+	enums map[string][]string
 }
 
 // simpleExpression is a level-1 template expression, {name}, and its name.
@@ -171,7 +173,7 @@ func NewResourceTemplate(t ResourceTemplate) (*ResourceTemplate, error) {
 		}
 	}
 	t.template = tmpl
-	t.types = argTypes(t.Tool)
+	t.types, t.enums = argTypes(t.Tool)
 	t.simple, t.simpleNames = simpleMatcher(tmpl)
 	return &t, nil
 }
@@ -267,16 +269,23 @@ func (t *ResourceTemplate) Read(ctx context.Context, uri string) ([]ResourceCont
 	return contents, err
 }
 
-// argTypes are the JSON types of tool's arguments, by name.
-func argTypes(tool *Tool) map[string]string {
-	out := map[string]string{}
+// argTypes are the JSON types of tool's arguments, and the values of
+// their enums as text (what completions offer), by name.
+func argTypes(tool *Tool) (types map[string]string, enums map[string][]string) {
+	types, enums = map[string]string{}, map[string][]string{}
 	props, _ := tool.InputSchema()["properties"].(map[string]any)
 	for name, p := range props {
-		if m, ok := p.(map[string]any); ok {
-			out[name], _ = m["type"].(string)
+		m, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		types[name], _ = m["type"].(string)
+		enum, _ := m["enum"].([]any)
+		for _, e := range enum {
+			enums[name] = append(enums[name], fmt.Sprint(e))
 		}
 	}
-	return out
+	return types, enums
 }
 
 // typed is a variable's text as the JSON value its argument's type wants,

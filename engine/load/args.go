@@ -191,14 +191,7 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.
 			l.error(at.Expr.Range(), "Both default and optional", "An argument with a default is already optional; remove optional.")
 		}
 	}
-	var complete *hcl.Block
-	for _, cb := range content.Blocks {
-		if complete != nil {
-			l.error(cb.DefRange, "Duplicate complete block", "This argument's completions are already declared at %s; an argument has one complete block.", complete.DefRange)
-			continue
-		}
-		complete = cb
-	}
+	complete := l.atMostOne(content.Blocks, "complete", "argument")
 	return a, complete, len(l.diags) == before || !l.diags[before:].HasErrors()
 }
 

@@ -95,11 +95,7 @@ func (l *loader) servedParts(b *hcl.Block, schema *hcl.BodySchema, use toolUse) 
 // last_modified) and its icons.
 func (l *loader) servedLook(ctx *engine.DecodeContext, b *hcl.Block, content *hcl.BodyContent) (*engine.ContentAnnotations, []engine.Icon) {
 	var ann *engine.ContentAnnotations
-	for _, ab := range content.Blocks {
-		if ann != nil {
-			l.error(ab.DefRange, "Duplicate annotations block", "A %s takes at most one annotations block; merge them.", b.Type)
-			continue
-		}
+	if ab := l.atMostOne(content.Blocks, "annotations", b.Type); ab != nil {
 		ann = l.contentAnnotations(ctx, ab)
 	}
 	var icons []engine.Icon
@@ -332,11 +328,7 @@ func (l *loader) promptArg(ctx *engine.DecodeContext, prompt string, b *hcl.Bloc
 	content, diags := b.Body.Content(promptArgSchema)
 	l.diags = append(l.diags, diags...)
 	a := engine.PromptArg{Name: b.Labels[0], Required: true}
-	for i, cb := range content.Blocks {
-		if i > 0 {
-			l.error(cb.DefRange, "Duplicate complete block", "This argument's completions are already declared at %s; an argument has one complete block.", content.Blocks[0].DefRange)
-			continue
-		}
+	if cb := l.atMostOne(content.Blocks, "complete", "argument"); cb != nil {
 		a.Completer = l.completer(prompt+"."+a.Name, cb)
 	}
 	if at, ok := content.Attributes["title"]; ok {

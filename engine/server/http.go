@@ -129,13 +129,14 @@ func (l *Live) HTTPHandler() http.Handler {
 // streams reports whether r is answered as an event stream rather than
 // plain JSON: a 2026-07-28 subscriptions/listen, whose notifications go on
 // its stream for as long as the client keeps it; a tools/call of a tool
-// that may send log messages, from a client that accepts a stream. Its log messages go on that stream, before
-// the result; every other request is answered with plain JSON. A
-// 2026-07-28 request names its method and tool in its Mcp-Method and
-// Mcp-Name headers (which the SDK checks against the body). An earlier
-// revision sets its log level for a session, which stateless HTTP does not
-// keep: its clients are sent messages at the server's log_level, if set,
-// and their calls are found in the body.
+// that may send log messages, from a client that accepts a stream, whose
+// log messages go on that stream before the result. Every other request
+// is answered with plain JSON. A 2026-07-28 request names its method and
+// tool in its Mcp-Method and Mcp-Name headers (which the SDK checks
+// against the body). An earlier revision sets its log level for a
+// session, which stateless HTTP does not keep: its clients are sent
+// messages at the server's log_level, if set, and their calls are found in
+// the body, as is the tool that discovery's call_tool calls.
 func (l *Live) streams(r *http.Request) bool {
 	method, name := r.Header.Get("Mcp-Method"), r.Header.Get("Mcp-Name")
 	if r.Method != http.MethodPost || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {

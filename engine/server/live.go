@@ -95,20 +95,16 @@ type Options struct {
 	Tracing *tracing.Tracing
 }
 
-// listChanged reports whether the server declares the listChanged
-// capabilities (tools, and resources and prompts when it has some) to a
-// client that negotiated the protocol version: only when the
-// configuration may be swapped and the client can be sent the
-// notifications. Over stdio they go on the session; over stateless
-// streamable HTTP, only on a 2026-07-28 subscriptions/listen stream (an
-// earlier client would need a session's GET stream, which a stateless
-// server does not keep: GET on the endpoint is 405).
-func (o Options) listChanged(version string) bool {
-	return o.Watch && (!o.HTTP || version >= sdkListenVersion)
-}
+// delivers reports whether notifications (list changes, resource updates)
+// reach a client that negotiated the protocol version: over stdio on its
+// session; over stateless streamable HTTP only on a 2026-07-28
+// subscriptions/listen stream (an earlier client would need a session's
+// GET stream, which a stateless server does not keep: GET on the endpoint
+// is 405).
+func (o Options) delivers(version string) bool { return !o.HTTP || version >= listenVersion }
 
-// sdkListenVersion is the first protocol version with subscriptions/listen.
-const sdkListenVersion = "2026-07-28"
+// listenVersion is the first protocol version with subscriptions/listen.
+const listenVersion = "2026-07-28"
 
 // NewLive builds an MCP server for cfg, served as opts says.
 func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
@@ -139,7 +135,7 @@ func (l *Live) serverOptions(cfg *engine.Config, logger *slog.Logger, opts Optio
 	// The SDK's own capabilities say what it may send and what a listen
 	// stream may ask for; declareServed says, to each client, what it
 	// will be sent.
-	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: opts.Watch}}
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 	declaredBy(cfg).apply(caps, opts.Watch, true)
 	return &mcp.ServerOptions{
 		Instructions: cfg.Server.Instructions,

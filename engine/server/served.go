@@ -69,19 +69,27 @@ func declaredBy(cfg *engine.Config) declared {
 	return d
 }
 
+// changes reports whether what d serves may change while the server runs,
+// so that a subscriber may be told of updates: with reloads (watch), or
+// with resources read again every poll_interval.
+func (d declared) changes(watch bool) bool { return d.resources && (watch || d.polled) }
+
 // apply sets in caps the capabilities of d, and removes those d lacks
 // (the SDK adds prompts and resources itself, with listChanged, when it
-// holds some). listChanged is whether list changes are sent; subscribe,
-// whether updates of a subscribed resource can be: resources subscribe
-// is declared when they can, and the resources may change (they are
-// polled, or reloaded).
-func (d declared) apply(caps *mcp.ServerCapabilities, listChanged, subscribe bool) {
+// holds some), for a client that is sent notifications (deliver) or not:
+// listChanged when the configuration is watched, resources subscribe
+// when the resources may change.
+func (d declared) apply(caps *mcp.ServerCapabilities, watch, deliver bool) {
+	listChanged := watch && deliver
+	if caps.Tools != nil {
+		caps.Tools.ListChanged = listChanged
+	}
 	caps.Resources, caps.Prompts, caps.Completions, caps.Logging = nil, nil, nil, nil
 	if d.logging {
 		caps.Logging = &mcp.LoggingCapabilities{}
 	}
 	if d.resources {
-		caps.Resources = &mcp.ResourceCapabilities{ListChanged: listChanged, Subscribe: subscribe && (listChanged || d.polled)}
+		caps.Resources = &mcp.ResourceCapabilities{ListChanged: listChanged, Subscribe: deliver && d.changes(watch)}
 	}
 	if d.prompts {
 		caps.Prompts = &mcp.PromptCapabilities{ListChanged: listChanged}
@@ -115,16 +123,10 @@ func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 			case *mcp.InitializeResult:
 				caps, version = r.Capabilities, r.ProtocolVersion
 			case *mcp.DiscoverResult:
-				caps, version = r.Capabilities, sdkListenVersion
+				caps, version = r.Capabilities, listenVersion
 			}
 			if caps != nil {
-				// Changes reach a client over stdio (its session), or
-				// over HTTP on a 2026-07-28 listen stream: as for lists.
-				deliver := !l.opts.HTTP || version >= sdkListenVersion
-				if caps.Tools != nil {
-					caps.Tools.ListChanged = l.opts.listChanged(version)
-				}
-				declared().apply(caps, l.opts.listChanged(version), deliver)
+				declared().apply(caps, l.opts.Watch, l.opts.delivers(version))
 			}
 			return res, nil
 		case "prompts/list", "prompts/get":
@@ -137,7 +139,7 @@ func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 				what = "resources"
 			case l.opts.HTTP:
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": a subscription needs a session to be told of updates on, and this stateless HTTP server keeps none; clients of 2026-07-28 subscribe on a subscriptions/listen stream, others over stdio"}
-			case !l.opts.Watch && !d.polled:
+			case !d.changes(l.opts.Watch):
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": these resources never change while the server runs (none has a poll_interval, and the configuration is not watched), so this server declares no subscriptions"}
 			}
 		case "resources/list", "resources/read", "resources/templates/list":
