@@ -1,4 +1,4 @@
-# Sourced by .ci/run: builds Jaeger v2 (an OpenTelemetry Collector
+# Sourced by .ci/run, after services.sh: builds Jaeger v2 (an OpenTelemetry Collector
 # distribution that receives OTLP and answers trace queries) outside the
 # repository into a cache folder, once per version, and exports its path as
 # MCPDECL_TEST_JAEGER. The test that reads a call's trace back from it
@@ -8,17 +8,8 @@
 jaeger_version=v1.76.0 # the Go module's version; the program is Jaeger v2
 
 ensure_jaeger() {
-  local dir="${MCPDECL_CI_CACHE:-$HOME/.cache/mcpdecl-ci}/jaeger-$jaeger_version"
-  if [ ! -x "$dir/jaeger" ]; then
-    echo "building Jaeger ($jaeger_version) into $dir"
-    rm -rf "$dir" && mkdir -p "$dir"
-    (cd "$dir" && go mod init jaeger-ci >/dev/null 2>&1 &&
-      GOFLAGS=-mod=mod go get "github.com/jaegertracing/jaeger/cmd/jaeger@$jaeger_version" >/dev/null 2>&1 &&
-      GOFLAGS=-mod=mod go build -o jaeger.tmp github.com/jaegertracing/jaeger/cmd/jaeger &&
-      mv jaeger.tmp jaeger) ||
-      { echo "FAIL: could not build Jaeger (github.com/jaegertracing/jaeger/cmd/jaeger@$jaeger_version)" >&2; return 1; }
-  fi
-  MCPDECL_TEST_JAEGER="$dir/jaeger"
+  build_go_program jaeger github.com/jaegertracing/jaeger/cmd/jaeger "$jaeger_version" jaeger || return 1
+  MCPDECL_TEST_JAEGER=$BUILT
   export MCPDECL_TEST_JAEGER
   echo "Jaeger v2 from github.com/jaegertracing/jaeger@$jaeger_version: $MCPDECL_TEST_JAEGER"
 }

@@ -9,18 +9,10 @@ oidc_version=v3.52.0
 oidc_port=19998
 
 ensure_oidc() {
-  local dir="${MCPDECL_CI_CACHE:-$HOME/.cache/mcpdecl-ci}/oidc-$oidc_version"
-  if [ ! -x "$dir/oidc-server" ]; then
-    echo "building the zitadel/oidc $oidc_version example server into $dir"
-    rm -rf "$dir" && mkdir -p "$dir"
-    (cd "$dir" && go mod init oidc-ci >/dev/null 2>&1 &&
-      GOFLAGS=-mod=mod go get "github.com/zitadel/oidc/v3/example/server@$oidc_version" >/dev/null 2>&1 &&
-      GOFLAGS=-mod=mod go build -o oidc-server github.com/zitadel/oidc/v3/example/server) ||
-      { echo "FAIL: could not build the zitadel/oidc example server" >&2; return 1; }
-  fi
+  build_go_program oidc github.com/zitadel/oidc/v3/example/server "$oidc_version" oidc-server || return 1
   if ! answering 127.0.0.1 "$oidc_port"; then
     echo "starting the OpenID Connect provider on localhost:$oidc_port"
-    PORT=$oidc_port "$dir/oidc-server" >"$dir/server.log" 2>&1 &
+    PORT=$oidc_port "$BUILT" >"$(dirname "$BUILT")/server.log" 2>&1 &
     OIDC_PID=$!
   fi
   wait_for "the OpenID Connect provider" "$oidc_port"

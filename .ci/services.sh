@@ -15,6 +15,22 @@ wait_for() { # name port
   return 1
 }
 
+# build_go_program NAME PACKAGE VERSION BINARY: builds the Go program at
+# PACKAGE@VERSION outside the repository, into a cache folder named
+# NAME-VERSION (once per version), as BINARY there; sets BUILT to its path.
+build_go_program() {
+  local dir="${MCPDECL_CI_CACHE:-$HOME/.cache/mcpdecl-ci}/$1-$3"
+  BUILT="$dir/$4"
+  [ -x "$BUILT" ] && return 0
+  echo "building $2@$3 into $dir"
+  rm -rf "$dir" && mkdir -p "$dir"
+  (cd "$dir" && go mod init "$1-ci" >/dev/null 2>&1 &&
+    GOFLAGS=-mod=mod go get "$2@$3" >/dev/null 2>&1 &&
+    GOFLAGS=-mod=mod go build -o "$4.tmp" "$2" &&
+    mv "$4.tmp" "$4") ||
+    { echo "FAIL: could not build $2@$3" >&2; return 1; }
+}
+
 ensure_postgres() {
   if ! answering 127.0.0.1 5432; then
     echo "starting PostgreSQL"
