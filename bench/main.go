@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ func main() {
 	noGoBench := flag.Bool("no-gobench", false, "skip the Go benchmarks of the engine")
 	before := flag.String("before", "", "also run mcpdecl as built from this git revision (such as main or a commit), side by side, to compare a change")
 	observe := flag.Bool("observe", false, "also run mcpdecl with metrics on (--metrics-addr) and with traces on (every call sampled, sent over OTLP to a sink of the harness), on the main workloads")
+	toolbox := flag.String("toolbox", "", "also compare with MCP Toolbox for Databases, this executable of it (built outside the repository)")
+	only := flag.String("only", "", "run only these workloads, comma-separated: main, tools, bodies, peer (with -toolbox), examples, inproc; the report leaves the others out")
 	flag.Parse()
 	if *quick {
 		*calls, *rounds, *concList = 600, 1, "8"
@@ -41,7 +44,20 @@ func main() {
 	if _, err := os.Stat("go.mod"); err != nil {
 		log.Fatal("run the harness from the root of the repository: go run ./bench")
 	}
-	opts := options{calls: *calls, rounds: *rounds, concs: concs, out: *out, profileDir: *cpuprofile, profileFor: *profileFor, gobench: !*noGoBench, before: *before, observe: *observe}
+	opts := options{calls: *calls, rounds: *rounds, concs: concs, out: *out, profileDir: *cpuprofile, profileFor: *profileFor, gobench: !*noGoBench, before: *before, observe: *observe, toolbox: *toolbox}
+	if *only != "" {
+		opts.only = map[string]bool{}
+		for g := range strings.SplitSeq(*only, ",") {
+			g = strings.TrimSpace(g)
+			if !slices.Contains([]string{"main", "tools", "bodies", "peer", "examples", "inproc"}, g) {
+				log.Fatalf("invalid -only %q: the workloads are main, tools, bodies, peer, examples and inproc", g)
+			}
+			opts.only[g] = true
+		}
+		if opts.only["peer"] && *toolbox == "" {
+			log.Fatal("-only peer needs -toolbox: the path of a Toolbox executable")
+		}
+	}
 	if err := benchmark(opts); err != nil {
 		log.Fatal(err)
 	}
@@ -56,6 +72,24 @@ type options struct {
 	gobench       bool
 	before        string // a git revision of mcpdecl to run too; "" for none
 	observe       bool   // also run mcpdecl with metrics, and with traces
+	toolbox       string // a Toolbox executable to compare with; "" for none
+	only          map[string]bool
+}
+
+// runs says whether the workloads of group are run.
+func (o options) runs(group string) bool {
+	if group == "peer" && o.toolbox == "" {
+		return false
+	}
+	return o.only == nil || o.only[group]
+}
+
+// job is one workload: a call, how many, at what concurrency, with how
+// many tools loaded.
+type job struct {
+	group, label, transport string
+	c                       call
+	calls, conc, tools      int
 }
 
 // setup is what the servers run against.
@@ -64,6 +98,7 @@ type setup struct {
 	mcpdecl, baseline, patched string // binaries
 	static                     string // mcpdecl built with CGO_ENABLED=0
 	before                     string // mcpdecl built from options.before; "" for none
+	toolbox                    string // options.toolbox, absolute
 	otlp                       string // the OTLP sink's URL, with -observe
 }
 
@@ -119,16 +154,19 @@ func benchmark(o options) error {
 	}
 
 	r := &report{opts: o, started: started}
+	if o.runs("peer") {
+		if st.toolbox, err = filepath.Abs(o.toolbox); err != nil {
+			return err
+		}
+		if r.toolboxVersion, err = st.prepareToolbox(); err != nil {
+			return err
+		}
+	}
 	servers := func(tools int) []server { return st.servers(tools) }
 	slideshow := call{tool: "slideshow"}
 	echo := call{tool: "echo", args: map[string]any{"text": "hello"}}
 	top := call{tool: "top"}
 
-	type job struct {
-		group, label, transport string
-		c                       call
-		calls, conc, tools      int
-	}
 	var jobs []job
 	for _, transport := range []string{"stdio", "http"} {
 		for _, conc := range o.concs {
@@ -150,11 +188,18 @@ func benchmark(o options) error {
 		}
 		jobs = append(jobs, job{"bodies", human(size), "http", call{tool: "blob", args: map[string]any{"n": size}}, n, 8, 10})
 	}
+	jobs = append(jobs, peerJobs(o.calls)...)
 
 	for _, j := range jobs {
+		if !o.runs(j.group) {
+			continue
+		}
 		ss := servers(j.tools)
-		if j.group == "main" {
+		switch j.group {
+		case "main":
 			ss = append(ss, st.observed(j.tools)...)
+		case "peer":
+			ss = []server{ss[0], st.toolboxServer()}
 		}
 		res := &result{group: j.group, label: j.label, transport: j.transport, conc: j.conc, tools: j.tools, calls: j.calls, samples: map[string][]sample{}}
 		for round := range o.rounds {
@@ -173,14 +218,18 @@ func benchmark(o options) error {
 		r.results = append(r.results, res)
 	}
 
-	log.Printf("the example configurations")
-	if r.examples, err = runExamples(st, o); err != nil {
-		return err
+	if o.runs("examples") {
+		log.Printf("the example configurations")
+		if r.examples, err = runExamples(st, o); err != nil {
+			return err
+		}
 	}
 
-	log.Printf("SQLite in process: the engine and raw database/sql")
-	if r.inproc, err = sqlInProcess(st, o); err != nil {
-		return err
+	if o.runs("inproc") {
+		log.Printf("SQLite in process: the engine and raw database/sql")
+		if r.inproc, err = sqlInProcess(st, o); err != nil {
+			return err
+		}
 	}
 
 	if o.profileDir != "" {
@@ -375,8 +424,9 @@ func seed(path string) error {
 // in-process comparison.
 const topQuery = "SELECT name, price FROM items ORDER BY price DESC LIMIT 5"
 
-// config is mcpdecl's configuration: the four tools the baseline has, and
-// filler tools up to n.
+// config is mcpdecl's configuration: the four tools the baseline has, the
+// one-row SQLite tool of the comparison with Toolbox, and filler tools up
+// to n.
 func config(st *setup, n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `http_api "up" {
@@ -435,6 +485,26 @@ tool "echo" {
   }
 }
 
+tool "item" {
+  description = "One item by its id."
+  arg "id" { type = integer }
+  sql {
+    database = database.shop
+    query    = %q
+    params   = [expr("args.id")]
+  }
+  error_if      = expr("len(rows) == 0")
+  error_message = expr("'There is no item ' + string(args.id) + '.'")
+  output "name" {
+    type  = string
+    value = expr("rows[0].name")
+  }
+  output "price" {
+    type  = number
+    value = expr("rows[0].price")
+  }
+}
+
 tool "top" {
   description = "The five dearest items."
   sql {
@@ -449,8 +519,8 @@ tool "top" {
     value = expr("rows")
   }
 }
-`, st.upstream, st.db, topQuery)
-	for i := 4; i < n; i++ {
+`, st.upstream, st.db, itemQuery, topQuery)
+	for i := 5; i < n; i++ {
 		fmt.Fprintf(&b, `
 tool "filler_%d" {
   description = "A tool that is only listed."

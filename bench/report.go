@@ -50,6 +50,8 @@ type report struct {
 	inproc   []inproc
 	profiles []profile
 	gobench  []gobench
+	// toolboxVersion is what the Toolbox executable says of itself.
+	toolboxVersion string
 }
 
 func (r *report) find(group, label, transport string, conc int) *result {
@@ -136,6 +138,7 @@ func (r *report) write(path, chart string) error {
 	r.targets(&b)
 	r.failures(&b)
 	r.observeTable(&b)
+	r.peerTable(&b)
 
 	b.WriteString("\n## Throughput\n\n![calls per second, mcpdecl and the baselines](bench/chart.svg)\n\n")
 	b.WriteString("| workload | transport | concurrency | calls | mcpdecl calls/s | baseline calls/s | ratio | target | | baseline, patched SDK | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -371,7 +374,7 @@ func (r *report) targets(b *strings.Builder) {
 func (r *report) failures(b *strings.Builder) {
 	var lines []string
 	for _, x := range r.results {
-		for _, name := range []string{mcpdeclName, baselineName, patchedName, beforeName, metricsName, tracesName} {
+		for _, name := range []string{mcpdeclName, baselineName, patchedName, beforeName, metricsName, tracesName, toolboxName} {
 			for i, s := range x.samples[name] {
 				if s.errors > 0 {
 					lines = append(lines, fmt.Sprintf("- %s %s over %s at concurrency %d, %s, round %d: %d of %d calls failed", x.group, x.label, x.transport, x.conc, name, i+1, s.errors, s.calls))
@@ -426,9 +429,15 @@ func (r *report) svg() string {
 	colors := []string{"#2b6cb0", "#a0aec0", "#d69e2e"}
 	names := []string{mcpdeclName, baselineName, patchedName}
 	top := 56
-	height := top + len(r.results)*(3*barH+gap) + 20
-	peak := 1.0
+	var results []*result
 	for _, x := range r.results {
+		if x.group != "peer" {
+			results = append(results, x)
+		}
+	}
+	height := top + len(results)*(3*barH+gap) + 20
+	peak := 1.0
+	for _, x := range results {
 		for _, n := range names {
 			peak = max(peak, x.med(n).callsPerSec)
 		}
@@ -442,7 +451,7 @@ func (r *report) svg() string {
 		fmt.Fprintf(&b, `<rect x="%d" y="32" width="12" height="12" fill="%s"/><text x="%d" y="42">%s</text>`+"\n", x, colors[i], x+16, escape(n))
 	}
 	y := top
-	for _, x := range r.results {
+	for _, x := range results {
 		label := fmt.Sprintf("%s, %s, c=%d", x.label, x.transport, x.conc)
 		switch x.group {
 		case "tools":

@@ -30,6 +30,10 @@ type server struct {
 	args func(http bool, addr, pprof string) []string
 	// env is added to the server's environment.
 	env []string
+	// endpoint, when set, is the MCP endpoint of a server that listens on
+	// the address it is given (a free port chosen by the harness) rather
+	// than choosing one and logging it; the harness waits for the port.
+	endpoint func(addr string) string
 }
 
 // sample is what one run measured.
@@ -72,7 +76,15 @@ func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error
 		}
 		pprofAddr = addr
 	}
-	argv := s.args(overHTTP, "127.0.0.1:0", pprofAddr)
+	listen := "127.0.0.1:0"
+	if s.endpoint != nil {
+		addr, err := freeAddr()
+		if err != nil {
+			return out, err
+		}
+		listen = addr
+	}
+	argv := s.args(overHTTP, listen, pprofAddr)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(append(os.Environ(), "GOMAXPROCS=2"), s.env...)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -87,7 +99,13 @@ func run(s server, overHTTP bool, c call, n, conc int, o runOpts) (sample, error
 			return out, err
 		}
 		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-		endpoint, err := awaitURL(stderr)
+		var endpoint string
+		if s.endpoint != nil {
+			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			endpoint, err = s.endpoint(listen), awaitPort(listen)
+		} else {
+			endpoint, err = awaitURL(stderr)
+		}
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", s.name, err)
 		}
@@ -249,6 +267,17 @@ func awaitURL(r io.Reader) (string, error) {
 	case <-time.After(30 * time.Second):
 		return "", fmt.Errorf("no endpoint logged within 30s")
 	}
+}
+
+// awaitPort waits until something accepts connections at addr.
+func awaitPort(addr string) error {
+	for range 300 {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			return c.Close()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("nothing listens at %s after 30s", addr)
 }
 
 // memory is the peak resident set of a process (VmHWM), and its resident
