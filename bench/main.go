@@ -307,7 +307,8 @@ func (st *setup) servers(tools int) []server {
 
 // buildAll builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its
 // own module's go.mod), and the same baseline on the SDK as mcpdecl builds
-// it (third_party/go-sdk, through a go.mod that adds the root's replace).
+// it (third_party/go-sdk and the JSON decoder it uses, through a go.mod
+// that adds the root's replace directives).
 func buildAll(st *setup) error {
 	var err error
 	for range 10 { // others may be halfway through an edit: wait and retry
@@ -330,11 +331,16 @@ func buildAll(st *setup) error {
 	if err != nil {
 		return err
 	}
-	sdk, err := filepath.Abs("third_party/go-sdk/src")
-	if err != nil {
-		return err
+	for module, dir := range map[string]string{
+		"github.com/modelcontextprotocol/go-sdk": "third_party/go-sdk/src",
+		"github.com/segmentio/encoding":          "third_party/segmentio-encoding/src",
+	} {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return err
+		}
+		mod = append(mod, fmt.Sprintf("\nreplace %s => %s\n", module, abs)...)
 	}
-	mod = append(mod, fmt.Sprintf("\nreplace github.com/modelcontextprotocol/go-sdk => %s\n", sdk)...)
 	var sum []byte
 	for _, f := range []string{"bench/baseline/go.sum", "go.sum"} {
 		b, err := os.ReadFile(f)
