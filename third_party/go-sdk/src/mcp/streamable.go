@@ -439,6 +439,12 @@ func (h *StreamableHTTPHandler) serveStateless(w http.ResponseWriter, req *http.
 	}
 	defer session.Close()
 
+	if info.parsed && len(req.Header.Values(lastEventIDHeader)) == 0 {
+		// The body was read and parsed to connect: serve its messages
+		// without reading and parsing it again.
+		transport.connection.serveIncoming(w, req, info.incoming, info.isBatch)
+		return
+	}
 	transport.ServeHTTP(w, req)
 }
 
@@ -459,6 +465,12 @@ type ephemeralConnectInfo struct {
 	opts                  *ServerSessionOptions
 	usesNewProtocol       bool
 	isSubscriptionsListen bool
+
+	// parsed reports that the body was not empty and was parsed into
+	// incoming, a batch if isBatch.
+	parsed   bool
+	incoming []jsonrpc.Message
+	isBatch  bool
 }
 
 // ephemeralConnectOpts peeks at the request body to determine connection
@@ -482,7 +494,8 @@ func (h *StreamableHTTPHandler) ephemeralConnectOpts(req *http.Request) (*epheme
 	}
 	req.Body.Close()
 	req.Body = io.NopCloser(bytes.NewBuffer(body))
-	msgs, _, err := readBatch(body)
+	msgs, isBatch, err := readBatch(body)
+	parsed := err == nil && len(body) > 0
 	if err == nil {
 		for _, msg := range msgs {
 			if r, ok := msg.(*jsonrpc.Request); ok {
@@ -521,6 +534,9 @@ func (h *StreamableHTTPHandler) ephemeralConnectOpts(req *http.Request) (*epheme
 		},
 		usesNewProtocol:       usesNewProtocol,
 		isSubscriptionsListen: isSubscriptionsListen,
+		parsed:                parsed,
+		incoming:              msgs,
+		isBatch:               isBatch,
 	}, nil
 }
 
@@ -1452,7 +1468,12 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 		http.Error(w, fmt.Sprintf("malformed payload: %v", err), http.StatusBadRequest)
 		return
 	}
+	c.serveIncoming(w, req, incoming, isBatch)
+}
 
+// serveIncoming serves the messages of a POST request's body, a batch if
+// isBatch.
+func (c *streamableServerConn) serveIncoming(w http.ResponseWriter, req *http.Request, incoming []jsonrpc.Message, isBatch bool) {
 	protocolVersion := protocolVersionFromContext(req.Context())
 	if protocolVersion == "" {
 		protocolVersion = protocolVersion20250326

@@ -33,19 +33,22 @@ const (
 )
 
 func extractName(method string, params json.RawMessage) (string, bool) {
+	// Only the name is decoded: decoding the whole params (the arguments
+	// into a map[string]any, _meta into maps) for one string allocated
+	// several kilobytes per request, all of it decoded again by the
+	// method's handler.
 	switch method {
-	case "tools/call":
-		var p CallToolParams
-		if err := internaljson.Unmarshal(params, &p); err == nil {
-			return p.Name, true
+	case "tools/call", "prompts/get":
+		var p struct {
+			Name string `json:"name"`
 		}
-	case "prompts/get":
-		var p GetPromptParams
 		if err := internaljson.Unmarshal(params, &p); err == nil {
 			return p.Name, true
 		}
 	case "resources/read":
-		var p ReadResourceParams
+		var p struct {
+			URI string `json:"uri"`
+		}
 		if err := internaljson.Unmarshal(params, &p); err == nil {
 			return p.URI, true
 		}

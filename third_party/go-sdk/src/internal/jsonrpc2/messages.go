@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
 )
@@ -76,6 +77,10 @@ type Response struct {
 	// Extra is additional information that does not appear on the wire. It can be
 	// used to pass information from the underlying transport to the application.
 	Extra any
+
+	// encoded reports that Result was encoded by NewResponse, so it is
+	// compact, valid JSON that EncodeMessage can copy without checking.
+	encoded bool
 }
 
 // StringID creates a new string request identifier.
@@ -117,7 +122,7 @@ func (msg *Request) marshal(to *wireCombined) {
 // supplied. If err is set result may be ignored.
 func NewResponse(id ID, result any, rerr error) (*Response, error) {
 	r, merr := marshalToRaw(result)
-	return &Response{ID: id, Result: r, Error: rerr}, merr
+	return &Response{ID: id, Result: r, Error: rerr, encoded: merr == nil}, merr
 }
 
 func (msg *Response) marshal(to *wireCombined) {
@@ -148,6 +153,9 @@ func toWireError(err error) *WireError {
 }
 
 func EncodeMessage(msg Message) ([]byte, error) {
+	if r, ok := msg.(*Response); ok && r.encoded && r.Error == nil && len(r.Result) > 0 {
+		return encodeResult(r)
+	}
 	wire := wireCombined{VersionTag: wireVersion}
 	msg.marshal(&wire)
 	data, err := jsonMarshal(&wire)
@@ -155,6 +163,33 @@ func EncodeMessage(msg Message) ([]byte, error) {
 		return nil, fmt.Errorf("marshaling jsonrpc message: %w", err)
 	}
 	return data, nil
+}
+
+// encodeResult encodes a successful response whose result NewResponse
+// encoded, as EncodeMessage would, without encoding/json checking and
+// compacting the result's bytes a second time.
+func encodeResult(r *Response) ([]byte, error) {
+	var id []byte
+	switch v := r.ID.value.(type) {
+	case nil:
+	case int64:
+		id = strconv.AppendInt(nil, v, 10)
+	default:
+		var err error
+		if id, err = jsonMarshal(v); err != nil {
+			return nil, fmt.Errorf("marshaling jsonrpc message: %w", err)
+		}
+	}
+	const head = `{"jsonrpc":"` + wireVersion + `"`
+	b := make([]byte, 0, len(head)+len(`,"id":`)+len(id)+len(`,"result":`)+len(r.Result)+1)
+	b = append(b, head...)
+	if id != nil {
+		b = append(b, `,"id":`...)
+		b = append(b, id...)
+	}
+	b = append(b, `,"result":`...)
+	b = append(b, r.Result...)
+	return append(b, '}'), nil
 }
 
 // EncodeIndent is like EncodeMessage, but honors indents.
