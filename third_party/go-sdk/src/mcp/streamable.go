@@ -1542,7 +1542,8 @@ func (c *streamableServerConn) serveIncoming(w http.ResponseWriter, req *http.Re
 			//
 			// TODO: this validation can be moved within validateMcpHeaders.
 			var metaVersion string
-			if meta := extractRequestMeta(jreq.Params); meta != nil {
+			meta := extractRequestMeta(jreq.Params)
+			if meta != nil {
 				metaVersion = meta.protocolVersion()
 			}
 			if (jreq.IsCall() && protocolVersion >= protocolVersion20260728) || metaVersion != "" {
@@ -1617,6 +1618,8 @@ func (c *streamableServerConn) serveIncoming(w http.ResponseWriter, req *http.Re
 			jreq.Extra = &RequestExtra{
 				TokenInfo: tokenInfo,
 				Header:    req.Header,
+				meta:      meta,
+				metaRead:  true,
 			}
 			if jreq.IsCall() {
 				calls[jreq.ID] = struct{}{}
