@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -66,8 +65,8 @@ func Enabled() bool {
 
 // FromEnv builds the tracing the OTEL_* environment variables describe, or
 // returns nil when they do not ask for traces (see [Enabled]). It reads
-// OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, _HEADERS, _TIMEOUT, _INSECURE and
-// the certificate variables (through the OTLP exporter),
+// OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, _HEADERS, _TIMEOUT, _COMPRESSION,
+// _INSECURE and the certificate variables (see [otlpFromEnv]),
 // OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL (http/protobuf only),
 // OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, OTEL_SERVICE_NAME and
 // OTEL_RESOURCE_ATTRIBUTES, and OTEL_BSP_MAX_QUEUE_SIZE,
@@ -120,9 +119,11 @@ func FromEnv(ctx context.Context, opts Options) (*Tracing, error) {
 	endpoint := "(test exporter)"
 	if exporter == nil {
 		endpoint = shown(firstSet("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"))
-		if exporter, err = otlptracehttp.New(ctx); err != nil {
-			return nil, fmt.Errorf("the OTLP trace exporter (endpoint %s): %w", endpoint, err)
+		otlp, err := otlpFromEnv()
+		if err != nil {
+			return nil, err
 		}
+		exporter = otlp
 	}
 	logger := opts.Logger
 	if logger == nil {
