@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-resty/resty/v2"
 	"github.com/hashicorp/hcl/v2"
+	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -20,11 +21,12 @@ import (
 // that all the actions referring to it share. It is safe for concurrent use.
 type API struct {
 	name     string
-	scheme   string      // "http" or "https"
-	host     string      // host[:port], as written in base_url
-	prefix   string      // scheme://host and the base path, without a trailing slash
-	query    string      // encoded query sent with every request, without "?"
-	header   http.Header // User-Agent, headers and auth, by canonical name
+	scheme   string               // "http" or "https"
+	host     string               // host[:port], as written in base_url
+	prefix   string               // scheme://host and the base path, without a trailing slash
+	origin   []attribute.KeyValue // of a request's span: server.address, url.scheme, server.port
+	query    string               // encoded query sent with every request, without "?"
+	header   http.Header          // User-Agent, headers and auth, by canonical name
 	timeout  time.Duration
 	maxBytes int64
 	client   *resty.Client
@@ -185,6 +187,7 @@ func (a *API) setBase(s string) error {
 		return fmt.Errorf("%q has a fragment (#…), which is never sent to a server", s)
 	}
 	a.scheme, a.host = u.Scheme, u.Host
+	a.origin = originAttributes(u)
 	a.prefix = u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/")
 	a.query = escapeLiteral(u.RawQuery, true)
 	return nil

@@ -22,25 +22,38 @@ import (
 // query): the query never goes into a span, and the rest is redacted like
 // everything else the call reports.
 func (a *action) describeSpan(ctx context.Context, sp trace.Span, h http.Header, where string) {
-	attrs := []attribute.KeyValue{
+	attrs := make([]attribute.KeyValue, 0, 6)
+	attrs = append(attrs,
 		attribute.String("http.request.method", a.method),
 		attribute.String("url.full", engine.RedactText(ctx, where)),
 		attribute.String("mcpdecl.http_api", a.api.label()),
-	}
-	if u, err := url.Parse(where); err == nil {
-		attrs = append(attrs, attribute.String("server.address", u.Hostname()), attribute.String("url.scheme", u.Scheme))
-		port := u.Port()
-		if port == "" && u.Scheme == "https" {
-			port = "443"
-		} else if port == "" {
-			port = "80"
-		}
-		if n, err := strconv.Atoi(port); err == nil {
-			attrs = append(attrs, attribute.Int("server.port", n))
-		}
+	)
+	if a.dynURL == nil {
+		// The URL is under the http_api's base URL: its origin was read
+		// at load.
+		attrs = append(attrs, a.api.origin...)
+	} else if u, err := url.Parse(where); err == nil {
+		attrs = append(attrs, originAttributes(u)...)
 	}
 	sp.SetAttributes(attrs...)
 	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(h))
+}
+
+// originAttributes are the attributes of a request's span that the origin
+// of its URL u gives: server.address, url.scheme and server.port (the
+// scheme's default when the URL names none).
+func originAttributes(u *url.URL) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{attribute.String("server.address", u.Hostname()), attribute.String("url.scheme", u.Scheme)}
+	port := u.Port()
+	if port == "" && u.Scheme == "https" {
+		port = "443"
+	} else if port == "" {
+		port = "80"
+	}
+	if n, err := strconv.Atoi(port); err == nil {
+		attrs = append(attrs, attribute.Int("server.port", n))
+	}
+	return attrs
 }
 
 // endExchange ends the exchange of a request answered with status: its

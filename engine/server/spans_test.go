@@ -248,7 +248,8 @@ func TestSpans(t *testing.T) {
 		if got := ua["url.full"].AsString(); !strings.HasSuffix(got, "/items/a1") || strings.Contains(got, "?") {
 			t.Errorf("url.full = %q, want the URL without its query string", got)
 		}
-		if ua["http.response.status_code"].AsInt64() != 200 || ua["http.request.method"].AsString() != "GET" || ua["server.address"].AsString() != "127.0.0.1" {
+		if ua["http.response.status_code"].AsInt64() != 200 || ua["http.request.method"].AsString() != "GET" || ua["server.address"].AsString() != "127.0.0.1" ||
+			ua["url.scheme"].AsString() != "http" || ua["server.port"].AsInt64() == 0 || !strings.Contains(ua["url.full"].AsString(), fmt.Sprintf(":%d/", ua["server.port"].AsInt64())) {
 			t.Errorf("upstream span attributes: %v", ua)
 		}
 		got := sent()
