@@ -1405,7 +1405,9 @@ func (s *Server) bind(mcpConn Connection, conn *jsonrpc2.Connection, state *Serv
 	s.mu.Lock()
 	s.sessions = append(s.sessions, ss)
 	s.mu.Unlock()
-	s.opts.Logger.Info("server session connected", "session_id", ss.ID())
+	if s.infoEnabled() {
+		s.opts.Logger.Info("server session connected", "session_id", ss.ID())
+	}
 	return ss
 }
 
@@ -1425,7 +1427,19 @@ func (s *Server) disconnect(cc *ServerSession) {
 	delete(s.promptChangeSubscriptions, cc)
 	delete(s.resourceChangeSubscriptions, cc)
 
-	s.opts.Logger.Info("server session disconnected", "session_id", cc.ID())
+	if s.infoEnabled() {
+		s.opts.Logger.Info("server session disconnected", "session_id", cc.ID())
+	}
+}
+
+// infoEnabled reports whether the server's logger records Info messages.
+// The messages of every session's start and end are built only then: a
+// stateless HTTP server makes a session for each request, and building a
+// record that is then dropped (its arguments, and slog's large stack
+// frame on a goroutine whose stack is small) was a fifth of the server's
+// work on a small request.
+func (s *Server) infoEnabled() bool {
+	return s.opts.Logger.Enabled(context.Background(), slog.LevelInfo)
 }
 
 // ServerSessionOptions configures the server session.
@@ -1451,7 +1465,9 @@ func (s *Server) Connect(ctx context.Context, t Transport, opts *ServerSessionOp
 		onClose = opts.onClose
 	}
 
-	s.opts.Logger.Info("server connecting")
+	if s.infoEnabled() {
+		s.opts.Logger.Info("server connecting")
+	}
 	ss, err := connect(ctx, t, s, state, onClose, s.opts.Logger)
 	if err != nil {
 		s.opts.Logger.Error("server connect error", "error", err)
@@ -1509,7 +1525,9 @@ func (ss *ServerSession) initialized(ctx context.Context, params *InitializedPar
 	if h := ss.server.opts.InitializedHandler; h != nil {
 		h(ctx, serverRequestFor(ss, params))
 	}
-	ss.server.opts.Logger.Info("session initialized")
+	if ss.server.infoEnabled() {
+		ss.server.opts.Logger.Info("session initialized")
+	}
 	return nil, nil
 }
 
