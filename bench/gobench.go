@@ -29,6 +29,7 @@ func goBenchmarks() []gobench {
 		{"^BenchmarkHTTPCall$", "./engine/server/"},
 		{"^BenchmarkLoad1000$", "./cmd/mcpdecl/"},
 		{"^BenchmarkSQLite(Tool|Raw|RawPrepared)$", "./adapters/sql/"},
+		{"^BenchmarkParts$", "./bench/"},
 	}
 	re := regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) B/op\s+([\d.]+) allocs/op)?`)
 	var out []gobench

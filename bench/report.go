@@ -220,6 +220,7 @@ func (r *report) write(path, chart string) error {
 			}
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %.0f | %.0f |\n", g.pkg, g.name, nsText(g.nsOp), g.bytes, g.allocs)
 		}
+		r.partsTable(&b)
 		b.WriteString("\n`BenchmarkCallEngine` is one call with an action that returns a ready-made body (the engine's own work); `BenchmarkCallHTTP` adds a loopback HTTP round trip; `BenchmarkHTTPCall` is one `tools/call` through mcpdecl's HTTP handler without a network, as a client of each revision sends it (a 2026-07-28 client adds the `_meta` triple to every request).\n")
 	}
 
@@ -474,4 +475,25 @@ func (r *report) svg() string {
 
 func escape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// partsTable writes BenchmarkParts: a call over loopback HTTP next to the
+// sum of the parts any server doing its work pays for.
+func (r *report) partsTable(b *strings.Builder) {
+	call, ok := r.bench("./bench/", "BenchmarkParts/call")
+	if !ok {
+		return
+	}
+	var sum float64
+	var parts []string
+	for _, p := range []string{"server", "upstream", "json"} {
+		g, ok := r.bench("./bench/", "BenchmarkParts/"+p)
+		if !ok {
+			return
+		}
+		sum += g.nsOp
+		parts = append(parts, fmt.Sprintf("%s %s", p, nsText(g.nsOp)))
+	}
+	fmt.Fprintf(b, "\n`BenchmarkParts` (one call at a time, client and servers in one process): the HTTP tool called through mcpdecl over loopback HTTP takes %s; its parts (%s) sum to %s: the call costs %.2f× its parts. The parts: an HTTP round trip of the same request and answer bytes to a server that does nothing else, the round trip to the upstream, and `encoding/json` decoding the request and the upstream's body and encoding the answer. What is above them is mcpdecl's own: the SDK's protocol layer (a session, a connection and goroutines for each stateless request), validation and mappings; see `bench/PROFILE.md`.\n",
+		nsText(call.nsOp), strings.Join(parts, ", "), nsText(sum), call.nsOp/sum)
 }
