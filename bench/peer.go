@@ -109,7 +109,7 @@ func (r *report) peerTable(b *strings.Builder) {
 	if r.opts.toolbox == "" {
 		return
 	}
-	fmt.Fprintf(b, "\n## Against MCP Toolbox for Databases\n\n%s (`%s`), built outside this repository and given with `-toolbox`, serving the same go-httpbin `/json` (an `http` tool, which returns the body as it is) and the same SQLite table (a `sqlite-sql` tool reading one row by a bound id), against mcpdecl's `slideshow` (three fields mapped into validated outputs) and `item` (the row into validated outputs), in the same rounds. Target: mcpdecl's server CPU per call ≤ 0.75× Toolbox's.\n\n", toolboxName, r.toolboxVersion)
+	fmt.Fprintf(b, "\n## Against MCP Toolbox for Databases\n\n%s (`%s`), built outside this repository (`go build` of its source at the commit #20 names, 28a4910 of the fork xaas-cloud/genai-toolbox) and given with `-toolbox`, serving the same go-httpbin `/json` (an `http` tool, which returns the body as it is) and the same SQLite table (a `sqlite-sql` tool reading one row by a bound id), against mcpdecl's `slideshow` (three fields mapped into validated outputs) and `item` (the row into validated outputs), in the same rounds. Target: mcpdecl's server CPU per call ≤ 0.75× Toolbox's.\n\n", toolboxName, r.toolboxVersion)
 	b.WriteString("| workload | transport | concurrency | calls/s mcpdecl | calls/s Toolbox | Toolbox ÷ mcpdecl | CPU per call mcpdecl | Toolbox | mcpdecl ÷ Toolbox | ≤ 0.75× | RSS mcpdecl | RSS Toolbox |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, x := range r.results {
 		if x.group != "peer" {
