@@ -53,6 +53,9 @@ const (
 	defaultOTLPLimit = 10 * time.Second
 	// maxResponse caps what is read of a receiver's answer.
 	maxResponse = 64 << 10
+	// maxKeptBuffer is the largest request buffer kept from one export to
+	// the next (a batch of 512 spans of a call takes about 200 KB).
+	maxKeptBuffer = 4 << 20
 )
 
 // otlpFromEnv builds the exporter the OTEL_EXPORTER_OTLP_* variables
@@ -198,6 +201,10 @@ func (e *otlpExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 	defer e.mu.Unlock()
 	e.buf = appendRequest(e.buf[:0], spans)
 	body := e.buf
+	if cap(e.buf) > maxKeptBuffer {
+		// An unusually large batch: its buffer is not kept for the next.
+		e.buf = nil
+	}
 	if e.gzip {
 		var zb bytes.Buffer
 		zw := gzip.NewWriter(&zb)
