@@ -198,13 +198,26 @@ func (r *report) write(path, chart string) error {
 		fmt.Fprintf(&b, "| %d | %.0f | %.0f | %.2f× | %s | %s | %s | %s |\n", x.tools, m.callsPerSec, bl.callsPerSec, x.ratio(baselineName, cps), mb(m.rssKB), mb(bl.rssKB), ms(m.firstList), ms(bl.firstList))
 	}
 	b.WriteString("\n### With the size of the upstream body\n\nA tool GETs a JSON body `{\"data\": \"xxx…\"}` of the given size and returns its length as a validated integer output; over HTTP at concurrency 8 (fewer calls for the larger bodies).\n\n")
-	b.WriteString("| body | calls | mcpdecl calls/s | baseline calls/s | ratio | p50 mcpdecl | p50 baseline | RSS mcpdecl | RSS baseline |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| body | calls | mcpdecl calls/s | baseline calls/s | ratio | p50 mcpdecl | p50 baseline | RSS mcpdecl | RSS baseline |")
+	if o.before != "" {
+		fmt.Fprintf(&b, " calls/s at `%s` | RSS at `%s` |", o.before, o.before)
+	}
+	b.WriteString("\n|---|---|---|---|---|---|---|---|---|")
+	if o.before != "" {
+		b.WriteString("---|---|")
+	}
+	b.WriteString("\n")
 	for _, x := range r.results {
 		if x.group != "bodies" {
 			continue
 		}
 		m, bl := x.med(mcpdeclName), x.med(baselineName)
-		fmt.Fprintf(&b, "| %s | %d | %.0f | %.0f | %.2f× | %s | %s | %s | %s |\n", x.label, x.calls, m.callsPerSec, bl.callsPerSec, x.ratio(baselineName, cps), ms(m.p50), ms(bl.p50), mb(m.rssKB), mb(bl.rssKB))
+		fmt.Fprintf(&b, "| %s | %d | %.0f | %.0f | %.2f× | %s | %s | %s | %s |", x.label, x.calls, m.callsPerSec, bl.callsPerSec, x.ratio(baselineName, cps), ms(m.p50), ms(bl.p50), mb(m.rssKB), mb(bl.rssKB))
+		if o.before != "" {
+			bf := x.med(beforeName)
+			fmt.Fprintf(&b, " %.0f | %s |", bf.callsPerSec, mb(bf.rssKB))
+		}
+		b.WriteString("\n")
 	}
 
 	b.WriteString("\n## The example configurations\n\n`mcpdecl serve` on each example over stdio, as a desktop client starts it; calls at concurrency 8 against the local go-httpbin (httpbin), a fresh copy of the shop database (shop), or the machine's own programs (system).\n\n")
