@@ -420,13 +420,11 @@ func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, tex
 		return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, 0, hostEnd), "Invalid url", "%s.", upperFirst(unwrapURLError(err).Error()))}
 	}
 	api := &API{
-		scheme:   u.Scheme,
-		host:     u.Host,
-		prefix:   u.Scheme + "://" + u.Host,
 		header:   http.Header{"User-Agent": {userAgent}},
 		timeout:  ctx.Settings.Timeout,
 		maxBytes: ctx.Settings.MaxResponseBytes,
 	}
+	api.setOrigin(u)
 	diags := a.decodePath(target, text, phs, index, api.prefix, hostEnd)
 	if diags.HasErrors() {
 		return nil, diags

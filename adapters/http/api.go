@@ -186,11 +186,18 @@ func (a *API) setBase(s string) error {
 	if u.Fragment != "" || strings.Contains(s, "#") {
 		return fmt.Errorf("%q has a fragment (#…), which is never sent to a server", s)
 	}
-	a.scheme, a.host = u.Scheme, u.Host
-	a.origin = originAttributes(u)
-	a.prefix = u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/")
+	a.setOrigin(u)
+	a.prefix += strings.TrimRight(u.EscapedPath(), "/")
 	a.query = escapeLiteral(u.RawQuery, true)
 	return nil
+}
+
+// setOrigin records the origin of u (checked by checkOrigin) as the API's:
+// its scheme and host, the prefix of its URLs, and their span attributes.
+func (a *API) setOrigin(u *url.URL) {
+	a.scheme, a.host = u.Scheme, u.Host
+	a.prefix = u.Scheme + "://" + u.Host
+	a.origin = originAttributes(u)
 }
 
 // checkOrigin checks that u, parsed from s, is an absolute http or https URL

@@ -36,7 +36,7 @@ variable "key" {
 }
 
 http_api "up" {
-  base_url = %q
+  base_url = %[1]q
   auth {
     api_key {
       query = "key"
@@ -47,7 +47,7 @@ http_api "up" {
 
 database "db" {
   driver = "sqlite"
-  dsn    = %q
+  dsn    = %[2]q
 }
 
 tool "fetch" {
@@ -86,7 +86,16 @@ tool "echo" {
   arg "note" { type = string }
   text = expr("args.note + ' ' + args.password")
 }
-%s`
+
+tool "fetch_url" {
+  description = "An item, by a url of its own."
+  arg "id" { type = string }
+  http {
+    url         = %[4]q
+    path_params = { id = expr("args.id") }
+  }
+}
+%[3]s`
 
 // tracedServer serves tracedTools over HTTP, as opts say, with a tracer
 // whose spans exp receives, extra appended to the configuration. It returns the
@@ -104,7 +113,7 @@ func tracedServer(t *testing.T, exp sdktrace.SpanExporter, extra string, opts se
 	}))
 	t.Cleanup(up.Close)
 	dir := t.TempDir()
-	src := fmt.Sprintf(tracedTools, up.URL, filepath.Join(dir, "db.sqlite"), extra)
+	src := fmt.Sprintf(tracedTools, up.URL, filepath.Join(dir, "db.sqlite"), extra, up.URL+"/items/{id}")
 	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(httpaction.New(), sqlaction.New(), execaction.New()), src, enginetest.Options{Dir: dir})
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -180,6 +189,7 @@ func spansOf(t *testing.T, tr *tracing.Tracing, exp *tracetest.InMemoryExporter,
 const (
 	clientTrace  = "4bf92f3577b34da6a3ce929d0e0e4736"
 	clientSpan   = "00f067aa0ba902b7"
+	clientTrace2 = "5bf92f3577b34da6a3ce929d0e0e4737"
 	headerTrace  = "0af7651916cd43dd8448eb211c80319c"
 	headerSpan   = "b7ad6b7169203331"
 	metaParent   = "00-" + clientTrace + "-" + clientSpan + "-01"
@@ -255,6 +265,22 @@ func TestSpans(t *testing.T) {
 		got := sent()
 		if len(got) == 0 || got[len(got)-1] != "00-"+clientTrace+"-"+up.SpanContext().SpanID().String()+"-01" {
 			t.Errorf("the upstream was sent traceparent %q, want the upstream span's", got)
+		}
+	})
+
+	t.Run("http with a url of its own", func(t *testing.T) {
+		const parent = "00-" + clientTrace2 + "-" + clientSpan + "-01"
+		if res := call("fetch_url", map[string]any{"id": "b2"}, parent); res.IsError {
+			t.Fatalf("call failed: %v", res.Content)
+		}
+		up, ok := spansOf(t, tr, exp, traceID(clientTrace2))["GET"]
+		if !ok {
+			t.Fatal("no span of the upstream request")
+		}
+		ua := attrs(up)
+		if ua["server.address"].AsString() != "127.0.0.1" || ua["url.scheme"].AsString() != "http" || ua["server.port"].AsInt64() == 0 ||
+			!strings.HasSuffix(ua["url.full"].AsString(), fmt.Sprintf(":%d/items/b2", ua["server.port"].AsInt64())) {
+			t.Errorf("upstream span attributes: %v", ua)
 		}
 	})
 
