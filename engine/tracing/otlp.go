@@ -22,6 +22,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // otlpExporter sends spans to an OTLP/HTTP receiver as protobuf
@@ -70,12 +72,7 @@ const (
 func otlpFromEnv() (*otlpExporter, error) {
 	e := &otlpExporter{headers: http.Header{}, stopped: make(chan struct{})}
 
-	target, name := "", ""
-	if v := env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"); v != "" {
-		target, name = v, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
-	} else if v := env("OTEL_EXPORTER_OTLP_ENDPOINT"); v != "" {
-		target, name = v, "OTEL_EXPORTER_OTLP_ENDPOINT"
-	}
+	name, target := firstNamed("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
 	u, err := url.Parse(target)
 	if target == "" {
 		u, _ = url.Parse(defaultEndpoint)
@@ -98,7 +95,7 @@ func otlpFromEnv() (*otlpExporter, error) {
 		u.Scheme = "http"
 	}
 	// Credentials belong in headers; a query string or fragment is no part
-	// of an OTLP endpoint.
+	// of an OTLP endpoint. So the URL can be shown as it is.
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	e.url = u.String()
 
@@ -259,23 +256,27 @@ func (e *otlpExporter) post(ctx context.Context, body []byte) (retry bool, wait 
 		// refused the connection or cannot be found is not waited for.
 		var ne net.Error
 		transient := errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil
-		return transient, 0, fmt.Errorf("posting spans to %s: %w", shown(e.url), unwrapURL(err))
+		return transient, 0, fmt.Errorf("posting spans to %s: %w", e.url, unwrapURL(err))
 	}
 	defer resp.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	switch code := resp.StatusCode; {
 	case code >= 200 && code < 300:
 		if rejected, msg := partialSuccess(answer, resp.Header.Get("Content-Type")); rejected > 0 || msg != "" {
-			return false, 0, fmt.Errorf("the receiver at %s rejected %d span(s): %s", shown(e.url), rejected, msg)
+			return false, 0, fmt.Errorf("the receiver at %s rejected %d span(s): %s", e.url, rejected, msg)
 		}
 		return false, 0, nil
 	case code == http.StatusTooManyRequests || code == http.StatusBadGateway || code == http.StatusServiceUnavailable || code == http.StatusGatewayTimeout:
 		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
 			wait = time.Duration(s) * time.Second
 		}
-		return true, wait, fmt.Errorf("the receiver at %s answered %s", shown(e.url), resp.Status)
+		return true, wait, fmt.Errorf("the receiver at %s answered %s", e.url, resp.Status)
 	default:
-		return false, 0, fmt.Errorf("the receiver at %s answered %s: %s", shown(e.url), resp.Status, excerpt(answer))
+		msg := engine.Excerpt(ctx, string(answer))
+		if msg == "" {
+			msg = "(no message)"
+		}
+		return false, 0, fmt.Errorf("the receiver at %s answered %s: %s", e.url, resp.Status, msg)
 	}
 }
 
@@ -315,7 +316,7 @@ func partialSuccess(b []byte, contentType string) (rejected int64, msg string) {
 					if n < 0 {
 						return rejected, msg
 					}
-					msg, ps = excerpt(v), ps[n:]
+					msg, ps = engine.Excerpt(context.Background(), string(v)), ps[n:]
 				default:
 					n := protowire.ConsumeFieldValue(num, typ, ps)
 					if n < 0 {
@@ -333,24 +334,6 @@ func partialSuccess(b []byte, contentType string) (rejected int64, msg string) {
 		b = b[n:]
 	}
 	return rejected, msg
-}
-
-// excerpt is a receiver's answer as an error shows it: printable, short.
-func excerpt(b []byte) string {
-	s := strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == 0xfffd {
-			return -1
-		}
-		return r
-	}, string(b))
-	s = strings.TrimSpace(s)
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	if s == "" {
-		return "(no message)"
-	}
-	return s
 }
 
 // unwrapURL drops net/http's "Post \"URL\":" from err: the URL is named

@@ -57,7 +57,8 @@ func Enabled() bool {
 	case "none":
 		return false
 	case "":
-		return firstSet("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
+		_, endpoint := firstNamed("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+		return endpoint != ""
 	default:
 		return true // otlp; others are refused by FromEnv
 	}
@@ -118,12 +119,11 @@ func FromEnv(ctx context.Context, opts Options) (*Tracing, error) {
 	exporter := opts.Exporter
 	endpoint := "(test exporter)"
 	if exporter == nil {
-		endpoint = shown(firstSet("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"))
 		otlp, err := otlpFromEnv()
 		if err != nil {
 			return nil, err
 		}
-		exporter = otlp
+		exporter, endpoint = otlp, otlp.url
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -246,12 +246,9 @@ func millisEnv(name string, def time.Duration) (time.Duration, error) {
 	return time.Duration(n) * time.Millisecond, err
 }
 
-// shown is an endpoint as logs show it: without user information or query
-// string, which may hold credentials; the default when unset.
+// shown is an endpoint as errors show it: without user information or
+// query string, which may hold credentials.
 func shown(endpoint string) string {
-	if endpoint == "" {
-		return "http://localhost:4318"
-	}
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		return "(an endpoint that is not a URL)"
@@ -262,13 +259,3 @@ func shown(endpoint string) string {
 
 // env is the value of the environment variable name, trimmed.
 func env(name string) string { return strings.TrimSpace(os.Getenv(name)) }
-
-// firstSet is the value of the first of names that is set.
-func firstSet(names ...string) string {
-	for _, n := range names {
-		if v := env(n); v != "" {
-			return v
-		}
-	}
-	return ""
-}
