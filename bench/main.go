@@ -28,7 +28,7 @@ func main() {
 	before := flag.String("before", "", "also run mcpdecl as built from this git revision (such as main or a commit), side by side, to compare a change")
 	observe := flag.Bool("observe", false, "also run mcpdecl with metrics on (--metrics-addr) and with traces on (every call sampled, sent over OTLP to a sink of the harness), on the main workloads")
 	toolbox := flag.String("toolbox", "", "also compare with MCP Toolbox for Databases, this executable of it (built outside the repository)")
-	only := flag.String("only", "", "run only these workloads, comma-separated: main, tools, bodies, peer (with -toolbox), examples, inproc; the report leaves the others out")
+	only := flag.String("only", "", "run only these workloads, comma-separated: "+strings.Join(groups, ", ")+" (peer needs -toolbox); the report leaves the others out")
 	flag.Parse()
 	if *quick {
 		*calls, *rounds, *concList = 600, 1, "8"
@@ -49,8 +49,8 @@ func main() {
 		opts.only = map[string]bool{}
 		for g := range strings.SplitSeq(*only, ",") {
 			g = strings.TrimSpace(g)
-			if !slices.Contains([]string{"main", "tools", "bodies", "peer", "examples", "inproc"}, g) {
-				log.Fatalf("invalid -only %q: the workloads are main, tools, bodies, peer, examples and inproc", g)
+			if !slices.Contains(groups, g) {
+				log.Fatalf("invalid -only %q: the workloads are %s", g, strings.Join(groups, ", "))
 			}
 			opts.only[g] = true
 		}
@@ -75,6 +75,9 @@ type options struct {
 	toolbox       string // a Toolbox executable to compare with; "" for none
 	only          map[string]bool
 }
+
+// groups are the workloads -only names.
+var groups = []string{"main", "tools", "bodies", "peer", "examples", "inproc"}
 
 // runs says whether the workloads of group are run.
 func (o options) runs(group string) bool {

@@ -50,11 +50,14 @@ parameters:
 `, st.upstream, st.db, itemQuery)
 }
 
+// toolboxConfigFile is where toolboxConfig is written.
+func (st *setup) toolboxConfigFile() string { return filepath.Join(st.dir, "toolbox.yaml") }
+
 // toolboxServer is Toolbox serving toolboxConfig: over stdio, or over
 // HTTP at the address the harness chose (Toolbox takes a port, and logs
 // no URL).
 func (st *setup) toolboxServer() server {
-	config := filepath.Join(st.dir, "toolbox.yaml")
+	config := st.toolboxConfigFile()
 	return server{
 		name: toolboxName,
 		args: func(http bool, addr, _ string) []string {
@@ -92,7 +95,7 @@ func peerJobs(calls int) []job {
 
 // prepareToolbox writes Toolbox's configuration and reads its version.
 func (st *setup) prepareToolbox() (string, error) {
-	if err := os.WriteFile(filepath.Join(st.dir, "toolbox.yaml"), []byte(toolboxConfig(st)), 0o600); err != nil {
+	if err := os.WriteFile(st.toolboxConfigFile(), []byte(toolboxConfig(st)), 0o600); err != nil {
 		return "", err
 	}
 	out, err := exec.Command(st.toolbox, "--version").CombinedOutput()

@@ -285,7 +285,8 @@ func (e *encoder) value(v attribute.Value) {
 		e.buf = binary.AppendUvarint(e.buf, uint64(len(b)))
 		e.buf = append(e.buf, b...)
 	case attribute.BOOLSLICE:
-		e.array(len(v.AsBoolSlice()), func(i int) attribute.Value { return attribute.BoolValue(v.AsBoolSlice()[i]) })
+		s := v.AsBoolSlice()
+		e.array(len(s), func(i int) attribute.Value { return attribute.BoolValue(s[i]) })
 	case attribute.INT64SLICE:
 		s := v.AsInt64Slice()
 		e.array(len(s), func(i int) attribute.Value { return attribute.Int64Value(s[i]) })
