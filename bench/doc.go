@@ -8,6 +8,8 @@
 //	go run ./bench -cpuprofile /tmp/prof   # also profile every server under load
 //	go run ./bench -before main            # also run mcpdecl as built from main, to compare a change
 //	go run ./bench -observe                # also run mcpdecl with metrics on, and with traces on
+//	go run ./bench -toolbox PATH           # also run MCP Toolbox (built elsewhere) and compare CPU per call
+//	go run ./bench -only peer -toolbox PATH  # only the comparison with Toolbox
 //
 // It builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its own
 // module) and the same baseline on the SDK as mcpdecl builds it
