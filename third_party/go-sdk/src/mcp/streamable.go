@@ -442,6 +442,7 @@ func (h *StreamableHTTPHandler) serveStateless(w http.ResponseWriter, req *http.
 	if info.parsed && len(req.Header.Values(lastEventIDHeader)) == 0 {
 		// The body was read and parsed to connect: serve its messages
 		// without reading and parsing it again.
+		transport.connection.serve = session.conn.Serve
 		transport.connection.serveIncoming(w, req, info.incoming, info.isBatch)
 		return
 	}
@@ -459,6 +460,15 @@ func (h *StreamableHTTPHandler) serveStatelessLegacyDELETE(w http.ResponseWriter
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// isLoneCall reports whether incoming is a single call, not in a batch.
+func isLoneCall(incoming []jsonrpc.Message, isBatch bool) bool {
+	if isBatch || len(incoming) != 1 {
+		return false
+	}
+	r, ok := incoming[0].(*jsonrpc.Request)
+	return ok && r.IsCall()
 }
 
 type ephemeralConnectInfo struct {
@@ -896,6 +906,10 @@ type streamableServerConn struct {
 	stateless    bool
 	jsonResponse bool
 	eventStore   EventStore
+
+	// serve, set on a stateless connection, handles a call on the calling
+	// goroutine (it is [jsonrpc2.Connection.Serve]); see serveIncoming.
+	serve func(*jsonrpc.Request)
 
 	// shouldPropagateCancellation is true when the underlying HTTP request's
 	// lifetime IS the connection's cancellation signal (e.g., a stateless
@@ -1784,6 +1798,17 @@ func (c *streamableServerConn) serveIncoming(w http.ResponseWriter, req *http.Re
 				c.logger.Warn(fmt.Sprintf("Writing priming event: %v", err))
 			}
 		}
+	}
+
+	// A stateless connection answering a lone call in plain JSON serves it
+	// on this goroutine, which would otherwise only wait for the answer:
+	// nothing reaches the client before it, and the call is spared the
+	// hand-offs to the connection's reading goroutine and to a handler
+	// goroutine of its own (whose small stack then grows).
+	if c.serve != nil && !useSSE && isLoneCall(incoming, isBatch) {
+		c.serve(incoming[0].(*jsonrpc.Request))
+		c.hangResponse(req.Context(), done)
+		return
 	}
 
 	// Publish incoming messages.

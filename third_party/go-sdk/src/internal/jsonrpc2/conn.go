@@ -54,6 +54,9 @@ type Connection struct {
 	writer  Writer
 	handler Handler
 
+	ctx       context.Context // the context requests are read with
+	preempter Preempter       // may be nil
+
 	onInternalError func(error)
 	onDone          func()
 }
@@ -241,6 +244,7 @@ func NewConnection(ctx context.Context, cfg ConnectionConfig) *Connection {
 		onInternalError: cfg.OnInternalError,
 	}
 	c.handler = cfg.Bind(c)
+	c.ctx, c.preempter = ctx, cfg.Preempter
 	c.start(ctx, cfg.Reader, cfg.Preempter)
 	return c
 }
@@ -564,6 +568,38 @@ func (c *Connection) readIncoming(ctx context.Context, reader Reader, preempter 
 // acceptRequest either handles msg synchronously or enqueues it to be handled
 // asynchronously.
 func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter Preempter) {
+	req, ok := c.admit(ctx, msg, preempter)
+	if !ok {
+		return
+	}
+	c.enqueue(req)
+}
+
+// Serve handles msg on the calling goroutine, as if the connection had read
+// it, and returns once it is handled: a call's response has been written.
+// It is for a transport that holds the whole of an exchange before the
+// connection is made (one stateless HTTP request), which need not hand its
+// message to the reading goroutine and then to a handler goroutine.
+// [Async] does nothing in its handler.
+func (c *Connection) Serve(msg *Request) {
+	req, ok := c.admit(c.ctx, msg, c.preempter)
+	if !ok {
+		return
+	}
+	// As when enqueueing: nothing new is handled once shutting down.
+	var err error
+	c.updateInFlight(func(s *inFlightState) { err = s.shuttingDown(ErrServerClosing) })
+	if err != nil {
+		c.processResult("Serve", req, nil, err)
+		return
+	}
+	result, err := c.handler.Handle(req.ctx, req.Request)
+	c.processResult(c.handler, req, result, err)
+}
+
+// admit registers an incoming request and offers it to the preempter. It
+// reports false when the request has been answered already.
+func (c *Connection) admit(ctx context.Context, msg *Request, preempter Preempter) (*incomingRequest, bool) {
 	// In theory notifications cannot be cancelled, but we build them a cancel
 	// context anyway.
 	reqCtx, cancel := context.WithCancelCause(ctx)
@@ -600,7 +636,7 @@ func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter 
 	})
 	if err != nil {
 		c.processResult("acceptRequest", req, nil, err)
-		return
+		return nil, false
 	}
 
 	if preempter != nil {
@@ -608,10 +644,15 @@ func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter 
 
 		if !errors.Is(err, ErrNotHandled) {
 			c.processResult("Preempt", req, result, err)
-			return
+			return nil, false
 		}
 	}
+	return req, true
+}
 
+// enqueue queues an admitted request for the handler goroutine.
+func (c *Connection) enqueue(req *incomingRequest) {
+	var err error
 	c.updateInFlight(func(s *inFlightState) {
 		// If the connection is shutting down, don't enqueue anything to the
 		// handler — not even notifications. That ensures that if the handler
