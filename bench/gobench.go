@@ -26,7 +26,7 @@ type gobench struct {
 func goBenchmarks() []gobench {
 	runs := [][]string{
 		{"^BenchmarkCallEngine$|^BenchmarkCallHTTP$|^BenchmarkLoad1000$", "./engine/load/"},
-		{"^BenchmarkHTTPCall$", "./engine/server/"},
+		{"^BenchmarkHTTPCall$|^BenchmarkStdioCall$", "./engine/server/"},
 		{"^BenchmarkLoad1000$", "./cmd/mcpdecl/"},
 		{"^BenchmarkSQLite(Tool|Raw|RawPrepared)$", "./adapters/sql/"},
 		{"^BenchmarkParts$", "./bench/"},

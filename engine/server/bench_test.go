@@ -1,11 +1,14 @@
 package server_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,5 +76,63 @@ func BenchmarkHTTPCall(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkStdioCall measures the server's side of tools/call over stdio
+// (a pipe here), eight calls in flight as a busy client keeps them: the
+// SDK's reading, its handler goroutines, the tool (a constant text) and
+// the answer's line.
+func BenchmarkStdioCall(b *testing.B) {
+	live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, server.Options{})
+	defer live.Close()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- live.ServeIO(ctx, inR, outW) }()
+	defer func() {
+		cancel()
+		_ = inW.Close()
+		<-served
+	}()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(make([]byte, 64<<10), 1<<20)
+	write := func(s string) {
+		if _, err := io.WriteString(inW, s+"\n"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	if !lines.Scan() {
+		b.Fatal("no answer to initialize")
+	}
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	const inFlight = 8
+	slots := make(chan struct{}, inFlight)
+	answered := make(chan error, 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	go func() {
+		for range b.N {
+			if !lines.Scan() {
+				answered <- fmt.Errorf("the server stopped answering: %v", lines.Err())
+				return
+			}
+			if !bytes.Contains(lines.Bytes(), []byte(`"structuredContent":{"n":3}`)) {
+				answered <- fmt.Errorf("unexpected answer: %s", lines.Bytes())
+				return
+			}
+			<-slots
+		}
+		answered <- nil
+	}()
+	for i := range b.N {
+		slots <- struct{}{}
+		write(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i+1) + `,"method":"tools/call","params":{"name":"typed","arguments":{"n":3}}}`)
+	}
+	if err := <-answered; err != nil {
+		b.Fatal(err)
 	}
 }

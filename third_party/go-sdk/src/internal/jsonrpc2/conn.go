@@ -57,6 +57,9 @@ type Connection struct {
 	ctx       context.Context // the context requests are read with
 	preempter Preempter       // may be nil
 
+	// idle hands work to a handler goroutine waiting for more (see run).
+	idle chan func()
+
 	onInternalError func(error)
 	onDone          func()
 }
@@ -239,6 +242,7 @@ func NewConnection(ctx context.Context, cfg ConnectionConfig) *Connection {
 	c := &Connection{
 		state:           inFlightState{closer: cfg.Closer},
 		done:            make(chan struct{}),
+		idle:            make(chan func()),
 		writer:          cfg.Writer,
 		onDone:          cfg.OnDone,
 		onInternalError: cfg.OnInternalError,
@@ -722,12 +726,52 @@ func (c *Connection) handleAsync() {
 
 		releaser := &releaser{ch: make(chan struct{})}
 		ctx := context.WithValue(req.ctx, asyncKey, releaser)
-		go func() {
+		c.run(func() {
 			defer releaser.release(true)
 			result, err := c.handler.Handle(ctx, req.Request)
 			c.processResult(c.handler, req, result, err)
-		}()
+		})
 		<-releaser.ch
+	}
+}
+
+// handlerIdleTime is how long a handler goroutine waits for more work
+// before it exits.
+const handlerIdleTime = time.Second
+
+// run runs f on a handler goroutine of c that is waiting for work, or on a
+// new one. A handler goroutine waits for more for handlerIdleTime before
+// it exits, so that the stack it grew serves the next requests: a new
+// goroutine's stack starts small, and a handler's grows two or three
+// times on its way down, copying itself each time.
+func (c *Connection) run(f func()) {
+	select {
+	case c.idle <- f:
+	default:
+		go c.handlerLoop(f)
+	}
+}
+
+// handlerLoop runs f, then the work run hands it, until it has waited for
+// handlerIdleTime or the connection is done.
+func (c *Connection) handlerLoop(f func()) {
+	var timer *time.Timer
+	for {
+		f()
+		f = nil // what the request holds is not kept while waiting
+		if timer == nil {
+			timer = time.NewTimer(handlerIdleTime)
+		} else {
+			timer.Reset(handlerIdleTime)
+		}
+		select {
+		case f = <-c.idle:
+		case <-timer.C:
+			return
+		case <-c.done:
+			timer.Stop()
+			return
+		}
 	}
 }
 
