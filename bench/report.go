@@ -243,7 +243,7 @@ func (r *report) write(path, chart string) error {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %.0f | %.0f |\n", g.pkg, g.name, nsText(g.nsOp), g.bytes, g.allocs)
 		}
 		r.partsTable(&b)
-		b.WriteString("\n`BenchmarkCallEngine` is one call with an action that returns a ready-made body (the engine's own work); `BenchmarkCallHTTP` adds a loopback HTTP round trip; `BenchmarkHTTPCall` is one `tools/call` through mcpdecl's HTTP handler without a network, as a client of each revision sends it (a 2026-07-28 client adds the `_meta` triple to every request); `BenchmarkStdioCall` is the same call over stdio (a pipe), eight in flight.\n")
+		b.WriteString("\n`BenchmarkCallEngine` is one call with an action that returns a ready-made body (the engine's own work); `BenchmarkCallHTTP` adds a loopback HTTP round trip; `BenchmarkHTTPCall` is one `tools/call` through mcpdecl's HTTP handler without a network, as a client of each revision sends it (a 2026-07-28 client adds the `_meta` triple to every request); `BenchmarkStdioCall` is the same call over stdio (a pipe), eight in flight, plain and with its span traced and exported.\n")
 	}
 
 	if len(r.profiles) > 0 {

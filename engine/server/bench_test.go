@@ -39,20 +39,7 @@ func BenchmarkHTTPCall(b *testing.B) {
 				opts.Metrics = metrics.New()
 			}
 			if strings.HasSuffix(rev.name, "/traces") {
-				// Every call sampled (a root span, parentbased_always_on),
-				// its span sent over OTLP/HTTP to a sink that drops it.
-				sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					_, _ = io.Copy(io.Discard, r.Body)
-					w.Header().Set("Content-Type", "application/x-protobuf")
-				}))
-				defer sink.Close()
-				b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", sink.URL)
-				tr, err := tracing.FromEnv(context.Background(), tracing.Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer func() { _ = tr.Shutdown(context.Background()) }()
-				opts.Tracing = tr
+				opts.Tracing = benchTracing(b)
 			}
 			live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, opts)
 			defer live.Close()
@@ -82,9 +69,32 @@ func BenchmarkHTTPCall(b *testing.B) {
 // BenchmarkStdioCall measures the server's side of tools/call over stdio
 // (a pipe here), eight calls in flight as a busy client keeps them: the
 // SDK's reading, its handler goroutines, the tool (a constant text) and
-// the answer's line.
+// the answer's line; with traces, also the call's span, exported.
 func BenchmarkStdioCall(b *testing.B) {
-	live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, server.Options{})
+	b.Run("plain", func(b *testing.B) { benchmarkStdioCall(b, server.Options{}) })
+	b.Run("traces", func(b *testing.B) { benchmarkStdioCall(b, server.Options{Tracing: benchTracing(b)}) })
+}
+
+// benchTracing is tracing that samples every call (a root span,
+// parentbased_always_on) and sends its spans over OTLP/HTTP to a sink
+// that drops them; both stop at the end of the benchmark.
+func benchTracing(b *testing.B) *tracing.Tracing {
+	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	b.Cleanup(sink.Close)
+	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", sink.URL)
+	tr, err := tracing.FromEnv(context.Background(), tracing.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = tr.Shutdown(context.Background()) })
+	return tr
+}
+
+func benchmarkStdioCall(b *testing.B, opts server.Options) {
+	live := server.NewLive(newConfig(b, 100, "plain", "typed"), nil, opts)
 	defer live.Close()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
