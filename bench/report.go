@@ -516,6 +516,6 @@ func (r *report) partsTable(b *strings.Builder) {
 		sum += g.nsOp
 		parts = append(parts, fmt.Sprintf("%s %s", p, nsText(g.nsOp)))
 	}
-	fmt.Fprintf(b, "\n`BenchmarkParts` (one call at a time, client and servers in one process): the HTTP tool called through mcpdecl over loopback HTTP takes %s; its parts (%s) sum to %s: the call costs %.2f× its parts. The parts: an HTTP round trip of the same request and answer bytes to a server that does nothing else, the round trip to the upstream, and `encoding/json` decoding the request and the upstream's body and encoding the answer. What is above them is mcpdecl's own: the SDK's protocol layer (a session, a connection and goroutines for each stateless request), validation and mappings; see `bench/PROFILE.md`.\n",
+	fmt.Fprintf(b, "\n`BenchmarkParts` (one call at a time, client and servers in one process): the HTTP tool called through mcpdecl over loopback HTTP takes %s; its parts (%s) sum to %s: the call costs %.2f× its parts. The parts: an HTTP round trip of the same request and answer bytes to a server that does nothing else, the round trip to the upstream, and `encoding/json` decoding the request and the upstream's body and encoding the answer. What is above them is mcpdecl's own: the SDK's protocol layer (a session and a JSON-RPC connection for each stateless request), validation and mappings; see `bench/PROFILE.md`.\n",
 		nsText(call.nsOp), strings.Join(parts, ", "), nsText(sum), call.nsOp/sum)
 }
