@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 )
@@ -43,4 +45,16 @@ func Excerpt(ctx context.Context, text string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// UnwrapURLError returns what a *url.Error in err wraps, or err as it is:
+// net/http's client names the method and the whole URL, which may hold
+// credentials (a key in the query), before the cause; a message that needs
+// the URL names it as shown elsewhere.
+func UnwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }

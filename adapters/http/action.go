@@ -417,7 +417,7 @@ func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, tex
 		err = checkOrigin(origin, u)
 	}
 	if err != nil {
-		return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, 0, hostEnd), "Invalid url", "%s.", upperFirst(unwrapURLError(err).Error()))}
+		return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, 0, hostEnd), "Invalid url", "%s.", upperFirst(engine.UnwrapURLError(err).Error()))}
 	}
 	api := &API{
 		header:   http.Header{"User-Agent": {userAgent}},

@@ -178,7 +178,7 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 func (a *API) setBase(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a URL: %v", s, unwrapURLError(err))
+		return fmt.Errorf("%q is not a URL: %v", s, engine.UnwrapURLError(err))
 	}
 	if err := checkOrigin(s, u); err != nil {
 		return err

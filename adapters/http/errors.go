@@ -8,13 +8,15 @@ import (
 	"net"
 	"strings"
 	"syscall"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // describeTransportError says in words why a request got no response. The
 // text never holds the URL's query string: the *url.Error that repeats the
 // URL is dropped.
 func describeTransportError(err error) string {
-	err = unwrapURLError(err)
+	err = engine.UnwrapURLError(err)
 	var origin *originError
 	var redirect *redirectError
 	var refusal *dialRefusal

@@ -261,7 +261,7 @@ func stringList(v cty.Value) ([]string, bool) {
 func checkTokenURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a URL: %v", s, unwrapURLError(err))
+		return fmt.Errorf("%q is not a URL: %v", s, engine.UnwrapURLError(err))
 	}
 	if err := checkOrigin(s, u); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package httpaction
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -208,16 +207,6 @@ func reservedHeader(name string) bool {
 		return true
 	}
 	return false
-}
-
-// unwrapURLError drops the *url.Error around err: its text repeats the URL,
-// query string included.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }
 
 // upperFirst capitalises the first letter of s.

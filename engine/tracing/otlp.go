@@ -256,7 +256,7 @@ func (e *otlpExporter) post(ctx context.Context, body []byte) (retry bool, wait 
 		// refused the connection or cannot be found is not waited for.
 		var ne net.Error
 		transient := errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil
-		return transient, 0, fmt.Errorf("posting spans to %s: %w", e.url, unwrapURL(err))
+		return transient, 0, fmt.Errorf("posting spans to %s: %w", e.url, engine.UnwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
@@ -286,64 +286,52 @@ func partialSuccess(b []byte, contentType string) (rejected int64, msg string) {
 	if len(b) == 0 || !strings.HasPrefix(contentType, "application/x-protobuf") {
 		return 0, ""
 	}
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return 0, ""
+	ok := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte) {
+		if num != 1 || typ != protowire.BytesType {
+			return
 		}
-		b = b[n:]
-		if num == 1 && typ == protowire.BytesType {
-			ps, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return 0, ""
-			}
-			b = b[n:]
-			for len(ps) > 0 {
-				num, typ, n := protowire.ConsumeTag(ps)
-				if n < 0 {
-					return rejected, msg
+		// The partial success: what of it was read before a malformed
+		// field is kept.
+		eachField(v, func(num protowire.Number, typ protowire.Type, v []byte) {
+			switch {
+			case num == 1 && typ == protowire.VarintType:
+				if n, k := protowire.ConsumeVarint(v); k > 0 {
+					rejected = int64(n)
 				}
-				ps = ps[n:]
-				switch {
-				case num == 1 && typ == protowire.VarintType:
-					v, n := protowire.ConsumeVarint(ps)
-					if n < 0 {
-						return rejected, msg
-					}
-					rejected, ps = int64(v), ps[n:]
-				case num == 2 && typ == protowire.BytesType:
-					v, n := protowire.ConsumeBytes(ps)
-					if n < 0 {
-						return rejected, msg
-					}
-					msg, ps = engine.Excerpt(context.Background(), string(v)), ps[n:]
-				default:
-					n := protowire.ConsumeFieldValue(num, typ, ps)
-					if n < 0 {
-						return rejected, msg
-					}
-					ps = ps[n:]
-				}
+			case num == 2 && typ == protowire.BytesType:
+				msg = engine.Excerpt(context.Background(), string(v))
 			}
-			continue
-		}
-		n = protowire.ConsumeFieldValue(num, typ, b)
-		if n < 0 {
-			return 0, ""
-		}
-		b = b[n:]
+		})
+	})
+	if !ok {
+		return 0, ""
 	}
 	return rejected, msg
 }
 
-// unwrapURL drops net/http's "Post \"URL\":" from err: the URL is named
-// already, as shown, without what it may hold of credentials.
-func unwrapURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
+// eachField calls f with the number, the type and the value of each field
+// of the protobuf message b, in order (a length-delimited value without its
+// length; others as they are encoded), and reports whether b was read to
+// its end without a malformed field.
+func eachField(b []byte, f func(num protowire.Number, typ protowire.Type, v []byte)) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return false
+		}
+		v := b[:n]
+		if typ == protowire.BytesType {
+			v, _ = protowire.ConsumeBytes(v)
+		}
+		f(num, typ, v)
+		b = b[n:]
 	}
-	return err
+	return true
 }
 
 // Shutdown stops the exporter: exports in progress give up their retries.

@@ -66,18 +66,22 @@ func (e *encoder) fixed32(field int, v uint32) {
 
 func (e *encoder) str(field int, s string) {
 	if s != "" {
-		e.tag(field, wireBytes)
-		e.buf = binary.AppendUvarint(e.buf, uint64(len(s)))
-		e.buf = append(e.buf, s...)
+		e.buf = appendLenDelim(e.buf, field, s)
 	}
 }
 
 func (e *encoder) bytes(field int, b []byte) {
 	if len(b) > 0 {
-		e.tag(field, wireBytes)
-		e.buf = binary.AppendUvarint(e.buf, uint64(len(b)))
-		e.buf = append(e.buf, b...)
+		e.buf = appendLenDelim(e.buf, field, b)
 	}
+}
+
+// appendLenDelim appends field holding v (a string or bytes), even when v
+// is empty, as a oneof member is written.
+func appendLenDelim[T string | []byte](buf []byte, field int, v T) []byte {
+	buf = binary.AppendUvarint(buf, uint64(field)<<3|wireBytes)
+	buf = binary.AppendUvarint(buf, uint64(len(v)))
+	return append(buf, v...)
 }
 
 // begin starts an embedded message of field; end finishes it, writing its
@@ -275,15 +279,9 @@ func (e *encoder) value(v attribute.Value) {
 		e.tag(4, wireFixed64)
 		e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(v.AsFloat64()))
 	case attribute.STRING:
-		e.tag(1, wireBytes)
-		s := v.AsString()
-		e.buf = binary.AppendUvarint(e.buf, uint64(len(s)))
-		e.buf = append(e.buf, s...)
+		e.buf = appendLenDelim(e.buf, 1, v.AsString())
 	case attribute.BYTESLICE:
-		e.tag(7, wireBytes)
-		b := v.AsByteSlice()
-		e.buf = binary.AppendUvarint(e.buf, uint64(len(b)))
-		e.buf = append(e.buf, b...)
+		e.buf = appendLenDelim(e.buf, 7, v.AsByteSlice())
 	case attribute.BOOLSLICE:
 		s := v.AsBoolSlice()
 		e.array(len(s), func(i int) attribute.Value { return attribute.BoolValue(s[i]) })
