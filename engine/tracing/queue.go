@@ -13,14 +13,20 @@ import (
 // batches from a goroutine of its own. Its queue is bounded: a span that
 // finds it full is dropped and counted, never waited for, so a call never
 // waits on the exporter; a batch whose export fails is dropped and counted
-// too.
+// too. Ending a span only appends it under a lock: the exporting goroutine
+// is woken when a batch is full, or by its ticker, not for every span (a
+// wake-up per span cost more than the rest of the queue).
 type queue struct {
 	exporter sdktrace.SpanExporter
-	spans    chan sdktrace.ReadOnlySpan
+	size     int           // the most spans pending
 	batch    int           // the most spans one export sends
 	delay    time.Duration // the longest a span waits for its batch to fill
 	timeout  time.Duration // bounds one export
 	onError  func(error)   // told of a failed export
+
+	mu      sync.Mutex
+	pending []sdktrace.ReadOnlySpan // ended, not yet taken for export
+	wake    chan struct{}           // a full batch is pending (buffered, one)
 
 	full   atomic.Uint64 // spans dropped: the queue was full
 	failed atomic.Uint64 // spans dropped: their export failed
@@ -37,11 +43,13 @@ var _ sdktrace.SpanProcessor = (*queue)(nil)
 func newQueue(exporter sdktrace.SpanExporter, size, batch int, delay, timeout time.Duration, onError func(error)) *queue {
 	q := &queue{
 		exporter: exporter,
-		spans:    make(chan sdktrace.ReadOnlySpan, size),
+		size:     size,
 		batch:    batch,
 		delay:    delay,
 		timeout:  timeout,
 		onError:  onError,
+		pending:  make([]sdktrace.ReadOnlySpan, 0, size),
+		wake:     make(chan struct{}, 1),
 		flush:    make(chan chan struct{}),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
@@ -58,65 +66,71 @@ func (q *queue) OnEnd(s sdktrace.ReadOnlySpan) {
 	if !s.SpanContext().IsSampled() {
 		return
 	}
-	select {
-	case q.spans <- s:
-	default:
+	q.mu.Lock()
+	if len(q.pending) >= q.size {
+		q.mu.Unlock()
 		q.full.Add(1)
+		return
+	}
+	q.pending = append(q.pending, s)
+	n := len(q.pending)
+	q.mu.Unlock()
+	if n == q.batch {
+		select {
+		case q.wake <- struct{}{}:
+		default: // already told
+		}
 	}
 }
 
-// run sends the queued spans: a batch when it is full, or when its first
-// span has waited for delay, or when asked to flush; at stop, what is left.
+// run sends the queued spans: a batch when it is full; every span pending
+// when its ticker ticks (every delay), when asked to flush, and at stop.
 func (q *queue) run() {
 	defer close(q.done)
-	pending := make([]sdktrace.ReadOnlySpan, 0, q.batch)
-	timer := time.NewTimer(q.delay)
-	timer.Stop()
-	send := func() {
-		if len(pending) > 0 {
-			q.export(pending)
-			clear(pending)
-			pending = pending[:0]
+	ticker := time.NewTicker(q.delay)
+	defer ticker.Stop()
+	batch := make([]sdktrace.ReadOnlySpan, 0, q.batch)
+	send := func(all bool) {
+		for {
+			batch = q.take(batch[:0], all)
+			if len(batch) == 0 {
+				return
+			}
+			q.export(batch)
+			clear(batch)
 		}
-		timer.Stop()
 	}
 	for {
 		select {
-		case s := <-q.spans:
-			if len(pending) == 0 {
-				timer.Reset(q.delay)
-			}
-			pending = append(pending, s)
-			if len(pending) >= q.batch {
-				send()
-			}
-		case <-timer.C:
-			send()
+		case <-q.wake:
+			send(false)
+		case <-ticker.C:
+			send(true)
 		case ack := <-q.flush:
-			q.drain(&pending, send)
-			send()
+			send(true)
 			close(ack)
 		case <-q.stop:
-			q.drain(&pending, send)
-			send()
+			send(true)
 			return
 		}
 	}
 }
 
-// drain moves every span queued now into pending, sending full batches.
-func (q *queue) drain(pending *[]sdktrace.ReadOnlySpan, send func()) {
-	for {
-		select {
-		case s := <-q.spans:
-			*pending = append(*pending, s)
-			if len(*pending) >= q.batch {
-				send()
-			}
-		default:
-			return
-		}
+// take moves the oldest pending spans, a batch at most, into batch: a full
+// batch only, unless all is set.
+func (q *queue) take(batch []sdktrace.ReadOnlySpan, all bool) []sdktrace.ReadOnlySpan {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := len(q.pending)
+	if n == 0 || !all && n < q.batch {
+		return batch
 	}
+	k := min(n, q.batch)
+	batch = append(batch, q.pending[:k]...)
+	left := copy(q.pending, q.pending[k:])
+	clear(q.pending[left:])
+	q.pending = q.pending[:left]
+	return batch
 }
 
 // export sends one batch, within the export timeout.

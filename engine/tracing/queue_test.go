@@ -111,3 +111,34 @@ func TestQueueSendsEverySpan(t *testing.T) {
 		t.Errorf("dropped %d+%d spans, want none", full, failed)
 	}
 }
+
+// TestQueueSendsBatchesWithoutWaiting ends spans without asking for a
+// flush: each full batch goes out at once, and what is left of the last
+// one when the schedule delay has passed.
+func TestQueueSendsBatchesWithoutWaiting(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		batch, spans int
+		delay        time.Duration
+	}{
+		{"full batches, long delay", 5, 10, time.Hour},
+		{"a partial batch, short delay", 100, 3, 20 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exp := tracetest.NewInMemoryExporter()
+			q := newQueue(exp, 1000, tc.batch, tc.delay, time.Second, nil)
+			defer func() { _ = q.Shutdown(context.Background()) }()
+			spans(q, tc.spans)
+			deadline := time.Now().Add(10 * time.Second)
+			for len(exp.GetSpans()) < tc.spans {
+				if time.Now().After(deadline) {
+					t.Fatalf("exported %d of %d spans after 10s without a flush", len(exp.GetSpans()), tc.spans)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if got := len(exp.GetSpans()); got != tc.spans {
+				t.Errorf("exported %d spans, want %d", got, tc.spans)
+			}
+		})
+	}
+}
