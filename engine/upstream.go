@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -40,6 +41,7 @@ type Exchange struct {
 	upstream string
 	start    time.Time
 	span     trace.Span
+	attrs    *[]attribute.KeyValue // the span's attributes until End sets them
 }
 
 // BeginExchange starts an exchange of kind ("http", "sql", "exec") with
@@ -51,20 +53,31 @@ func BeginExchange(ctx context.Context, kind, upstream, spanName string, spanKin
 	x := Exchange{ctx: ctx, kind: kind, upstream: upstream, start: time.Now()}
 	if parent := trace.SpanFromContext(ctx); parent.IsRecording() {
 		ctx, x.span = parent.TracerProvider().Tracer(Instrumentation).Start(ctx, spanName,
-			trace.WithSpanKind(spanKind), trace.WithTimestamp(x.start))
+			SpanKindOption(spanKind), trace.WithTimestamp(x.start))
+		x.attrs = spanAttributes.Get().(*[]attribute.KeyValue)
 	}
 	return ctx, x
 }
 
-// Span is the exchange's span, or nil when the call is not traced: set the
-// exchange's attributes on it (never a value that may be secret).
-func (x Exchange) Span() trace.Span { return x.span }
+// Traced reports whether the exchange has a span: whether its attributes
+// are worth computing.
+func (x *Exchange) Traced() bool { return x.span != nil }
+
+// SetAttributes adds attributes to the exchange's span (never a value that
+// may be secret); it does nothing when the call is not traced. They are set
+// on the span when the exchange ends, all at once: the span keeps one copy
+// of them, instead of growing its list at each addition.
+func (x *Exchange) SetAttributes(kv ...attribute.KeyValue) {
+	if x.attrs != nil {
+		*x.attrs = append(*x.attrs, kv...)
+	}
+}
 
 // End ends the exchange: class is its outcome in the metrics' small fixed
 // set (see [UpstreamObserver]). errorType, when not "", marks the span as
 // failed with that error.type and description, redacted as everything the
-// call reports is (see [RedactText]).
-func (x Exchange) End(class, errorType, description string) {
+// call reports is (see [RedactText]). An exchange ends once.
+func (x *Exchange) End(class, errorType, description string) {
 	if o, ok := x.ctx.Value(upstreamKey{}).(UpstreamObserver); ok {
 		o.ObserveUpstream(x.kind, x.upstream, class, time.Since(x.start))
 	}
@@ -72,8 +85,61 @@ func (x Exchange) End(class, errorType, description string) {
 		return
 	}
 	if errorType != "" {
-		x.span.SetAttributes(attribute.String("error.type", errorType))
+		*x.attrs = append(*x.attrs, attribute.String("error.type", errorType))
 		x.span.SetStatus(codes.Error, RedactText(x.ctx, description))
 	}
+	x.span.SetAttributes(*x.attrs...)
+	putSpanAttributes(x.attrs)
+	x.attrs = nil
 	x.span.End()
+}
+
+// spanAttributes lends the buffers in which spans' attributes are gathered
+// before they are set at once (see [SetSpanAttributes] and
+// [Exchange.SetAttributes]): a cache of memory, like fmt's printers, that
+// holds nothing from one span to the next.
+var spanAttributes = sync.Pool{New: func() any {
+	s := make([]attribute.KeyValue, 0, 12)
+	return &s
+}}
+
+// putSpanAttributes gives a buffer back, emptied; one that grew past what
+// spans usually have is left to the garbage collector.
+func putSpanAttributes(p *[]attribute.KeyValue) {
+	if cap(*p) > 32 {
+		return
+	}
+	clear(*p)
+	*p = (*p)[:0]
+	spanAttributes.Put(p)
+}
+
+// SetSpanAttributes sets on sp, at once, the attributes that add appends
+// to the (empty) slice it is given. The slice is lent for the call only:
+// the span keeps a copy of what is set, and starting a span with
+// trace.WithAttributes would copy them once more.
+func SetSpanAttributes(sp trace.Span, add func([]attribute.KeyValue) []attribute.KeyValue) {
+	p := spanAttributes.Get().(*[]attribute.KeyValue)
+	*p = add(*p)
+	sp.SetAttributes(*p...)
+	putSpanAttributes(p)
+}
+
+// spanKinds are the start options of the span kinds, made once: each
+// trace.WithSpanKind allocates.
+var spanKinds = [...]trace.SpanStartOption{
+	trace.SpanKindUnspecified: trace.WithSpanKind(trace.SpanKindUnspecified),
+	trace.SpanKindInternal:    trace.WithSpanKind(trace.SpanKindInternal),
+	trace.SpanKindServer:      trace.WithSpanKind(trace.SpanKindServer),
+	trace.SpanKindClient:      trace.WithSpanKind(trace.SpanKindClient),
+	trace.SpanKindProducer:    trace.WithSpanKind(trace.SpanKindProducer),
+	trace.SpanKindConsumer:    trace.WithSpanKind(trace.SpanKindConsumer),
+}
+
+// SpanKindOption is trace.WithSpanKind(kind), without its allocation.
+func SpanKindOption(kind trace.SpanKind) trace.SpanStartOption {
+	if int(kind) >= 0 && int(kind) < len(spanKinds) {
+		return spanKinds[kind]
+	}
+	return trace.WithSpanKind(kind)
 }

@@ -97,7 +97,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if logged != nil {
 		logged.flush()
 	}
-	a.endExchange(x, g, stopped, err)
+	a.endExchange(&x, g, stopped, err)
 	if tr != nil {
 		a.trace(tr, time.Since(began), argv, in, g, stopped, stdout, stderr)
 	}

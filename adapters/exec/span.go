@@ -12,9 +12,8 @@ import (
 // (killed, or an exit code other than 0); for its span, if the call is
 // traced, the program and its exit code. The arguments, input and output
 // of the run never go into a span.
-func (a *action) endExchange(x engine.Exchange, g *group, stopped bool, err error) {
-	sp := x.Span()
-	if sp == nil {
+func (a *action) endExchange(x *engine.Exchange, g *group, stopped bool, err error) {
+	if !x.Traced() {
 		class := "ok"
 		if stopped || err != nil || g.cmd.ProcessState == nil || !g.cmd.ProcessState.Success() {
 			class = "error" // killed, or exited other than 0
@@ -22,7 +21,7 @@ func (a *action) endExchange(x engine.Exchange, g *group, stopped bool, err erro
 		x.End(class, "", "")
 		return
 	}
-	sp.SetAttributes(attribute.String("process.executable.name", a.name), attribute.String("process.executable.path", a.path))
+	x.SetAttributes(attribute.String("process.executable.name", a.name), attribute.String("process.executable.path", a.path))
 	switch {
 	case stopped:
 		x.End("error", "timeout", "the run was stopped")
@@ -30,7 +29,7 @@ func (a *action) endExchange(x engine.Exchange, g *group, stopped bool, err erro
 		x.End("error", "wait_failed", "the run could not be waited for")
 	default:
 		code, signal := exitStatus(g.cmd.ProcessState)
-		sp.SetAttributes(attribute.Int("process.exit.code", code))
+		x.SetAttributes(attribute.Int("process.exit.code", code))
 		switch {
 		case signal != "":
 			x.End("error", "signal", "killed by "+signal)

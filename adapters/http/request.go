@@ -117,8 +117,8 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 		}
 	}
 	ctx, x := engine.BeginExchange(ctx, "http", a.api.label(), a.method, trace.SpanKindClient)
-	if sp := x.Span(); sp != nil {
-		a.describeSpan(ctx, sp, req.Header, where)
+	if x.Traced() {
+		a.describeSpan(ctx, &x, req.Header, where)
 		req.SetContext(ctx)
 	}
 	resp, err := req.Execute(a.method, target)
@@ -152,7 +152,7 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 		x.End("error", transportErrorType(ctx, err), failure.Error())
 		return nil, failure
 	}
-	endExchange(x, resp.StatusCode())
+	endExchange(&x, resp.StatusCode())
 	raw := resp.RawResponse
 	defer raw.Body.Close()
 	out, err := a.response(parent, raw, where)

@@ -9,21 +9,19 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/propagation"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// describeSpan sets the attributes of a traced request's span, as the
+// describeSpan gives a traced request's span its attributes, as the
 // OpenTelemetry conventions for HTTP client spans name them, and puts the
 // trace context in the request's headers (traceparent, tracestate), so
 // that an upstream that traces continues the call's trace. where is the
 // URL without its query string, which may hold secrets (an api_key in the
 // query): the query never goes into a span, and the rest is redacted like
 // everything else the call reports.
-func (a *action) describeSpan(ctx context.Context, sp trace.Span, h http.Header, where string) {
-	attrs := make([]attribute.KeyValue, 0, 6)
-	attrs = append(attrs,
+func (a *action) describeSpan(ctx context.Context, x *engine.Exchange, h http.Header, where string) {
+	x.SetAttributes(
 		attribute.String("http.request.method", a.method),
 		attribute.String("url.full", engine.RedactText(ctx, where)),
 		attribute.String("mcpdecl.http_api", a.api.label()),
@@ -31,11 +29,10 @@ func (a *action) describeSpan(ctx context.Context, sp trace.Span, h http.Header,
 	if a.dynURL == nil {
 		// The URL is under the http_api's base URL: its origin was read
 		// at load.
-		attrs = append(attrs, a.api.origin...)
+		x.SetAttributes(a.api.origin...)
 	} else if u, err := url.Parse(where); err == nil {
-		attrs = append(attrs, originAttributes(u)...)
+		x.SetAttributes(originAttributes(u)...)
 	}
-	sp.SetAttributes(attrs...)
 	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(h))
 }
 
@@ -59,9 +56,9 @@ func originAttributes(u *url.URL) []attribute.KeyValue {
 // endExchange ends the exchange of a request answered with status: its
 // class for the metrics, and for its span the status, an error from 400 on
 // (error.type is the status code, as the conventions say).
-func endExchange(x engine.Exchange, status int) {
-	if sp := x.Span(); sp != nil {
-		sp.SetAttributes(attribute.Int("http.response.status_code", status))
+func endExchange(x *engine.Exchange, status int) {
+	if x.Traced() {
+		x.SetAttributes(attribute.Int("http.response.status_code", status))
 		if status >= 400 {
 			x.End(statusClass(status), strconv.Itoa(status), http.StatusText(status))
 			return

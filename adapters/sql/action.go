@@ -300,8 +300,8 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		began = time.Now()
 	}
 	xctx, x := engine.BeginExchange(ctx, "sql", d.name, a.span, trace.SpanKindClient)
-	if sp := x.Span(); sp != nil {
-		a.describeSpan(ctx, sp)
+	if x.Traced() {
+		a.describeSpan(ctx, &x)
 	}
 	res, qctx, err := a.attempt(xctx, params)
 	if err != nil && a.readOnly && brokenConnection(err) && ctx.Err() == nil && !errors.Is(qctx.Err(), context.DeadlineExceeded) {
@@ -326,11 +326,11 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		}
 		return nil, failure
 	}
-	if sp := x.Span(); sp != nil {
+	if x.Traced() {
 		if a.rows {
-			sp.SetAttributes(attribute.Int("db.response.returned_rows", len(res.rows)))
+			x.SetAttributes(attribute.Int("db.response.returned_rows", len(res.rows)))
 		} else {
-			sp.SetAttributes(attribute.Int("db.response.affected_rows", res.affected))
+			x.SetAttributes(attribute.Int("db.response.affected_rows", res.affected))
 		}
 	}
 	x.End("ok", "", "")

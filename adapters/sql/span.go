@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -28,11 +27,11 @@ func spanName(query, database string) string {
 	return strings.ToUpper(op) + " " + database
 }
 
-// describeSpan sets the span's attributes: the database and the statement
-// as written, with its placeholders. The values bound to them never go
-// into a span.
-func (a *action) describeSpan(ctx context.Context, sp trace.Span) {
-	sp.SetAttributes(
+// describeSpan gives the exchange's span its attributes: the database and
+// the statement as written, with its placeholders. The values bound to
+// them never go into a span.
+func (a *action) describeSpan(ctx context.Context, x *engine.Exchange) {
+	x.SetAttributes(
 		attribute.String("db.system.name", systemNames[a.db.driver]),
 		attribute.String("db.query.text", engine.RedactText(ctx, a.query)),
 		attribute.String("mcpdecl.database", a.db.name),

@@ -39,47 +39,58 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		transport = "tcp"
 	}
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		attrs := make([]attribute.KeyValue, 0, 8)
-		attrs = append(attrs, attribute.String("mcp.method.name", method), attribute.String("network.transport", transport))
-		if l.opts.HTTP {
-			attrs = append(attrs, attribute.String("network.protocol.name", "http"))
-		}
-		if id, ok := mcp.RequestID(ctx); ok {
-			attrs = append(attrs, attribute.String("jsonrpc.request.id", idText(id)))
-		}
-		if r, ok := req.(interface{ ProtocolVersion() string }); ok {
-			if v := r.ProtocolVersion(); v != "" {
-				attrs = append(attrs, attribute.String("mcp.protocol.version", v))
-			}
-		}
-		if s := req.GetSession(); s != nil && !isNil(s) {
-			if id := s.ID(); id != "" {
-				attrs = append(attrs, attribute.String("mcp.session.id", id))
-			}
-		}
 		name := method
+		var target attribute.KeyValue // what the request names: a tool, a prompt, a resource
 		switch p := req.GetParams().(type) {
 		case *mcp.CallToolParamsRaw:
 			if p != nil {
 				name += " " + p.Name
-				attrs = append(attrs, attribute.String("gen_ai.tool.name", p.Name), attribute.String("gen_ai.operation.name", "execute_tool"))
+				target = attribute.String("gen_ai.tool.name", p.Name)
 			}
 		case *mcp.GetPromptParams:
 			if p != nil {
 				name += " " + p.Name
-				attrs = append(attrs, attribute.String("gen_ai.prompt.name", p.Name))
+				target = attribute.String("gen_ai.prompt.name", p.Name)
 			}
 		case *mcp.ReadResourceParams:
 			if p != nil {
-				attrs = append(attrs, attribute.String("mcp.resource.uri", p.URI))
+				target = attribute.String("mcp.resource.uri", p.URI)
 			}
 		}
-		opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
 		parent, link := parentContext(ctx, req)
+		kind := engine.SpanKindOption(trace.SpanKindServer)
+		var span trace.Span
 		if link.IsValid() {
-			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
+			ctx, span = tracer.Start(parent, name, kind, trace.WithLinks(trace.Link{SpanContext: link}))
+		} else {
+			ctx, span = tracer.Start(parent, name, kind)
 		}
-		ctx, span := tracer.Start(parent, name, opts...)
+		engine.SetSpanAttributes(span, func(attrs []attribute.KeyValue) []attribute.KeyValue {
+			attrs = append(attrs, attribute.String("mcp.method.name", method), attribute.String("network.transport", transport))
+			if l.opts.HTTP {
+				attrs = append(attrs, attribute.String("network.protocol.name", "http"))
+			}
+			if id, ok := mcp.RequestID(ctx); ok {
+				attrs = append(attrs, attribute.String("jsonrpc.request.id", idText(id)))
+			}
+			if r, ok := req.(interface{ ProtocolVersion() string }); ok {
+				if v := r.ProtocolVersion(); v != "" {
+					attrs = append(attrs, attribute.String("mcp.protocol.version", v))
+				}
+			}
+			if s := req.GetSession(); s != nil && !isNil(s) {
+				if id := s.ID(); id != "" {
+					attrs = append(attrs, attribute.String("mcp.session.id", id))
+				}
+			}
+			if target.Key != "" {
+				attrs = append(attrs, target)
+				if target.Key == "gen_ai.tool.name" {
+					attrs = append(attrs, attribute.String("gen_ai.operation.name", "execute_tool"))
+				}
+			}
+			return attrs
+		})
 		defer span.End()
 		res, err := next(ctx, method, req)
 		if err != nil {
