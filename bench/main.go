@@ -113,6 +113,9 @@ const (
 	beforeName   = "mcpdecl before"
 	metricsName  = "mcpdecl +metrics"
 	tracesName   = "mcpdecl +traces"
+	// beforeTracesName is the -before revision with traces on, when the
+	// harness runs with -observe too.
+	beforeTracesName = "mcpdecl before +traces"
 )
 
 func benchmark(o options) error {
@@ -281,9 +284,16 @@ func (st *setup) observed(tools int) []server {
 	if err != nil {
 		log.Fatal(err)
 	}
+	tracedEnv := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + st.otlp, "OTEL_TRACES_SAMPLER=always_on"}
 	traced := st.mcpdeclServer(tracesName, st.mcpdecl, tools)
-	traced.env = []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + st.otlp, "OTEL_TRACES_SAMPLER=always_on"}
-	return []server{st.mcpdeclServer(metricsName, st.mcpdecl, tools, "--metrics-addr", addr), traced}
+	traced.env = tracedEnv
+	out := []server{st.mcpdeclServer(metricsName, st.mcpdecl, tools, "--metrics-addr", addr), traced}
+	if st.before != "" {
+		before := st.mcpdeclServer(beforeTracesName, st.before, tools)
+		before.env = tracedEnv
+		out = append(out, before)
+	}
+	return out
 }
 
 // servers are the three servers under test, with tools tools loaded.

@@ -298,15 +298,28 @@ func (r *report) observeTable(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n## Metrics and traces\n\nmcpdecl with metrics on (`--metrics-addr`, the series of every call), and with traces on (`OTEL_EXPORTER_OTLP_ENDPOINT` set, `OTEL_TRACES_SAMPLER=always_on`: a server span and the upstream's span for every call, sent over OTLP/HTTP to a sink of the harness that reads and drops them), against mcpdecl without either, in the same rounds. Targets: metrics keep ≥ 0.98 of the calls per second, traces ≥ 0.90.\n\n")
-	b.WriteString("| workload | transport | concurrency | calls/s +metrics ÷ plain | calls/s +traces ÷ plain | CPU per call: plain | +metrics | +traces |\n|---|---|---|---|---|---|---|---|\n")
+	before := r.opts.before != ""
+	b.WriteString("| workload | transport | concurrency | calls/s +metrics ÷ plain | calls/s +traces ÷ plain | CPU per call: plain | +metrics | +traces |")
+	if before {
+		fmt.Fprintf(b, " +traces at `%s` | ratio to it |", r.opts.before)
+	}
+	b.WriteString("\n|---|---|---|---|---|---|---|---|")
+	if before {
+		b.WriteString("---|---|")
+	}
+	b.WriteString("\n")
 	for _, x := range r.results {
 		if x.group != "main" || len(x.samples[metricsName]) == 0 {
 			continue
 		}
 		m, tr := x.ratioOf(metricsName, mcpdeclName, cps), x.ratioOf(tracesName, mcpdeclName, cps)
-		fmt.Fprintf(b, "| %s | %s | %d | %.3f %s | %.3f %s | %s | %s | %s |\n", x.label, x.transport, x.conc,
+		fmt.Fprintf(b, "| %s | %s | %d | %.3f %s | %.3f %s | %s | %s | %s |", x.label, x.transport, x.conc,
 			m, verdict(m >= 0.98), tr, verdict(tr >= 0.90),
 			ms(x.med(mcpdeclName).cpuPerCall), ms(x.med(metricsName).cpuPerCall), ms(x.med(tracesName).cpuPerCall))
+		if before {
+			fmt.Fprintf(b, " %s | %.2f× |", ms(x.med(beforeTracesName).cpuPerCall), x.ratioOf(tracesName, beforeTracesName, cpu))
+		}
+		b.WriteString("\n")
 	}
 }
 
@@ -397,7 +410,7 @@ func (r *report) targets(b *strings.Builder) {
 func (r *report) failures(b *strings.Builder) {
 	var lines []string
 	for _, x := range r.results {
-		for _, name := range []string{mcpdeclName, baselineName, patchedName, beforeName, metricsName, tracesName, toolboxName} {
+		for _, name := range []string{mcpdeclName, baselineName, patchedName, beforeName, metricsName, tracesName, beforeTracesName, toolboxName} {
 			for i, s := range x.samples[name] {
 				if s.errors > 0 {
 					lines = append(lines, fmt.Sprintf("- %s %s over %s at concurrency %d, %s, round %d: %d of %d calls failed", x.group, x.label, x.transport, x.conc, name, i+1, s.errors, s.calls))
