@@ -297,8 +297,12 @@ func (r *report) observeTable(b *strings.Builder) {
 	if !r.opts.observe {
 		return
 	}
-	b.WriteString("\n## Metrics and traces\n\nmcpdecl with metrics on (`--metrics-addr`, the series of every call), and with traces on (`OTEL_EXPORTER_OTLP_ENDPOINT` set, `OTEL_TRACES_SAMPLER=always_on`: a server span and the upstream's span for every call, sent over OTLP/HTTP to a sink of the harness that reads and drops them), against mcpdecl without either, in the same rounds. Targets: metrics keep ≥ 0.98 of the calls per second, traces ≥ 0.90.\n\n")
+	b.WriteString("\n## Metrics and traces\n\nmcpdecl with metrics on (`--metrics-addr`, the series of every call), and with traces on (`OTEL_EXPORTER_OTLP_ENDPOINT` set, `OTEL_TRACES_SAMPLER=always_on`: a server span and the upstream's span for every call, sent over OTLP/HTTP to a sink of the harness that reads and drops them), against mcpdecl without either, in the same rounds. Targets: metrics keep ≥ 0.98 of the calls per second, traces ≥ 0.90.")
 	before := r.opts.before != ""
+	if before {
+		fmt.Fprintf(b, " The last two columns are the CPU per call with traces on of mcpdecl at `%s`, run in the same rounds, and the ratio of this tree's to it.", r.opts.before)
+	}
+	b.WriteString("\n\n")
 	b.WriteString("| workload | transport | concurrency | calls/s +metrics ÷ plain | calls/s +traces ÷ plain | CPU per call: plain | +metrics | +traces |")
 	if before {
 		fmt.Fprintf(b, " +traces at `%s` | ratio to it |", r.opts.before)
