@@ -268,15 +268,7 @@ func (r *report) write(path, chart string) error {
 func (r *report) cpuTable(b *strings.Builder) {
 	b.WriteString("\n## Server CPU per call\n\nThe server process's CPU time (user + system, read from `/proc/PID/stat` before and after the calls) divided by the calls: what a user pays for a call, and far less sensitive than calls per second to other work on the machine. A ratio is the median of the per-round ratios (lower is better).\n\n")
 	before := r.opts.before != ""
-	b.WriteString("| workload | transport | concurrency | mcpdecl | baseline | baseline, patched SDK | ratio to baseline |")
-	if before {
-		fmt.Fprintf(b, " mcpdecl at `%s` | ratio to it |", r.opts.before)
-	}
-	b.WriteString("\n|---|---|---|---|---|---|---|")
-	if before {
-		b.WriteString("---|---|")
-	}
-	b.WriteString("\n")
+	tableHead(b, []string{"workload", "transport", "concurrency", "mcpdecl", "baseline", "baseline, patched SDK", "ratio to baseline"}, r.beforeColumns("mcpdecl at `%s`")...)
 	for _, x := range r.results {
 		if x.group != "main" {
 			continue
@@ -288,6 +280,23 @@ func (r *report) cpuTable(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// tableHead writes the header row of a table, its columns and then more,
+// and the row under it.
+func tableHead(b *strings.Builder, columns []string, more ...string) {
+	all := append(columns, more...)
+	b.WriteString("| " + strings.Join(all, " | ") + " |\n|" + strings.Repeat("---|", len(all)) + "\n")
+}
+
+// beforeColumns are the two columns a table adds with -before: the figure
+// of the revision compared with (format has a %s for it) and the ratio to
+// it; none without -before.
+func (r *report) beforeColumns(format string) []string {
+	if r.opts.before == "" {
+		return nil
+	}
+	return []string{fmt.Sprintf(format, r.opts.before), "ratio to it"}
 }
 
 // observeTable writes what metrics and traces cost (-observe): the
@@ -303,15 +312,7 @@ func (r *report) observeTable(b *strings.Builder) {
 		fmt.Fprintf(b, " The last two columns are the CPU per call with traces on of mcpdecl at `%s`, run in the same rounds, and the ratio of this tree's to it.", r.opts.before)
 	}
 	b.WriteString("\n\n")
-	b.WriteString("| workload | transport | concurrency | calls/s +metrics ÷ plain | calls/s +traces ÷ plain | CPU per call: plain | +metrics | +traces |")
-	if before {
-		fmt.Fprintf(b, " +traces at `%s` | ratio to it |", r.opts.before)
-	}
-	b.WriteString("\n|---|---|---|---|---|---|---|---|")
-	if before {
-		b.WriteString("---|---|")
-	}
-	b.WriteString("\n")
+	tableHead(b, []string{"workload", "transport", "concurrency", "calls/s +metrics ÷ plain", "calls/s +traces ÷ plain", "CPU per call: plain", "+metrics", "+traces"}, r.beforeColumns("+traces at `%s`")...)
 	for _, x := range r.results {
 		if x.group != "main" || len(x.samples[metricsName]) == 0 {
 			continue
