@@ -306,21 +306,22 @@ func (r *report) observeTable(b *strings.Builder) {
 	if !r.opts.observe {
 		return
 	}
-	b.WriteString("\n## Metrics and traces\n\nmcpdecl with metrics on (`--metrics-addr`, the series of every call), and with traces on (`OTEL_EXPORTER_OTLP_ENDPOINT` set, `OTEL_TRACES_SAMPLER=always_on`: a server span and the upstream's span for every call, sent over OTLP/HTTP to a sink of the harness that reads and drops them), against mcpdecl without either, in the same rounds. Targets: metrics keep ≥ 0.98 of the calls per second, traces ≥ 0.90.")
+	b.WriteString("\n## Metrics and traces\n\nmcpdecl with metrics on (`--metrics-addr`, the series of every call), and with traces on (`OTEL_EXPORTER_OTLP_ENDPOINT` set, `OTEL_TRACES_SAMPLER=always_on`: a server span and the upstream's span for every call, sent over OTLP/HTTP to a sink of the harness that reads and drops them), against mcpdecl without either, in the same rounds. Targets: metrics keep ≥ 0.98 of the calls per second, traces ≥ 0.90. Calls per second move by several percent between rounds of the same server on a shared machine; the CPU per call, and its ratio (the median of the per-round ratios), say what each costs with less noise.")
 	before := r.opts.before != ""
 	if before {
 		fmt.Fprintf(b, " The last two columns are the CPU per call with traces on of mcpdecl at `%s`, run in the same rounds, and the ratio of this tree's to it.", r.opts.before)
 	}
 	b.WriteString("\n\n")
-	tableHead(b, []string{"workload", "transport", "concurrency", "calls/s +metrics ÷ plain", "calls/s +traces ÷ plain", "CPU per call: plain", "+metrics", "+traces"}, r.beforeColumns("+traces at `%s`")...)
+	tableHead(b, []string{"workload", "transport", "concurrency", "calls/s +metrics ÷ plain", "calls/s +traces ÷ plain", "CPU per call: plain", "+metrics", "+traces", "CPU +metrics ÷ plain", "CPU +traces ÷ plain"}, r.beforeColumns("+traces at `%s`")...)
 	for _, x := range r.results {
 		if x.group != "main" || len(x.samples[metricsName]) == 0 {
 			continue
 		}
 		m, tr := x.ratioOf(metricsName, mcpdeclName, cps), x.ratioOf(tracesName, mcpdeclName, cps)
-		fmt.Fprintf(b, "| %s | %s | %d | %.3f %s | %.3f %s | %s | %s | %s |", x.label, x.transport, x.conc,
+		fmt.Fprintf(b, "| %s | %s | %d | %.3f %s | %.3f %s | %s | %s | %s | %.2f× | %.2f× |", x.label, x.transport, x.conc,
 			m, verdict(m >= 0.98), tr, verdict(tr >= 0.90),
-			ms(x.med(mcpdeclName).cpuPerCall), ms(x.med(metricsName).cpuPerCall), ms(x.med(tracesName).cpuPerCall))
+			ms(x.med(mcpdeclName).cpuPerCall), ms(x.med(metricsName).cpuPerCall), ms(x.med(tracesName).cpuPerCall),
+			x.ratioOf(metricsName, mcpdeclName, cpu), x.ratioOf(tracesName, mcpdeclName, cpu))
 		if before {
 			fmt.Fprintf(b, " %s | %.2f× |", ms(x.med(beforeTracesName).cpuPerCall), x.ratioOf(tracesName, beforeTracesName, cpu))
 		}
