@@ -99,7 +99,7 @@ configuration they started with.`,
 				}
 				defer stopMetrics()
 			}
-			tr, err := startTracing(cmd.Context(), m, logger)
+			tr, err := startTracing(m, logger)
 			if err != nil {
 				_ = cfg.Close()
 				return err

@@ -18,10 +18,10 @@ const flushTimeout = 5 * time.Second
 // startTracing starts sending traces when the OTEL_* environment variables
 // ask for them (see [tracing.FromEnv]); it returns nil when they do not.
 // With metrics, the spans it drops are counted.
-func startTracing(ctx context.Context, m *metrics.Metrics, logger *slog.Logger) (*tracing.Tracing, error) {
+func startTracing(m *metrics.Metrics, logger *slog.Logger) (*tracing.Tracing, error) {
 	info, _ := debug.ReadBuildInfo()
 	ver := strings.TrimPrefix(describeBuild(version, info)[0], "mcpdecl ")
-	tr, err := tracing.FromEnv(ctx, tracing.Options{Version: ver, Logger: logger})
+	tr, err := tracing.FromEnv(tracing.Options{Version: ver, Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("cannot send traces: %w", err)
 	}

@@ -85,7 +85,7 @@ func benchTracing(b *testing.B) *tracing.Tracing {
 	}))
 	b.Cleanup(sink.Close)
 	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", sink.URL)
-	tr, err := tracing.FromEnv(context.Background(), tracing.Options{})
+	tr, err := tracing.FromEnv(tracing.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func tracedServer(t *testing.T, exp sdktrace.SpanExporter, extra string, opts se
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	tr, err := tracing.FromEnv(context.Background(), tracing.Options{Version: "test", Exporter: exp})
+	tr, err := tracing.FromEnv(tracing.Options{Version: "test", Exporter: exp})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func Enabled() bool {
 // OTEL_BSP_MAX_EXPORT_BATCH_SIZE, OTEL_BSP_SCHEDULE_DELAY and
 // OTEL_BSP_EXPORT_TIMEOUT. A value it cannot use is an error that names
 // the variable.
-func FromEnv(ctx context.Context, opts Options) (*Tracing, error) {
+func FromEnv(opts Options) (*Tracing, error) {
 	if opts.Exporter == nil && !Enabled() {
 		return nil, nil
 	}

@@ -38,7 +38,7 @@ func TestFromEnv(t *testing.T) {
 			for _, name := range otel {
 				t.Setenv(name, tt.env[name])
 			}
-			tr, err := FromEnv(context.Background(), Options{Version: "test"})
+			tr, err := FromEnv(Options{Version: "test"})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("got error %v, want one naming %s", err, tt.err)
