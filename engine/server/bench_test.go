@@ -49,11 +49,7 @@ func BenchmarkHTTPCall(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					req := httptest.NewRequest(http.MethodPost, server.Path, bytes.NewReader(body))
-					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("Accept", "application/json, text/event-stream")
-					req.Header.Set("Mcp-Protocol-Version", rev.version)
-					req.Header.Set("Mcp-Method", "tools/call")
-					req.Header.Set("Mcp-Name", "typed")
+					setCallHeaders(req.Header, rev.version, "typed")
 					w := httptest.NewRecorder()
 					h.ServeHTTP(w, req)
 					if w.Code != 200 || !bytes.Contains(w.Body.Bytes(), []byte(`"structuredContent":{"n":3}`)) {

@@ -43,11 +43,7 @@ func TestRequestMeta(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-			req.Header.Set("Mcp-Method", "tools/call")
-			req.Header.Set("Mcp-Name", "one")
+			setCallHeaders(req.Header, "2026-07-28", "one")
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -78,4 +74,14 @@ func TestRequestMeta(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setCallHeaders sets the headers a client of revision version sends with
+// a tools/call of tool over stateless HTTP.
+func setCallHeaders(h http.Header, version, tool string) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	h.Set("Mcp-Protocol-Version", version)
+	h.Set("Mcp-Method", "tools/call")
+	h.Set("Mcp-Name", tool)
 }
