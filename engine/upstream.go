@@ -88,8 +88,7 @@ func (x *Exchange) End(class, errorType, description string) {
 		*x.attrs = append(*x.attrs, attribute.String("error.type", errorType))
 		x.span.SetStatus(codes.Error, RedactText(x.ctx, description))
 	}
-	x.span.SetAttributes(*x.attrs...)
-	putSpanAttributes(x.attrs)
+	setAndReturn(x.span, x.attrs)
 	x.attrs = nil
 	x.span.End()
 }
@@ -103,9 +102,11 @@ var spanAttributes = sync.Pool{New: func() any {
 	return &s
 }}
 
-// putSpanAttributes gives a buffer back, emptied; one that grew past what
-// spans usually have is left to the garbage collector.
-func putSpanAttributes(p *[]attribute.KeyValue) {
+// setAndReturn sets the attributes in the buffer p on sp and gives the
+// buffer back, emptied; one that grew past what spans usually have is left
+// to the garbage collector.
+func setAndReturn(sp trace.Span, p *[]attribute.KeyValue) {
+	sp.SetAttributes(*p...)
 	if cap(*p) > 32 {
 		return
 	}
@@ -121,8 +122,7 @@ func putSpanAttributes(p *[]attribute.KeyValue) {
 func SetSpanAttributes(sp trace.Span, add func([]attribute.KeyValue) []attribute.KeyValue) {
 	p := spanAttributes.Get().(*[]attribute.KeyValue)
 	*p = add(*p)
-	sp.SetAttributes(*p...)
-	putSpanAttributes(p)
+	setAndReturn(sp, p)
 }
 
 // spanKinds are the start options of the span kinds, made once: each

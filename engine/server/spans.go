@@ -34,18 +34,22 @@ var traceContext propagation.TraceContext
 // both, the HTTP one is a link. A malformed traceparent is ignored.
 func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 	tracer := l.opts.Tracing.Provider().Tracer(engine.Instrumentation)
-	transport := "pipe"
+	// The transport's attributes are the same for every request.
+	transport := []attribute.KeyValue{attribute.String("network.transport", "pipe")}
 	if l.opts.HTTP {
-		transport = "tcp"
+		transport = []attribute.KeyValue{attribute.String("network.transport", "tcp"), attribute.String("network.protocol.name", "http")}
 	}
+	executeTool := attribute.String("gen_ai.operation.name", "execute_tool")
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		name := method
-		var target attribute.KeyValue // what the request names: a tool, a prompt, a resource
+		// What the request names (a tool, a prompt, a resource) and, for
+		// a tool, the operation.
+		var target, operation attribute.KeyValue
 		switch p := req.GetParams().(type) {
 		case *mcp.CallToolParamsRaw:
 			if p != nil {
 				name += " " + p.Name
-				target = attribute.String("gen_ai.tool.name", p.Name)
+				target, operation = attribute.String("gen_ai.tool.name", p.Name), executeTool
 			}
 		case *mcp.GetPromptParams:
 			if p != nil {
@@ -66,10 +70,7 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			ctx, span = tracer.Start(parent, name, kind)
 		}
 		engine.SetSpanAttributes(span, func(attrs []attribute.KeyValue) []attribute.KeyValue {
-			attrs = append(attrs, attribute.String("mcp.method.name", method), attribute.String("network.transport", transport))
-			if l.opts.HTTP {
-				attrs = append(attrs, attribute.String("network.protocol.name", "http"))
-			}
+			attrs = append(append(attrs, attribute.String("mcp.method.name", method)), transport...)
 			if id, ok := mcp.RequestID(ctx); ok {
 				attrs = append(attrs, attribute.String("jsonrpc.request.id", idText(id)))
 			}
@@ -83,10 +84,9 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 					attrs = append(attrs, attribute.String("mcp.session.id", id))
 				}
 			}
-			if target.Key != "" {
-				attrs = append(attrs, target)
-				if target.Key == "gen_ai.tool.name" {
-					attrs = append(attrs, attribute.String("gen_ai.operation.name", "execute_tool"))
+			for _, kv := range [...]attribute.KeyValue{target, operation} {
+				if kv.Key != "" {
+					attrs = append(attrs, kv)
 				}
 			}
 			return attrs
