@@ -123,7 +123,7 @@ tool "escape" {
 				}
 				// The escaped process ran before the program ended.
 				pid := readPid(t, pidfile)
-				waitGone(t, pid, 3*time.Second)
+				waitGone(t, pid, 30*time.Second)
 				if pids := markedPids(t, marker); len(pids) > 0 {
 					t.Errorf("processes %v of the run are still running", pids)
 				}
@@ -176,6 +176,6 @@ tool "nested" {
 	if res.Text() != "done\n" {
 		t.Errorf("stdout = %q", res.Text())
 	}
-	waitGone(t, readPid(t, pidfile), 3*time.Second)
+	waitGone(t, readPid(t, pidfile), 30*time.Second)
 	noCgroupLeft(t)
 }

@@ -91,5 +91,5 @@ tool "stubborn" {
 			}
 		})
 	}
-	waitGone(t, readPid(t, pidfile), 3*time.Second)
+	waitGone(t, readPid(t, pidfile), 30*time.Second)
 }
