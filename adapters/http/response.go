@@ -93,6 +93,11 @@ func (a *action) response(ctx context.Context, raw *http.Response, where string)
 		}
 	}
 	if out.Content == nil {
+		if len(data) == 0 && status < 400 {
+			// Nothing to show but that it worked: say so, for the model
+			// that reads the result (an empty text tells it nothing).
+			text = "HTTP " + strconv.Itoa(status) + " " + http.StatusText(status)
+		}
 		out.Content = []engine.Content{{Type: engine.TextContent, Text: text}}
 	}
 	out.Vars = make(map[string]any, 5) // the engine adds args

@@ -232,12 +232,45 @@ http {
 		if resp.Vars["content_type"] != tt.mediaType {
 			t.Errorf("%s: content_type = %q", tt.ct, resp.Vars["content_type"])
 		}
-		if len(resp.Content) != 1 || resp.Content[0].Type != engine.TextContent || resp.Content[0].Text != tt.body {
+		wantText := tt.body
+		if wantText == "" {
+			wantText = "HTTP 200 OK"
+		}
+		if len(resp.Content) != 1 || resp.Content[0].Type != engine.TextContent || resp.Content[0].Text != wantText {
 			t.Errorf("%s %q: content = %+v", tt.ct, tt.body, resp.Content)
 		}
 		h := resp.Vars["headers"].(map[string]any)
 		if h["x-multi"] != "first" || h["content-length"] != strconv.Itoa(len(tt.body)) {
 			t.Errorf("headers = %v", h)
+		}
+	}
+}
+
+// TestEmptySuccess: an upstream that succeeds with no body (204, or 200
+// with nothing) is shown as its status, so that a model reading the result
+// knows the call worked; the programs still see an empty body.
+func TestEmptySuccess(t *testing.T) {
+	srv := httpbinServer(t)
+	act := get(t, srv.URL+"/status")
+	for _, tt := range []struct {
+		code int
+		want string
+	}{
+		{204, "HTTP 204 No Content"},
+		{200, "HTTP 200 OK"},
+	} {
+		resp, err := act.Run(context.Background(), map[string]any{"p": tt.code})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Failure != "" {
+			t.Errorf("%d: failure %q", tt.code, resp.Failure)
+		}
+		if len(resp.Content) != 1 || resp.Content[0].Text != tt.want {
+			t.Errorf("%d: content = %+v, want the text %q", tt.code, resp.Content, tt.want)
+		}
+		if b := resp.Vars["body"]; b != nil && b != "" {
+			t.Errorf("%d: body = %#v, want it empty", tt.code, b)
 		}
 	}
 }
