@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,6 +74,7 @@ type app struct {
 	stdout, stderr io.Writer
 	vars           []string
 	logLevel       string
+	serving        bool // serve: logs at info unless --log-level says otherwise
 	logFormat      string
 	envFiles       []string
 	collect        *diagCollector // when set, load gathers diagnostics here instead of printing them
@@ -90,7 +92,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
+	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "", "log level: debug, info, warn or error (logs go to stderr; default info for serve, warn for the commands that run once)")
 	root.PersistentFlags().StringVar(&a.logFormat, "log-format", "text", "log format: text or json")
 	root.AddCommand(a.serveCmd(), a.validateCmd(), a.listCmd(), a.callCmd(), a.versionCmd())
 	root.AddCommand(a.fmtCmd())
@@ -219,8 +221,10 @@ func (a *app) check(ctx context.Context, cfg *engine.Config) error {
 
 // logger returns the logger the flags ask for, writing to stderr.
 func (a *app) logger() (*slog.Logger, error) {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(a.logLevel)); err != nil {
+	level := slog.LevelWarn // a command run once says only what went wrong
+	if a.logLevel == "" && a.serving {
+		level = slog.LevelInfo
+	} else if err := level.UnmarshalText([]byte(cmp.Or(a.logLevel, "warn"))); err != nil {
 		return nil, usageError{fmt.Errorf("--log-level %q: use debug, info, warn or error", a.logLevel)}
 	}
 	opts := &slog.HandlerOptions{Level: level}

@@ -49,6 +49,7 @@ are told that the list of tools changed. Calls in flight finish on the
 configuration they started with.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, paths []string) error {
+			a.serving = true
 			logger, err := a.logger()
 			if err != nil {
 				return err
