@@ -2,8 +2,11 @@ package main
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +61,38 @@ func TestKubernetesManifest(t *testing.T) {
 	}
 	if deployment.Kind != "Deployment" || deployment.Spec.Replicas != 2 || len(deployment.Spec.Template.Spec.Containers) != 1 {
 		t.Fatalf("want a Deployment of two replicas of one container: %+v", deployment)
+	}
+	// Whatever the manifest points the replicas at, it deploys: a Service
+	// for the host and port of the Redis URL.
+	services := map[string][]int{}
+	dec := yaml.NewDecoder(strings.NewReader(string(raw)))
+	for {
+		var doc struct {
+			Kind     string
+			Metadata struct{ Name string }
+			Spec     struct{ Ports []struct{ Port int } }
+		}
+		if err := dec.Decode(&doc); err != nil {
+			break
+		}
+		if doc.Kind == "Service" {
+			for _, p := range doc.Spec.Ports {
+				services[doc.Metadata.Name] = append(services[doc.Metadata.Name], p.Port)
+			}
+		}
+	}
+	for _, e := range deployment.Spec.Template.Spec.Containers[0].Env {
+		if e.Name != "RATE_LIMIT_REDIS_URL" {
+			continue
+		}
+		u, err := url.Parse(e.Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		port, _ := strconv.Atoi(u.Port())
+		if !slices.Contains(services[u.Hostname()], port) {
+			t.Errorf("RATE_LIMIT_REDIS_URL is %s, but the manifest deploys no Service %q on port %d (services: %v)", e.Value, u.Hostname(), port, services)
+		}
 	}
 	dockerfile, err := os.ReadFile(filepath.Join("..", "..", "Dockerfile"))
 	if err != nil {
