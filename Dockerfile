@@ -9,7 +9,7 @@
 # --build-arg BASE_IMAGE=… for the runtime (it needs no shell). CI builds the
 # runtime stage from an executable built outside (--build-context build=DIR,
 # with DIR/out/mcpdecl) on scratch, since it reaches no image registry.
-ARG GO_IMAGE=golang:1.26-bookworm
+ARG GO_IMAGE=docker.io/library/golang:1.26-bookworm
 ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot
 
 FROM ${GO_IMAGE} AS build

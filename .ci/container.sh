@@ -61,3 +61,26 @@ echo "$answer" | grep -q 'FROM A CONTAINER' ||
 user=$(podman inspect --format '{{.Config.User}}' "$name")
 [ "$user" = "65532:65532" ] || { echo "FAIL: the container runs as $user, not 65532:65532" >&2; exit 1; }
 echo "ok: the container serves over HTTP, /healthz answers, a call succeeds, as user $user"
+
+# The README's example as written: examples/httpbin.hcl in the container,
+# calling go-httpbin on this machine through host.containers.internal.
+upport=18099
+go build -o "$work/upstream" ./examples/upstream
+"$work/upstream" -addr "0.0.0.0:$upport" >"$work/upstream.url" 2>"$work/upstream.log" &
+upstream=$!
+trap 'kill "$upstream" 2>/dev/null; podman rm -f "$name" "$name-ex" >/dev/null 2>&1 || true; podman rmi -f "$image" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+port=18090
+podman run --runtime runc -d --name "$name-ex" --ulimit nofile=4096:4096 --ulimit nproc=4096:4096 \
+  -p "127.0.0.1:$port:8080" -v "$PWD/examples:/config:ro" "$image" /config/httpbin.hcl \
+  --var base_url="http://host.containers.internal:$upport" >/dev/null ||
+  { echo "FAIL: podman run of the README's example" >&2; exit 1; }
+for _ in $(seq 40); do
+  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+  sleep 0.25
+done
+answer=$(curl -fsS "http://127.0.0.1:$port/mcp" -H 'Content-Type: application/json' \
+  -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2025-06-18' \
+  -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"from the README"}}}') || true
+echo "$answer" | grep -q '"message":"from the README"' ||
+  { podman logs "$name-ex"; cat "$work/upstream.log"; echo "FAIL: the README's container example answered: $answer" >&2; exit 1; }
+echo "ok: the README's container example reaches its upstream on the host"

@@ -2,10 +2,14 @@
 // examples/demo.sh, and prints its URL on the first line of its standard
 // output once it listens: the demo talks to that URL only, so it never
 // reaches another service that happens to listen on a fixed port.
+//
+// -addr HOST:PORT listens there instead: for a container to reach it, say
+// (-addr 0.0.0.0:8099, which every host that reaches this machine can call).
 package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -23,9 +27,11 @@ func main() {
 }
 
 func run() error {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := flag.String("addr", "127.0.0.1:0", "the address to listen on")
+	flag.Parse()
+	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return fmt.Errorf("cannot listen on a free port of 127.0.0.1: %w", err)
+		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
 	}
 	srv := &http.Server{
 		Handler:           httpbin.New(),
