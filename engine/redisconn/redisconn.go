@@ -160,7 +160,7 @@ type target struct {
 }
 
 // dial opens a connection to Redis, logs in and selects the database,
-// each step bounded by Timeout.
+// within ctx's deadline and at most Timeout.
 func (t *target) dial(ctx context.Context) (redis.Conn, error) {
 	opts := []redis.DialOption{
 		redis.DialConnectTimeout(Timeout),
@@ -172,12 +172,27 @@ func (t *target) dial(ctx context.Context) (redis.Conn, error) {
 		opts = append(opts, redis.DialUsername(t.user), redis.DialPassword(t.password))
 	}
 	if t.tls {
-		opts = append(opts, redis.DialUseTLS(true),
-			redis.DialTLSConfig(&tls.Config{ServerName: t.serverName, MinVersion: tls.VersionTLS12}))
+		// redigo's own TLS handshake ignores ctx, and waits 10 s.
+		opts = append(opts, redis.DialContextFunc(t.dialTLS))
 	}
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	return redis.DialContext(ctx, t.network, t.addr, opts...)
+}
+
+// dialTLS connects to Redis over TLS, within ctx's deadline.
+func (t *target) dialTLS(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	tc := tls.Client(conn, &tls.Config{ServerName: t.serverName, MinVersion: tls.VersionTLS12})
+	if err := tc.HandshakeContext(ctx); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return tc, nil
 }
 
 // URLForms says how to write a Redis URL, for messages.
