@@ -115,6 +115,9 @@ type Tool struct {
 	sendsCallerToken bool
 	// cacheSeed starts the cache keys of a tool with a cache block.
 	cacheSeed [sha256.Size]byte
+	// remoteStores is set when the rate limiter or the cache is a
+	// [RemoteStore]: each call has a [StoreTime] for them.
+	remoteStores bool
 	// scope is what a call without sensitive argument values tells its
 	// action (see callScope), made once: its redaction is the
 	// configuration's.
@@ -155,6 +158,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	if spec.Cache != nil {
 		t.cacheSeed = t.makeCacheSeed()
 	}
+	t.remoteStores = isRemote(spec.RateLimiter) || spec.Cache != nil && isRemote(spec.Cache.Store)
 	if t.spec.Timeout == 0 {
 		t.spec.Timeout = settings.Timeout
 	}
@@ -303,6 +307,11 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 	if !caller.Grants(t.spec.Scopes) {
 		return refused(OutcomeDenied, fmt.Sprintf("access denied: the tool %s requires the scopes %s, and your token does not grant them all",
 			t.spec.Name, strings.Join(t.spec.Scopes, ", ")))
+	}
+	if t.remoteStores {
+		// The rate limit, the cache read and the cache write share one
+		// RemoteStoreTime.
+		ctx = withStoreTime(ctx)
 	}
 	if t.spec.RateLimiter != nil {
 		if err := t.spec.RateLimiter.Admit(ctx, t.spec.Name+"\x00"+caller.ID); err != nil {

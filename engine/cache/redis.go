@@ -14,6 +14,7 @@ import (
 var (
 	_ engine.ResultCache = (*Redis)(nil)
 	_ engine.Checker     = (*Redis)(nil)
+	_ engine.RemoteStore = (*Redis)(nil)
 )
 
 // Redis keeps results in Redis, under keys that start with a prefix and
@@ -58,6 +59,10 @@ func (r *Redis) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 		return err
 	})
 }
+
+// IsRemote reports that a call waits for Redis over the network: its
+// exchanges with it share one engine.RemoteStoreTime.
+func (r *Redis) IsRemote() bool { return true }
 
 // Check reports whether Redis answers a PING within a second.
 func (r *Redis) Check(ctx context.Context) error { return r.client.Check(ctx) }

@@ -78,9 +78,10 @@
 // pointed at it: each decision is one Lua script, run atomically with
 // EVALSHA, that reads Redis's own clock, so that replicas whose clocks
 // disagree still enforce one limit. A bucket's key expires when the bucket
-// is full again, so Redis holds only the buckets in use. Each decision
-// waits at most a second for Redis; when Redis cannot be reached or
-// answers with an error, the call is refused (the limiter fails closed)
+// is full again, so Redis holds only the buckets in use. A call waits at
+// most a second for Redis in all, its rate limit and its cache together
+// (see engine.RemoteStoreTime); when Redis cannot be reached in that time
+// or answers with an error, the call is refused (the limiter fails closed)
 // with an error that names Redis's address, never its password. Redis's
 // readiness is part of the server's /readyz.
 package ratelimit

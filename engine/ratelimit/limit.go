@@ -167,7 +167,10 @@ type limiter struct {
 	limit Limit
 }
 
-var _ engine.RateLimiter = (*limiter)(nil)
+var (
+	_ engine.RateLimiter = (*limiter)(nil)
+	_ engine.RemoteStore = (*limiter)(nil)
+)
 
 // Admit lets the call run, or refuses it with a message saying when to
 // retry; when the store cannot decide, the call is refused too.
@@ -180,6 +183,13 @@ func (r *limiter) Admit(ctx context.Context, key string) error {
 		return refusal(Message(r.limit, d))
 	}
 	return nil
+}
+
+// IsRemote reports whether a call waits for the store over the network
+// (Redis).
+func (r *limiter) IsRemote() bool {
+	s, ok := r.store.(engine.RemoteStore)
+	return ok && s.IsRemote()
 }
 
 // refusal is the error of a call refused by its rate limit.

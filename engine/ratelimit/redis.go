@@ -51,15 +51,17 @@ type redisStore struct {
 }
 
 var (
-	_ Store          = (*redisStore)(nil)
-	_ engine.Checker = (*redisStore)(nil)
+	_ Store              = (*redisStore)(nil)
+	_ engine.Checker     = (*redisStore)(nil)
+	_ engine.RemoteStore = (*redisStore)(nil)
 )
 
 // NewRedis returns a store whose buckets live in the Redis at rawURL, under
 // keys that start with prefix and ":rl:". The URL is
 // redis://[[user]:password@]host:port[/db], rediss:// for TLS, or
-// unix:///path/to/socket; whatever timeouts it sets, every exchange with
-// Redis is bounded by one second. NewRedis does not connect: the first call
+// unix:///path/to/socket; whatever timeouts it sets, a call's exchanges
+// with Redis share one second (see engine.RemoteStoreTime) with those of
+// its cache. NewRedis does not connect: the first call
 // does, and the store's Check method (see [engine.Checker]) pings Redis
 // for readiness.
 //
@@ -97,6 +99,10 @@ func (r *redisStore) Allow(ctx context.Context, key string, l Limit) (Decision, 
 	}
 	return Decision{Allowed: res[0] == 1, RetryAfter: time.Duration(res[1]) * time.Microsecond, Remaining: int(res[2])}, nil
 }
+
+// IsRemote reports that a call waits for Redis over the network: its
+// exchanges with it share one engine.RemoteStoreTime.
+func (r *redisStore) IsRemote() bool { return true }
 
 // Check reports whether Redis answers a PING within a second.
 func (r *redisStore) Check(ctx context.Context) error { return r.client.Check(ctx) }

@@ -14,11 +14,14 @@ import (
 	"time"
 
 	"github.com/gomodule/redigo/redis"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// Timeout bounds each exchange with Redis: dialing, writing, reading, and
-// the whole of one request.
-const Timeout = time.Second
+// Timeout bounds each exchange with Redis outside a call (a readiness
+// check): dialing, writing, reading, and the whole of one request. Within a
+// call, its exchanges share one [engine.RemoteStoreTime] (see [Client.Do]).
+const Timeout = engine.RemoteStoreTime
 
 // idle is how many idle connections to Redis a Client keeps, and
 // idleTimeout how long; one idle for longer than pingAfter is pinged
@@ -73,12 +76,21 @@ func CheckURL(rawURL string) string {
 	return ""
 }
 
-// Do runs f on a connection of the pool, within [Timeout]. What does
-// nothing when a connection was closed while idle (f fails at once with
-// EOF or a reset) is tried once more on a fresh connection; what is tried
-// is said by what, for the error: "run the rate-limit script".
+// Do runs f on a connection of the pool, within what is left of the
+// [engine.StoreTime] of the call ctx belongs to (outside a call, within
+// [Timeout]), and takes from it the time f took. Once the call's time is
+// spent, Do does not ask Redis and fails at once. What does nothing when a
+// connection was closed while idle (f fails at once with EOF or a reset)
+// is tried once more on a fresh connection; what is tried is said by
+// what, for the error: "run the rate-limit script".
 func (c *Client) Do(ctx context.Context, what string, f func(ctx context.Context, conn redis.Conn) error) error {
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	budget := engine.StoreTimeOf(ctx)
+	wait := min(Timeout, budget.Left())
+	if wait <= 0 {
+		return fmt.Errorf("Redis at %s, %s, was not asked to %s: the call already waited %s for Redis, as long as a call may", c.Addr, c.role, what, engine.RemoteStoreTime)
+	}
+	began := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	var err error
 	for try := 0; try < 2; try++ {
@@ -87,6 +99,11 @@ func (c *Client) Do(ctx context.Context, what string, f func(ctx context.Context
 			break
 		}
 	}
+	took := time.Since(began)
+	if ctx.Err() != nil {
+		took = max(took, wait) // what is left is spent
+	}
+	budget.Spend(took)
 	if err != nil {
 		return c.fail(ctx, what, err)
 	}
@@ -143,7 +160,7 @@ type target struct {
 }
 
 // dial opens a connection to Redis, logs in and selects the database,
-// each step bounded by Timeout.
+// within ctx's deadline and at most Timeout.
 func (t *target) dial(ctx context.Context) (redis.Conn, error) {
 	opts := []redis.DialOption{
 		redis.DialConnectTimeout(Timeout),
@@ -155,12 +172,27 @@ func (t *target) dial(ctx context.Context) (redis.Conn, error) {
 		opts = append(opts, redis.DialUsername(t.user), redis.DialPassword(t.password))
 	}
 	if t.tls {
-		opts = append(opts, redis.DialUseTLS(true),
-			redis.DialTLSConfig(&tls.Config{ServerName: t.serverName, MinVersion: tls.VersionTLS12}))
+		// redigo's own TLS handshake ignores ctx, and waits 10 s.
+		opts = append(opts, redis.DialContextFunc(t.dialTLS))
 	}
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	return redis.DialContext(ctx, t.network, t.addr, opts...)
+}
+
+// dialTLS connects to Redis over TLS, within ctx's deadline.
+func (t *target) dialTLS(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	tc := tls.Client(conn, &tls.Config{ServerName: t.serverName, MinVersion: tls.VersionTLS12})
+	if err := tc.HandshakeContext(ctx); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return tc, nil
 }
 
 // URLForms says how to write a Redis URL, for messages.

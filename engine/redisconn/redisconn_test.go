@@ -1,6 +1,13 @@
 package redisconn
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"testing"
+)
 
 func TestParseURL(t *testing.T) {
 	tests := []struct {
@@ -25,5 +32,41 @@ func TestParseURL(t *testing.T) {
 		if *got != tt.want {
 			t.Errorf("%s\ngot  %+v\nwant %+v", tt.url, *got, tt.want)
 		}
+	}
+}
+
+// TestTLSHandshakeBounded checks that a Redis over TLS that accepts a
+// connection and never answers its handshake is given the exchange's time,
+// as one that never answers a request: the exchange ends at its deadline,
+// not at the TLS library's own timeout of 10 s.
+func TestTLSHandshakeBounded(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		// Each connection is read and never answered, until the client
+		// closes it.
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				_, _ = io.Copy(io.Discard, c)
+				c.Close()
+			}()
+		}
+	}()
+	c, err := Open("rediss://"+ln.Addr().String(), "the test store")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Check(context.Background())
+	want := "Redis at " + ln.Addr().String() + ", the test store, could not be reached: "
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a TLS handshake that hangs: %v; want %q and the exchange's deadline", err, want)
 	}
 }
