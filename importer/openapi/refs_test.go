@@ -106,6 +106,7 @@ func TestRemoteRefSameOrigin(t *testing.T) {
 		{"/specs/common.json#/q", ""},
 		{other.URL + "/common.json#/q", other.URL + "/common.json#/q"},
 		{"/moved.json#/q", "/moved.json#/q"},
+		{strings.TrimPrefix(other.URL, "http:") + "/common.json#/q", strings.TrimPrefix(other.URL, "http:") + "/common.json#/q"},
 	} {
 		t.Run(tt.ref, func(t *testing.T) {
 			docRef = tt.ref
