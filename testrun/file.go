@@ -67,10 +67,12 @@ type Test struct {
 	Env     map[string]string
 	Mocks   []*Mock
 	Asserts []*Assert
-	// Snapshot is the file (relative to the test file's directory) the
-	// structured content must equal; "" for none.
+	// Snapshot is the file (joined to the test file's directory) the
+	// structured content must equal; "" for none. It is under that
+	// directory: snapshotRel is its path there.
 	Snapshot      string
 	SnapshotRange hcl.Range
+	snapshotRel   string
 }
 
 // Assert is one assert block: a condition on the result.
@@ -393,6 +395,7 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 			if !filepath.IsAbs(t.Snapshot) {
 				t.Snapshot = filepath.Join(d.dir, t.Snapshot)
 			}
+			t.snapshotRel = d.snapshotPath(a.Expr.Range(), v.AsString(), t.Snapshot, t.Name)
 		}
 	}
 	once := map[string]*hcl.Block{}
@@ -604,9 +607,9 @@ func (d *decoder) response(r *Response, body hcl.Body) {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(d.dir, path)
 			}
-			b, err := os.ReadFile(path)
+			b, err := engine.ReadConfigFile(path)
 			if err != nil {
-				d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", err)
+				d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", upperFirst(err.Error()))
 			}
 			r.Body = b
 			if r.Headers.Get("Content-Type") == "" {

@@ -44,6 +44,7 @@ func (a *app) importOpenAPICmd() *cobra.Command {
 		methods     string
 		tokenBudget int
 		overlays    []string
+		refs        openapi.RefAccess
 	)
 	c := &cobra.Command{
 		Use:   "openapi SPEC",
@@ -65,7 +66,14 @@ Existing files are not replaced without --force.
 Patterns in the selection flags are globs (* also matches /); flags repeat or
 take comma-separated lists. --overlay applies an OpenAPI Overlay (1.0) to the
 document first, so that names and descriptions curated once survive a new
-version of the document.`,
+version of the document.
+
+References ($ref) are followed to files under the document's directory and,
+for a document read from a URL, to URLs of the same origin (scheme, host and
+port). Anything else is refused, naming the reference, unless
+--allow-external-files (any file) or --allow-remote-refs (any http(s) URL)
+is given: a document you did not write cannot make import read your files
+or send requests elsewhere.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, rest []string) error {
 			if methods != "" {
@@ -75,7 +83,7 @@ version of the document.`,
 			if strings.Contains(rest[0], "://") {
 				opts.Source = rest[0]
 			}
-			return a.importOpenAPI(rest[0], out, force, tokenBudget, overlays, opts)
+			return a.importOpenAPI(rest[0], out, force, tokenBudget, overlays, refs, opts)
 		},
 	}
 	f := c.Flags()
@@ -96,16 +104,18 @@ version of the document.`,
 	f.BoolVar(&opts.Toolsets, "toolsets", false, "declare one toolset per tag")
 	f.IntVar(&tokenBudget, "token-budget", defaultTokenBudget, "warn when the estimated size of tools/list passes this many tokens")
 	f.StringArrayVar(&overlays, "overlay", nil, "apply this OpenAPI Overlay file to the document first (repeatable, in order)")
+	f.BoolVar(&refs.RemoteRefs, "allow-remote-refs", false, "follow references to any http(s) URL (default: only the origin of a document read from a URL)")
+	f.BoolVar(&refs.ExternalFiles, "allow-external-files", false, "follow references to files outside the document's directory")
 	return c
 }
 
 // importOpenAPI reads, converts, validates and writes.
-func (a *app) importOpenAPI(spec, out string, force bool, tokenBudget int, overlays []string, opts openapi.Options) error {
+func (a *app) importOpenAPI(spec, out string, force bool, tokenBudget int, overlays []string, refs openapi.RefAccess, opts openapi.Options) error {
 	data, err := openapi.ReadFile(spec)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", spec, err)
 	}
-	doc, err := openapi.Parse(data, spec, openapi.ReadFile)
+	doc, err := openapi.Parse(data, spec, refs.Reader(spec))
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@
 //
 // It reads OpenAPI 3.0 and 3.1 and Swagger 2.0, as JSON or YAML, into
 // plain values and resolves references itself (local ones, and ones to
-// other files next to the document), so that the three versions go
+// the other documents that RefAccess lets them reach), so that the three versions go
 // through one path and a circular schema is cut where it recurs instead of
 // failing the import. It writes HCL with hclwrite, in canonical formatting
 // and a deterministic order: the same document and options give the same

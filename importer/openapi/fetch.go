@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// fetch reads a document from an http(s) URL, bounded in time and size.
-func fetch(loc string) ([]byte, error) {
+// fetch reads a document from an http(s) URL with client, bounded in time
+// and size.
+func fetch(loc string, client *http.Client) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
@@ -17,7 +18,7 @@ func fetch(loc string) ([]byte, error) {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json, application/yaml;q=0.9, */*;q=0.5")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, err
 	}

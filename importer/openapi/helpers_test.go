@@ -12,18 +12,32 @@ import (
 )
 
 // importPath reads, parses and imports the document at path, as mcpdecl
-// import openapi does.
+// import openapi does by default.
 func importPath(path string, opts Options) (*Spec, *Result, error) {
 	data, err := ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	spec, err := Parse(data, path, ReadFile)
+	spec, err := Parse(data, path, RefAccess{}.Reader(path))
 	if err != nil {
 		return nil, nil, err
 	}
 	res, err := Import(spec, opts)
 	return spec, res, err
+}
+
+// importPathWith imports the document at path with references reaching
+// what access allows.
+func importPathWith(path string, access RefAccess, opts Options) (*Result, error) {
+	data, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := Parse(data, path, access.Reader(path))
+	if err != nil {
+		return nil, err
+	}
+	return Import(spec, opts)
 }
 
 // writeFiles writes the files of an import into dir and returns their

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -35,7 +36,8 @@ type Spec struct {
 
 // Parse reads a document given as bytes. location names it in messages and
 // resolves relative references; read, when not nil, reads the documents
-// that references name (see ReadFile).
+// that references name (see RefAccess.Reader, which bounds what they may
+// reach).
 func Parse(data []byte, location string, read func(loc string) ([]byte, error)) (*Spec, error) {
 	root, err := decode(data, location)
 	if err != nil {
@@ -63,10 +65,11 @@ func Parse(data []byte, location string, read func(loc string) ([]byte, error)) 
 }
 
 // ReadFile reads a document from a file or an http(s) URL, of at most
-// MaxSpecBytes.
+// MaxSpecBytes. It reads whatever loc names: it is for the document and
+// the overlays a user names, not for what references name.
 func ReadFile(loc string) ([]byte, error) {
 	if strings.HasPrefix(loc, "http://") || strings.HasPrefix(loc, "https://") {
-		return fetch(loc)
+		return fetch(loc, http.DefaultClient)
 	}
 	f, err := os.Open(loc)
 	if err != nil {
@@ -209,6 +212,10 @@ func (s *Spec) resolve(ref, doc string) (any, string, error) {
 				return nil, doc, &BrokenRef{Ref: ref, Err: errors.New("it names another document, and none may be read here")}
 			}
 			data, err := s.read(target)
+			var refused *RefusedRef
+			if errors.As(err, &refused) {
+				return nil, doc, &BrokenRef{Ref: ref, Err: refused}
+			}
 			if err != nil {
 				return nil, doc, &BrokenRef{Ref: ref, Err: fmt.Errorf("%s cannot be read: %w", target, err)}
 			}
@@ -277,8 +284,9 @@ func pointerGet(root any, pointer string) (any, error) {
 	return v, nil
 }
 
-// BrokenRef is a reference that leads nowhere: a document is broken, and
-// an import of it fails.
+// BrokenRef is a reference that leads nowhere, or to a document that
+// RefAccess puts out of reach: a document is broken, and an import of it
+// fails.
 type BrokenRef struct {
 	// At is where the reference is, as a JSON pointer, when known.
 	At  string
@@ -290,6 +298,10 @@ func (e *BrokenRef) Error() string {
 	at := ""
 	if e.At != "" {
 		at = "at " + e.At + ", "
+	}
+	var refused *RefusedRef
+	if errors.As(e.Err, &refused) {
+		return fmt.Sprintf("%sthe reference %q is not followed: %v", at, e.Ref, e.Err)
 	}
 	return fmt.Sprintf("%sthe reference %q is broken: %v", at, e.Ref, e.Err)
 }
