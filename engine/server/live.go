@@ -1,9 +1,11 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -236,6 +238,36 @@ func toolForRevision(mt *mcp.Tool, version string) *mcp.Tool {
 	return &t
 }
 
+// resultForRevision leaves out of a tools/call result what the client's
+// revision does not define: structuredContent before 2025-06-18 (the text
+// block carries the same JSON, unless the tool's text says otherwise), and
+// blocks of a later revision (resource links before 2025-06-18, audio
+// before 2025-03-26) become text that says what they were.
+func resultForRevision(out *mcp.CallToolResult, version string) {
+	if version == "" || version >= "2025-06-18" {
+		return
+	}
+	out.StructuredContent = nil
+	for i, c := range out.Content {
+		switch c := c.(type) {
+		case *mcp.ResourceLink:
+			text := "Resource " + cmp.Or(c.Title, c.Name) + ": " + c.URI
+			if c.MIMEType != "" {
+				text += " (" + c.MIMEType + ")"
+			}
+			if c.Description != "" {
+				text += "\n" + c.Description
+			}
+			out.Content[i] = &mcp.TextContent{Text: text, Annotations: c.Annotations}
+		case *mcp.AudioContent:
+			if version < "2025-03-26" {
+				text := fmt.Sprintf("(%d bytes of %s audio, which protocol revision %s cannot carry)", len(c.Data), c.MIMEType, version)
+				out.Content[i] = &mcp.TextContent{Text: text, Annotations: c.Annotations}
+			}
+		}
+	}
+}
+
 // Server is the MCP server to run on a transport.
 func (l *Live) Server() *mcp.Server { return l.srv }
 
@@ -347,6 +379,7 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
 		}
 		out := Result(res)
+		resultForRevision(out, req.ProtocolVersion())
 		if l.opts.Tracing != nil {
 			traceCall(ctx, g.cfg.TraceValues, t, args, res, out, g.cfg.Redactor.Redact)
 		}
