@@ -87,7 +87,11 @@ func (t *Tool) cacheKey(caller Caller, raw json.RawMessage) string {
 	}
 	// What is hashed: each part of the caller's is written with its
 	// length, so that no two callers write the same bytes.
-	b := make([]byte, 0, 2*sha256.Size+len(raw)+len(caller.ID)+len(caller.Token))
+	size := 2*sha256.Size + len(raw) + len(caller.ID)
+	if t.cacheToken {
+		size += len(caller.Token)
+	}
+	b := make([]byte, 0, size)
 	b = append(b, t.cacheSeed[:]...)
 	if t.spec.Cache.Public {
 		b = append(b, 'p')
