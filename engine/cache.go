@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
@@ -22,8 +24,8 @@ type ResultCache interface {
 }
 
 // CachePolicy is a tool's cache block: its successful results are kept for
-// TTL, for the caller who asked (the caller's ID is part of the key), or
-// for every caller when Public.
+// TTL, for the caller who asked (see Tool.cacheKey), or for every caller
+// when Public, which a tool whose answer depends on the caller cannot be.
 type CachePolicy struct {
 	Store  ResultCache
 	TTL    time.Duration
@@ -60,11 +62,17 @@ func (t *Tool) makeCacheSeed() [sha256.Size]byte {
 	return seed
 }
 
-// cacheKey is the key of a call with raw arguments by caller: a hash of
-// the tool's seed, the caller's ID unless the cache is public, and the
-// arguments as canonical JSON (keys sorted, so that the same arguments
-// written differently share an entry). It returns "" when the arguments
-// are not a JSON object: the call then fails as usual.
+// cacheKey is the key of a call with raw arguments by caller: the SHA-256
+// of the tool's seed, of what the answer can depend on of the caller
+// unless the cache is public, and of the arguments as canonical JSON (keys
+// sorted, so that the same arguments written differently share an entry).
+// Of the caller, that is its ID (whose kind prefix keeps JWT, static-token
+// and anonymous callers apart), its token when the action acts with it,
+// and all programs see of it when one reads the caller: the same
+// subject with another token, tenant or scopes has entries of its own.
+// Tokens and claims go into the hash only, never into a key or a log. It
+// returns "" when the arguments are not a JSON object: the call then fails
+// as usual.
 func (t *Tool) cacheKey(caller Caller, raw json.RawMessage) string {
 	var args any = map[string]any{}
 	if len(bytes.TrimSpace(raw)) > 0 {
@@ -77,18 +85,47 @@ func (t *Tool) cacheKey(caller Caller, raw json.RawMessage) string {
 			return ""
 		}
 	}
-	canon, err := jsonenc.Append(nil, args)
+	// What is hashed: each part of the caller's is written with its
+	// length, so that no two callers write the same bytes.
+	size := 2*sha256.Size + len(raw) + len(caller.ID)
+	if t.cacheToken {
+		size += len(caller.Token)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, t.cacheSeed[:]...)
+	if t.spec.Cache.Public {
+		b = append(b, 'p')
+	} else {
+		b = append(b, 'c')
+		b = appendPart(b, caller.ID)
+		if t.cacheToken {
+			b = appendPart(b, caller.Token)
+		}
+		if t.spec.ReadsCaller {
+			// All that programs see of the caller (see Caller.Value).
+			b = appendPart(b, caller.Subject)
+			b = strconv.AppendBool(b, caller.Authenticated)
+			b = binary.AppendUvarint(b, uint64(len(caller.Scopes)))
+			for _, s := range caller.Scopes {
+				b = appendPart(b, s)
+			}
+			var err error
+			if b, err = jsonenc.Append(b, caller.Claims); err != nil {
+				return ""
+			}
+		}
+	}
+	b, err := jsonenc.Append(b, args)
 	if err != nil {
 		return ""
 	}
-	h := sha256.New()
-	h.Write(t.cacheSeed[:])
-	if !t.spec.Cache.Public {
-		h.Write([]byte(caller.ID))
-	}
-	h.Write([]byte{0})
-	h.Write(canon)
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// appendPart appends s to b after its length.
+func appendPart(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
 // cachedCall answers a call from the cache when it can, and otherwise

@@ -60,6 +60,16 @@ type CallerTokenUser interface {
 	UsesCallerToken() bool
 }
 
+// CallerActor is an action whose request depends on the caller's token
+// beyond what its programs read: it sends that token upstream, or one got
+// in exchange for it. What it answers is then the caller's own, and a
+// cache keeps it under the token (see [CachePolicy]).
+type CallerActor interface {
+	// ActsAsCaller says how, for messages: `http_api "orders" sends each
+	// caller's own token (auth { caller_token })`; "" when it does not.
+	ActsAsCaller() string
+}
+
 // ClaimsKey is the key of an authenticated request's TokenInfo.Extra that
 // holds the claims programs may read (see Caller.Claims), as a
 // map[string]any.

@@ -44,7 +44,9 @@ type DecodeContext struct {
 	HowToSet func(e hcl.Expression) string
 	// ReadsCaller is set when a program compiled by Value reads the
 	// caller variable: the tool then gives its programs the caller.
+	// CallerRead is where the first such program is written.
 	ReadsCaller bool
+	CallerRead  hcl.Range
 	// Scopes, when not nil, shares compiled programs between the
 	// DecodeContexts of one load (see [mapping.Scopes]).
 	Scopes *mapping.Scopes
@@ -115,6 +117,9 @@ func (c *DecodeContext) Compile(v cty.Value, e hcl.Expression) (mapping.Value, h
 	}
 	m, diags := c.scope.Compile(v, e)
 	if m != nil && mapping.Reads(m, "caller") {
+		if !c.ReadsCaller && e != nil {
+			c.CallerRead = e.Range()
+		}
 		c.ReadsCaller = true
 	}
 	return m, diags

@@ -113,8 +113,11 @@ type Tool struct {
 	// sendsCallerToken is set when the action sends the caller's token
 	// upstream: each call redacts it.
 	sendsCallerToken bool
-	// cacheSeed starts the cache keys of a tool with a cache block.
-	cacheSeed [sha256.Size]byte
+	// cacheSeed starts the cache keys of a tool with a cache block;
+	// cacheToken puts the caller's token in them, for an action that acts
+	// with it (see CallerActor).
+	cacheSeed  [sha256.Size]byte
+	cacheToken bool
 	// remoteStores is set when the rate limiter or the cache is a
 	// [RemoteStore]: each call has a [StoreTime] for them.
 	remoteStores bool
@@ -157,6 +160,14 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	}
 	if spec.Cache != nil {
 		t.cacheSeed = t.makeCacheSeed()
+		if a, ok := spec.Action.(CallerActor); ok {
+			t.cacheToken = a.ActsAsCaller() != ""
+		}
+		if spec.Cache.Public && (t.cacheToken || spec.ReadsCaller) {
+			// The loader says so at public = true; this keeps any other
+			// maker of tools from sharing one caller's answers.
+			return nil, fmt.Errorf("tool %q depends on its caller, so its cache cannot be public", spec.Name)
+		}
 	}
 	t.remoteStores = isRemote(spec.RateLimiter) || spec.Cache != nil && isRemote(spec.Cache.Store)
 	if t.spec.Timeout == 0 {

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gomodule/redigo/redis"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
@@ -213,5 +216,280 @@ tool "get" {
 	}
 	if got := call(src("a", "1"), map[string]string{"MCPDECL_VAR_label": "2"}); got != "x2" || hits.Load() != 3 {
 		t.Errorf("the same file with another value of its variable: %q after %d upstream calls, want a new call", got, hits.Load())
+	}
+}
+
+// TestCachePublicOfCaller checks that a public cache on a tool whose
+// request depends on the caller is a load error at public = true that says
+// which dependency and what to do: every caller would otherwise get the
+// first caller's answer, fetched with the first caller's credentials.
+func TestCachePublicOfCaller(t *testing.T) {
+	const authBlock = `
+auth {
+  oauth {
+    jwks_url = "https://idp.example.com/jwks"
+    issuer   = "https://idp.example.com"
+    audience = "https://mcp.example.com/mcp"
+    claims   = ["tenant"]
+  }
+}
+`
+	tool := func(api, action string) string {
+		return api + `
+tool "t" {
+  description = "d"
+  annotations { read_only_hint = true }
+  ` + action + `
+  cache {
+    ttl    = "1m"
+    public = true
+  }
+}
+`
+	}
+	tests := []struct{ name, src, want string }{
+		{"caller_token", tool(`http_api "orders" {
+  base_url = "http://127.0.0.1:1"
+  auth {
+    caller_token { audience = "https://orders.example.com" }
+  }
+}`, `http {
+    api  = http_api.orders
+    path = "/orders"
+  }`), `http_api "orders" sends each caller's own token (auth { caller_token })`},
+		{"token_exchange", tool(`http_api "orders" {
+  base_url = "http://127.0.0.1:1"
+  auth {
+    token_exchange {
+      token_url     = "http://127.0.0.1:1/token"
+      client_id     = "c"
+      client_secret = "s"
+      audience      = "https://orders.example.com"
+    }
+  }
+}`, `http {
+    api  = http_api.orders
+    path = "/orders"
+  }`), `http_api "orders" exchanges each caller's token for one of its own (auth { token_exchange })`},
+		{"program reads caller", tool(authBlock, `http {
+    url   = "http://127.0.0.1:1/orders"
+    query = { tenant = expr("caller.claims.tenant") }
+  }`), `a program of this tool reads caller (at `},
+		{"text reads caller", tool(authBlock, `text = expr("caller.sub")`), `a program of this tool reads caller (at `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := loadSource(t, tt.src, nil)
+			var found bool
+			for _, d := range diags {
+				if d.Summary != "Public cache of a tool that depends on the caller" {
+					continue
+				}
+				found = true
+				// The subject is the public = true attribute.
+				lines := strings.Split(tt.src, "\n")
+				line := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "public = true") }) + 1
+				col := strings.Index(lines[line-1], "public") + 1
+				if d.Subject == nil || d.Subject.Start.Line != line || d.Subject.Start.Column != col || !strings.HasSuffix(d.Subject.Filename, "tools.hcl") {
+					t.Errorf("the error is at %v, want tools.hcl:%d:%d", d.Subject, line, col)
+				}
+				if !strings.Contains(d.Detail, tt.want) || !strings.Contains(d.Detail, "Remove public = true") {
+					t.Errorf("detail %q, want it to say %q and what to do", d.Detail, tt.want)
+				}
+			}
+			if !found {
+				t.Errorf("no error for a public cache that depends on the caller:\n%s", diags.Error())
+			}
+		})
+	}
+}
+
+// TestCacheKeepsCallersApart checks, with the memory store and with Redis,
+// that a private cache keys everything a request can depend on: the same
+// subject with another token, another tenant claim or fewer scopes reaches
+// the upstream with that token and gets its own answer; static-token,
+// anonymous, local and JWT callers never share an entry; and no token
+// shows in the store, in its keys or in its values.
+func TestCacheKeepsCallersApart(t *testing.T) {
+	for _, store := range []string{"memory", "redis"} {
+		t.Run(store, func(t *testing.T) {
+			var hits atomic.Int64
+			upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				hits.Add(1)
+				// The answer names what the request carried; a token is
+				// named by its last part, as the tool redacts the whole.
+				tok := r.Header.Get("Authorization")
+				_, _ = w.Write([]byte(r.URL.Path + " " + r.URL.RawQuery + " " + tok[strings.LastIndex(tok, ".")+1:]))
+			}))
+			t.Cleanup(upstream.Close)
+			// The token endpoint gives a token for the upstream that ends
+			// as the caller's does.
+			endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_ = r.ParseForm()
+				sub := r.PostForm.Get("subject_token")
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = fmt.Fprintf(w, `{"access_token":"xch.%s","token_type":"Bearer","expires_in":3600}`, sub[strings.LastIndex(sub, ".")+1:])
+			}))
+			t.Cleanup(endpoint.Close)
+			prefix := fmt.Sprintf("mcpdecl-test-%d", time.Now().UnixNano())
+			storeBlock := ""
+			if store == "redis" {
+				storeBlock = `cache {
+  store     = "redis"
+  redis_url = "redis://` + testservice.Redis(t) + `"
+  prefix    = "` + prefix + `"
+}`
+			}
+			cfg, diags := loadSource(t, storeBlock+`
+auth {
+  oauth {
+    jwks_url = "https://idp.example.com/jwks"
+    issuer   = "https://idp.example.com"
+    audience = "https://mcp.example.com/mcp"
+    claims   = ["tenant"]
+  }
+}
+http_api "as_caller" {
+  base_url = "`+upstream.URL+`"
+  auth {
+    caller_token { audience = "https://orders.example.com" }
+  }
+}
+http_api "exchanged" {
+  base_url = "`+upstream.URL+`"
+  auth {
+    token_exchange {
+      token_url     = "`+endpoint.URL+`"
+      client_id     = "c"
+      client_secret = "s"
+      audience      = "https://orders.example.com"
+    }
+  }
+}
+tool "theirs" {
+  description = "The caller's orders, on the caller's behalf."
+  annotations { read_only_hint = true }
+  http {
+    api  = http_api.exchanged
+    path = "/theirs"
+  }
+  cache { ttl = "1m" }
+}
+tool "mine" {
+  description = "The caller's orders, as the caller."
+  annotations { read_only_hint = true }
+  http {
+    api  = http_api.as_caller
+    path = "/mine"
+  }
+  cache { ttl = "1m" }
+}
+tool "tenant" {
+  description = "The orders of the caller's tenant."
+  annotations { read_only_hint = true }
+  http {
+    url   = "`+upstream.URL+`/tenant"
+    query = { t = expr("caller.claims.tenant ?? ''") }
+  }
+  cache { ttl = "1m" }
+}
+tool "scoped" {
+  description = "What the caller's scopes allow."
+  annotations { read_only_hint = true }
+  http {
+    url   = "`+upstream.URL+`/scoped"
+    query = { s = expr("join(caller.scopes, '+')") }
+  }
+  cache { ttl = "1m" }
+}
+tool "plain" {
+  description = "The same for everyone, kept per caller."
+  annotations { read_only_hint = true }
+  http { url = "`+upstream.URL+`/plain" }
+  cache { ttl = "1m" }
+}
+`, nil)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			aud := []string{"https://mcp.example.com/mcp", "https://orders.example.com"}
+			jwt := func(token, tenant string, scopes ...string) context.Context {
+				return engine.WithCaller(context.Background(), engine.Caller{ID: "jwt:ann", Authenticated: true, Subject: "ann",
+					Scopes: scopes, Claims: map[string]any{"tenant": tenant}, Token: "eyJhbGciOiJSUzI1NiJ9.ann." + token, Audience: aud})
+			}
+			acme := jwt("acme", "acme", "read", "write")
+			globex := jwt("globex", "globex", "read", "write") // the same subject, another organisation
+			narrow := jwt("narrow", "acme", "read")            // the same subject and tenant, fewer scopes
+			call := func(ctx context.Context, tool string) (string, bool) {
+				t.Helper()
+				tl, _ := cfg.Tool(tool)
+				res := tl.Call(ctx, nil)
+				if res.IsError {
+					t.Fatalf("%s: %s", tool, res.Text())
+				}
+				_, cached := res.Meta[engine.CacheMetaKey]
+				return res.Text(), cached
+			}
+			for _, tt := range []struct {
+				tool   string
+				ctx    context.Context
+				want   string
+				cached bool
+			}{
+				{"mine", acme, "/mine  acme", false},
+				{"mine", globex, "/mine  globex", false},
+				{"mine", narrow, "/mine  narrow", false},
+				{"mine", acme, "/mine  acme", true},
+				{"theirs", acme, "/theirs  acme", false},
+				{"theirs", globex, "/theirs  globex", false},
+				{"theirs", globex, "/theirs  globex", true},
+				{"tenant", acme, "/tenant t=acme ", false},
+				{"tenant", globex, "/tenant t=globex ", false},
+				{"tenant", globex, "/tenant t=globex ", true},
+				{"scoped", acme, "/scoped s=read%2Bwrite ", false},
+				{"scoped", narrow, "/scoped s=read ", false},
+				{"scoped", narrow, "/scoped s=read ", true},
+			} {
+				before := hits.Load()
+				got, cached := call(tt.ctx, tt.tool)
+				if got != tt.want || cached != tt.cached || (hits.Load() == before) != tt.cached {
+					t.Errorf("%s for %v: %q (cached %v, %d upstream calls), want %q (cached %v)",
+						tt.tool, engine.CallerFrom(tt.ctx).Token, got, cached, hits.Load()-before, tt.want, tt.cached)
+				}
+			}
+
+			// Each kind of caller has entries of its own, even where the
+			// names match.
+			for _, c := range []engine.Caller{
+				{ID: "jwt:ann", Authenticated: true, Subject: "ann"},
+				{ID: "token:ann", Authenticated: true, Subject: "ann"},
+				{ID: "127.0.0.1"},
+				{ID: "10.0.0.2"},
+				{ID: engine.LocalID},
+			} {
+				before := hits.Load()
+				if _, cached := call(engine.WithCaller(context.Background(), c), "plain"); cached || hits.Load() != before+1 {
+					t.Errorf("plain for %s was answered from another caller's entry", c.ID)
+				}
+			}
+
+			if store == "redis" {
+				conn, err := redis.Dial("tcp", testservice.Redis(t))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				keys, err := redis.Strings(conn.Do("KEYS", prefix+":*"))
+				if err != nil || len(keys) != 14 {
+					t.Fatalf("Redis holds %d keys (%v), want 14", len(keys), err)
+				}
+				for _, k := range keys {
+					v, _ := redis.String(conn.Do("GET", k))
+					if strings.Contains(k+v, "eyJ") || strings.Contains(k+v, "xch.") {
+						t.Errorf("a token shows in Redis: %s = %s", k, v)
+					}
+				}
+			}
+		})
 	}
 }

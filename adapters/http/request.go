@@ -513,6 +513,22 @@ var _ engine.CallerTokenUser = (*action)(nil)
 // UsesCallerToken reports whether the action sends the caller's own token.
 func (a *action) UsesCallerToken() bool { return a.api != nil && a.api.callerAudience != "" }
 
+var _ engine.CallerActor = (*action)(nil)
+
+// ActsAsCaller says how the action's request depends on the caller's
+// token: it sends it, or exchanges it.
+func (a *action) ActsAsCaller() string {
+	switch {
+	case a.api == nil:
+		return ""
+	case a.api.callerAudience != "":
+		return fmt.Sprintf("http_api %q sends each caller's own token (auth { caller_token })", a.api.name)
+	case a.api.oauth != nil && a.api.oauth.exchanged != nil:
+		return fmt.Sprintf("http_api %q exchanges each caller's token for one of its own (auth { token_exchange })", a.api.name)
+	}
+	return ""
+}
+
 // statusClasses are the classes of HTTP statuses for metrics, by hundreds.
 var statusClasses = [...]string{"1xx", "2xx", "3xx", "4xx", "5xx"}
 

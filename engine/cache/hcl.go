@@ -103,8 +103,9 @@ type Policy struct {
 	// TTL is how long a result is kept.
 	TTL time.Duration
 	// Public shares a result between every caller; otherwise each caller
-	// has its own.
-	Public bool
+	// has its own. PublicRange is where public = true is written.
+	Public      bool
+	PublicRange hcl.Range
 }
 
 var policySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -131,7 +132,7 @@ func DecodePolicy(block *hcl.Block, ctx *engine.DecodeContext) (Policy, hcl.Diag
 	if a, ok := content.Attributes["public"]; ok {
 		b, more := ctx.Bool(a.Expr)
 		diags = append(diags, more...)
-		p.Public = b
+		p.Public, p.PublicRange = b, a.Range
 	}
 	return p, diags
 }

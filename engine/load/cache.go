@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -47,12 +49,12 @@ func (l *loader) cacheBlock() {
 	l.cache.open(store)
 }
 
-// cachePolicy reads the cache block of a tool, if any. Only a tool that
-// declares itself read-only may cache its results: a call that changes
-// something must reach the upstream every time.
-func (l *loader) cachePolicy(ctx *engine.DecodeContext, blocks hcl.Blocks, ann *engine.Annotations) *engine.CachePolicy {
+// cachePolicy reads the cache block of a tool, if any, and where it says
+// public = true. Only a tool that declares itself read-only may cache its
+// results: a call that changes something must reach the upstream every
+// time.
+func (l *loader) cachePolicy(ctx *engine.DecodeContext, blocks hcl.Blocks, ann *engine.Annotations) (policy *engine.CachePolicy, public hcl.Range) {
 	var seen *hcl.Block
-	var policy *engine.CachePolicy
 	for _, b := range blocks {
 		if b.Type != "cache" {
 			continue
@@ -73,8 +75,34 @@ func (l *loader) cachePolicy(ctx *engine.DecodeContext, blocks hcl.Blocks, ann *
 			continue
 		}
 		policy = &engine.CachePolicy{Store: l.cache.get(memoryCache), TTL: p.TTL, Public: p.Public, Namespace: l.cache.namespace()}
+		public = p.PublicRange
 	}
-	return policy
+	return policy, public
+}
+
+// checkPublicCache refuses a public cache on a tool whose answer depends
+// on who calls, once its action and programs are decoded: every caller
+// would get the first one's answer, fetched with the first one's
+// credentials.
+func (l *loader) checkPublicCache(ctx *engine.DecodeContext, spec *engine.ToolSpec, public hcl.Range) {
+	if spec.Cache == nil || !spec.Cache.Public {
+		return
+	}
+	var why []string
+	if a, ok := spec.Action.(engine.CallerActor); ok {
+		if s := a.ActsAsCaller(); s != "" {
+			why = append(why, s)
+		}
+	}
+	if ctx.ReadsCaller {
+		why = append(why, fmt.Sprintf("a program of this tool reads caller (at %s)", ctx.CallerRead))
+	}
+	if len(why) == 0 {
+		return
+	}
+	l.error(public, "Public cache of a tool that depends on the caller",
+		"public = true gives every caller the result cached for the first one, but this tool's answer depends on who calls: %s. Remove public = true: each caller then has entries of its own.",
+		strings.Join(why, ", and "))
 }
 
 // memoryCache is the store of a configuration without a cache block: in

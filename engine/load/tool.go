@@ -291,7 +291,8 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 		}
 	}
 
-	spec.Cache = l.cachePolicy(ctx, content.Blocks, spec.Annotations)
+	var public hcl.Range // of the cache block's public = true
+	spec.Cache, public = l.cachePolicy(ctx, content.Blocks, spec.Annotations)
 
 	// The action sees the arguments; what runs after it also sees its result.
 	caller := engine.CallerType(l.claims)
@@ -350,6 +351,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 	spec.Text = program("text", reflect.Invalid)
 	spec.ErrorIf = program("error_if", reflect.Bool)
 	spec.ErrorMsg = program("error_message", reflect.Invalid)
+	l.checkPublicCache(ctx, &spec, public)
 
 	if len(l.diags) > before && l.diags[before:].HasErrors() {
 		// Report invalid defaults in the same run as the other errors,
