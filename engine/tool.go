@@ -325,7 +325,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 		ctx = withStoreTime(ctx)
 	}
 	if t.spec.RateLimiter != nil {
-		if err := t.spec.RateLimiter.Admit(ctx, t.spec.Name+"\x00"+caller.ID); err != nil {
+		if err := t.spec.RateLimiter.Admit(ctx, rateLimitKey(t.spec.Name, caller.ID)); err != nil {
 			return refused(OutcomeRateLimited, t.redactor.Redact(SanitizeString(err.Error())))
 		}
 	}
@@ -849,4 +849,32 @@ func approxJSONSize(v any) int64 {
 		return n
 	}
 	return 8
+}
+
+// rateLimitKey names the limit of the tool name for the caller id, as
+// name:id with id's bytes outside printable ASCII, and %, written %XX:
+// printable, so that an operator can read and type the keys of a shared
+// store, and unambiguous, since a tool's name holds no colon.
+func rateLimitKey(name, id string) string {
+	clean := true
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c < 0x21 || c > 0x7e || c == '%' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return name + ":" + id
+	}
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(name)+1+3*len(id))
+	b = append(append(b, name...), ':')
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c < 0x21 || c > 0x7e || c == '%' {
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }

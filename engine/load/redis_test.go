@@ -235,3 +235,73 @@ func requests(t *testing.T, b []byte) []string {
 		}
 	}
 }
+
+// TestRedisKeysPrintable: the keys a call leaves in Redis can be read and
+// typed in redis-cli: the tool and the caller, printable, whatever bytes
+// the caller's identity holds.
+func TestRedisKeysPrintable(t *testing.T) {
+	addr := testservice.Redis(t)
+	tool, _ := loadRedisTool(t, addr, addr)
+	nonce := fmt.Sprintf("%x", rand.Uint64()) // this run's keys
+	sub := "ada lovelace\x00%\n" + nonce
+	ctx := engine.WithCaller(context.Background(), engine.Caller{ID: "jwt:" + sub, Subject: sub, Authenticated: true})
+	if res := tool.Call(ctx, json.RawMessage(`{"id": "a"}`)); res.IsError {
+		t.Fatal(res.Text())
+	}
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	r := bufio.NewReader(conn)
+	// The prefix is the test's own: find it from the keys of the limit.
+	fmt.Fprintf(conn, "*2\r\n$4\r\nKEYS\r\n$%d\r\n%s\r\n", len("mcpdecl-test-*:rl:*"), "mcpdecl-test-*:rl:*")
+	keys := readArray(t, r)
+	var mine []string
+	for _, k := range keys {
+		if strings.Contains(k, ":rl:lookup") && strings.HasSuffix(k, nonce) {
+			mine = append(mine, k)
+		}
+	}
+	if len(mine) != 1 {
+		t.Fatalf("the rate limit's keys for this caller: %q (of %d keys)", mine, len(keys))
+	}
+	prefix, _, _ := strings.Cut(mine[0], ":rl:")
+	want := prefix + ":rl:lookup:jwt:ada%20lovelace%00%25%0A" + nonce
+	if mine[0] != want {
+		t.Errorf("the rate limit's key is %q, want %q", mine[0], want)
+	}
+	fmt.Fprintf(conn, "*2\r\n$4\r\nKEYS\r\n$%d\r\n%s\r\n", len(prefix)+2, prefix+":*")
+	for _, k := range readArray(t, r) {
+		for _, c := range []byte(k) {
+			if c < 0x21 || c > 0x7e {
+				t.Errorf("the key %q holds the byte %#x: redis-cli cannot show it as it is", k, c)
+				break
+			}
+		}
+	}
+}
+
+// readArray reads a RESP array of bulk strings.
+func readArray(t *testing.T, r *bufio.Reader) []string {
+	t.Helper()
+	line, err := r.ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "*") {
+		t.Fatalf("Redis answered %q, %v", line, err)
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(line[1:]))
+	out := make([]string, 0, n)
+	for range n {
+		head, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, _ := strconv.Atoi(strings.TrimSpace(head[1:]))
+		b := make([]byte, size+2)
+		if _, err := io.ReadFull(r, b); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(b[:size]))
+	}
+	return out
+}

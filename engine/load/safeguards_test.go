@@ -180,7 +180,7 @@ func TestRateLimiterKeys(t *testing.T) {
 	if res := call("bob"); res.IsError {
 		t.Errorf("bob shares alice's limit: %s", res.Text())
 	}
-	if !lim.seen["t\x00alice"] || !lim.seen["t\x00bob"] {
+	if !lim.seen["t:alice"] || !lim.seen["t:bob"] {
 		t.Errorf("keys = %v, want one per tool and caller", lim.seen)
 	}
 }

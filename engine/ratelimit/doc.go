@@ -32,7 +32,9 @@
 //
 // prefix lets several servers, or several configurations, share one Redis
 // without sharing limits: the bucket of a tool and a client is the key
-// <prefix>:rl:<tool>\x00<client>.
+// <prefix>:rl:<tool>:<client>, the client's bytes outside printable ASCII,
+// and %, written %XX (jwt:ada%20lovelace): every key can be read and typed
+// in redis-cli.
 //
 // # A tool's block
 //

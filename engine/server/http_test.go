@@ -249,7 +249,7 @@ func TestAuditAndIdentity(t *testing.T) {
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "login", Arguments: map[string]any{"user": 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(lim.got, []string{"open\x00127.0.0.1"}) {
+	if !slices.Equal(lim.got, []string{"open:127.0.0.1"}) {
 		t.Errorf("rate-limit keys = %q, want the tool and the client's address without its port", lim.got)
 	}
 
