@@ -108,8 +108,8 @@ func decodePaginate(ctx *engine.DecodeContext, block *hcl.Block) (*paginate, hcl
 }
 
 // ResultTypes declares what a paginating call adds for the outputs: the
-// number of pages read, and whether a bound (max_pages, max_items) stopped
-// it before the upstream's last page.
+// number of pages read, and whether a bound (max_pages, max_items, the
+// tool's max_result_bytes) stopped it before the upstream's last page.
 func (a *action) ResultTypes() mapping.Env {
 	if a.pages == nil {
 		return nil
