@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"math/big"
 	"net/url"
 	"slices"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -35,34 +36,119 @@ const Mask = "(sensitive)"
 const minSecretLen = 4
 
 // SecretForms returns secret and the encodings of it that the server itself
-// writes when it sends the value somewhere: query and form escaping, path
-// escaping, the inside of a JSON string (with and without HTML escaping)
-// and standard base64. An upstream that echoes a request quotes one of
-// them; each must be redacted. Forms shorter than four bytes are left out.
+// writes when it sends the value somewhere, and that an upstream echoing
+// the request may quote: query and form escaping, path escaping and
+// standard base64; each of these inside a JSON string, as encoders write
+// one (see [jsonInner]); and the JSON-escaped forms of the secret inside a
+// JSON string again, as when an upstream echoes a JSON body as a string
+// (httpbin's "data"). Each must be redacted. Forms shorter than four bytes
+// are left out. A secret of letters and digits has one or two forms; one
+// with quotes, HTML's special characters and non-ASCII, about fifteen.
 func SecretForms(secret string) []string {
 	if len(secret) < minSecretLen {
 		return nil
 	}
-	forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret),
-		jsonInner(secret, true), jsonInner(secret, false),
-		base64.StdEncoding.EncodeToString([]byte(secret))}
-	out := forms[:0]
-	for _, f := range forms {
+	out := make([]string, 0, 8)
+	add := func(f string) {
 		if len(f) >= minSecretLen && !slices.Contains(out, f) {
 			out = append(out, f)
+		}
+	}
+	for _, f := range [...]string{secret, url.QueryEscape(secret), url.PathEscape(secret),
+		base64.StdEncoding.EncodeToString([]byte(secret))} {
+		add(f)
+		for _, style := range jsonStyles {
+			add(jsonInner(f, style))
+		}
+	}
+	for _, inner := range jsonStyles {
+		once := jsonInner(secret, inner)
+		for _, outer := range jsonStyles {
+			add(jsonInner(once, outer))
 		}
 	}
 	return out
 }
 
-// jsonInner returns s as written inside a JSON string, without the quotes.
-func jsonInner(s string, escapeHTML bool) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(escapeHTML)
-	_ = enc.Encode(s) // a string always encodes
-	out := strings.TrimSuffix(b.String(), "\n")
-	return out[1 : len(out)-1]
+// jsonStyle is a way of writing a string inside JSON.
+type jsonStyle int
+
+const (
+	// plainJSON escapes what JSON requires, and U+2028 and U+2029
+	// (mcpdecl's own JSON, encoding/json without HTML escaping).
+	plainJSON jsonStyle = iota
+	// htmlJSON also escapes <, > and & (encoding/json by default).
+	htmlJSON
+	// asciiJSON also escapes every character past ASCII, as \uXXXX
+	// (Python's json.dumps by default).
+	asciiJSON
+)
+
+var jsonStyles = [...]jsonStyle{plainJSON, htmlJSON, asciiJSON}
+
+// jsonInner returns s as written inside a JSON string in the given style,
+// without the quotes; s itself when nothing in it is escaped. Invalid
+// UTF-8 is written as U+FFFD, as encoders do.
+func jsonInner(s string, style jsonStyle) string {
+	i := 0
+	for i < len(s) && !jsonEscaped(s[i], style) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+len(s)/2+8)
+	b = append(b, s[:i]...)
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\b':
+				b = append(b, `\b`...)
+			case c == '\f':
+				b = append(b, `\f`...)
+			case c == '\n':
+				b = append(b, `\n`...)
+			case c == '\r':
+				b = append(b, `\r`...)
+			case c == '\t':
+				b = append(b, `\t`...)
+			case jsonEscaped(c, style):
+				b = appendU(b, rune(c))
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case style == asciiJSON && r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			b = appendU(appendU(b, r1), r2)
+		case style == asciiJSON || r == utf8.RuneError || r == '\u2028' || r == '\u2029':
+			b = appendU(b, r)
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
+}
+
+// jsonEscaped reports whether the byte c is escaped inside a JSON string
+// written in style, or may start a character that is.
+func jsonEscaped(c byte, style jsonStyle) bool {
+	return c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf ||
+		style == htmlJSON && (c == '<' || c == '>' || c == '&')
+}
+
+// appendU writes r, at most U+FFFF, as \uXXXX.
+func appendU(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
 
 // Add records a secret and its encoded forms (see [SecretForms]). Values

@@ -16,6 +16,14 @@ import (
 // backslash, a space, a slash, HTML's special characters and non-ASCII.
 const secret = `hunter2!@ pa"ss\w/rd<&>é`
 
+// TestSecretFormsPlain checks that a secret no encoding changes has one
+// form: the forms are computed for each sensitive argument of every call.
+func TestSecretFormsPlain(t *testing.T) {
+	if got := engine.SecretForms("tok_0123456789abcdef"); len(got) != 2 { // and base64
+		t.Errorf("SecretForms = %q, want the secret and its base64", got)
+	}
+}
+
 func TestRedactorEncodedForms(t *testing.T) {
 	forms := map[string]string{
 		"raw":         secret,
@@ -24,6 +32,15 @@ func TestRedactorEncodedForms(t *testing.T) {
 		"json":        `hunter2!@ pa\"ss\\w/rd\u003c\u0026\u003eé`,
 		"json noHTML": `hunter2!@ pa\"ss\\w/rd<&>é`,
 		"base64":      base64.StdEncoding.EncodeToString([]byte(secret)),
+		// Python's json.dumps: every character past ASCII escaped.
+		"json ASCII": `hunter2!@ pa\"ss\\w/rd<&>\u00e9`,
+		// A JSON body echoed as a JSON string (httpbin's "data").
+		"json in json":        `hunter2!@ pa\\\"ss\\\\w/rd<&>é`,
+		"json in json (HTML)": `hunter2!@ pa\\\"ss\\\\w/rd\u003c\u0026\u003eé`,
+		"json in json (Go)":   `hunter2!@ pa\\\"ss\\\\w/rd\\u003c\\u0026\\u003eé`,
+		"json in Python":      `hunter2!@ pa\\\"ss\\\\w/rd<&>\u00e9`,
+		// An echoed URL inside JSON, written by encoding/json.
+		"path in json (HTML)": strings.ReplaceAll(url.PathEscape(secret), "&", `\u0026`),
 	}
 	r := &engine.Redactor{}
 	r.Add(secret)

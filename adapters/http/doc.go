@@ -65,8 +65,11 @@
 //
 // With oauth2, the client credentials grant gets the bearer token: at the
 // first call, then shared by all calls (one fetch at a time, the others
-// waiting), fetched again shortly before it expires and, once per call,
-// when the upstream answers 401. The token endpoint must be https (http
+// waiting), fetched again shortly before it expires (a tenth of its
+// lifetime before, at most 10 s) and, once per call, when the upstream
+// answers 401. Without auth_style, the credentials go in a basic auth
+// header, then in the form's body if the endpoint refuses that; the style
+// that worked is logged once and kept. The token endpoint must be https (http
 // only on a loopback address), is reached with the api's TLS settings and
 // timeout, and may not redirect. Access tokens are redacted like the other
 // credentials.

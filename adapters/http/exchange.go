@@ -79,7 +79,7 @@ func (s *tokenSource) exchangedToken(ctx context.Context, stale string) (string,
 		// up does not stop it; the http_api's timeout bounds it whole.
 		fetch, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.client.Timeout)
 		defer cancel()
-		tok, err := config.Token(context.WithValue(fetch, oauth2.HTTPClient, s.client))
+		tok, err := s.fetch(fetch, config)
 		if err != nil {
 			return "", s.failure(err)
 		}
@@ -91,6 +91,7 @@ func (s *tokenSource) exchangedToken(ctx context.Context, stale string) (string,
 			// caller's own token may expire or be revoked meanwhile.
 			tok.Expiry = time.Now().Add(time.Minute)
 		}
+		setExpiryMargin(tok)
 		if s.redactor != nil {
 			s.redactor.Add(tok.AccessToken)
 		}

@@ -5,11 +5,13 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -37,7 +39,7 @@ const tokenTimeout = 30 * time.Second
 
 // tokenSource holds an http_api's OAuth2 client credentials and the access
 // token they last got. The token is fetched on first use, shared by every
-// call, fetched again shortly before it expires (see [oauth2.Token.Valid])
+// call, fetched again shortly before it expires (see [setExpiryMargin])
 // or when the upstream refuses it; one fetch runs at a time, and calls that
 // need a token meanwhile wait for it. It is safe for concurrent use.
 type tokenSource struct {
@@ -46,6 +48,11 @@ type tokenSource struct {
 	client *http.Client // for the token endpoint: its own, bounded in time
 
 	redactor *engine.Redactor
+	logger   *slog.Logger // says once how the client authenticates, found without auth_style
+
+	// style is the oauth2.AuthStyle found to work when the block sets
+	// no auth_style; 0 until a token is got.
+	style atomic.Int32
 
 	mu    sync.Mutex
 	token *oauth2.Token
@@ -76,17 +83,18 @@ func (s *tokenSource) accessToken(ctx context.Context, stale string) (string, er
 	if err != nil {
 		return "", err
 	}
-	// One bound for the whole fetch: without auth_style, x/oauth2 may try
-	// both styles in turn.
+	// One bound for the whole fetch: without auth_style, both styles may
+	// be tried in turn.
 	fetch, cancel := context.WithTimeout(ctx, s.client.Timeout)
 	defer cancel()
-	tok, err := config.Token(context.WithValue(fetch, oauth2.HTTPClient, s.client))
+	tok, err := s.fetch(fetch, config)
 	if err != nil {
 		return "", s.failure(err)
 	}
 	if tok.AccessToken == "" || !validHeaderValue(tok.AccessToken) {
 		return "", fmt.Errorf("the token endpoint of http_api %q (%s) answered without a usable access token", s.api, s.config.TokenURL)
 	}
+	setExpiryMargin(tok)
 	if s.redactor != nil {
 		s.redactor.Add(tok.AccessToken)
 		if s.older != "" && s.older != tok.AccessToken {
@@ -98,6 +106,59 @@ func (s *tokenSource) accessToken(ctx context.Context, stale string) (string, er
 	}
 	s.token = tok
 	return tok.AccessToken, nil
+}
+
+// fetch asks the token endpoint for a token with config. Without
+// auth_style, the client's credentials go in a basic auth header first
+// and, when the endpoint refuses that, in the form's body, as x/oauth2
+// does; the style that worked is logged once and used for every later
+// token, so that an endpoint taking them in the body is not sent a
+// refused request each time.
+func (s *tokenSource) fetch(ctx context.Context, config clientcredentials.Config) (*oauth2.Token, error) {
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.client)
+	if config.AuthStyle != oauth2.AuthStyleAutoDetect {
+		return config.Token(ctx)
+	}
+	if found := s.style.Load(); found != 0 {
+		config.AuthStyle = oauth2.AuthStyle(found)
+		return config.Token(ctx)
+	}
+	config.AuthStyle = oauth2.AuthStyleInHeader
+	tok, err := config.Token(ctx)
+	if re := (*oauth2.RetrieveError)(nil); errors.As(err, &re) {
+		config.AuthStyle = oauth2.AuthStyleInParams
+		tok, err = config.Token(ctx)
+	}
+	if err == nil && s.style.CompareAndSwap(0, int32(config.AuthStyle)) {
+		name := "header"
+		if config.AuthStyle == oauth2.AuthStyleInParams {
+			name = "body"
+		}
+		s.logger.Info("OAuth2 client authentication found", "http_api", s.api, "auth_style", name,
+			"hint", `set auth_style = "`+name+`" in the oauth2 block to skip looking for it`)
+	}
+	return tok, err
+}
+
+// maxExpiryMargin is the longest a token is renewed before it expires:
+// x/oauth2's own margin, for clocks that differ and the time a request
+// takes to reach the upstream.
+const maxExpiryMargin = 10 * time.Second
+
+// setExpiryMargin makes tok, just got, valid ([oauth2.Token.Valid]) until
+// a tenth of its lifetime before it expires, and at most 10 s before: with
+// x/oauth2's fixed 10 s, a token living 10 s or less would be expired as
+// soon as got, and fetched again for every call. A token living 5 s is
+// used for 4.5 s; one living an hour, until 10 s before its end.
+func setExpiryMargin(tok *oauth2.Token) {
+	if tok.Expiry.IsZero() {
+		return // it does not expire
+	}
+	if margin := min(maxExpiryMargin, time.Until(tok.Expiry)/10); margin > 0 {
+		// x/oauth2's means of giving a token its own margin: it sets the
+		// token's, which Valid reads. The source it returns is not used.
+		_ = oauth2.ReuseTokenSourceWithExpiry(tok, nil, margin)
+	}
 }
 
 // failure says why a token could not be had, with what the token endpoint
@@ -149,7 +210,10 @@ func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnost
 		diags = append(diags, more...)
 		return s
 	}
-	s := &tokenSource{api: a.name, redactor: ctx.Redactor}
+	s := &tokenSource{api: a.name, redactor: ctx.Redactor, logger: ctx.Logger}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
 	s.config.TokenURL = str("token_url")
 	s.config.ClientID = str("client_id")
 	s.config.ClientSecret = str("client_secret")
@@ -180,7 +244,7 @@ func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnost
 		s.config.AuthStyle = oauth2.AuthStyleInParams
 	default:
 		diags = append(diags, errorf(c.Attributes["auth_style"].Expr.Range(), "Invalid auth_style",
-			`auth_style is how the client credentials reach the token endpoint: "header" (HTTP basic auth) or "body" (form fields); without it, the first that works.`))
+			`auth_style is how the client credentials reach the token endpoint: "header" (HTTP basic auth) or "body" (form fields); without it, the header, then the body if the endpoint refuses the header.`))
 	}
 	if b.Type == "token_exchange" {
 		s.exchanged = newExchanged(ctx.Redactor)

@@ -4,15 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // tokenServer is an OAuth2 token endpoint for the client credentials
@@ -188,14 +193,16 @@ func TestOAuth2ClientCredentials(t *testing.T) {
 	})
 
 	t.Run("expired token fetched anew", func(t *testing.T) {
-		// A token living 1 s is already within the 10 s before expiry at
-		// which it is renewed.
+		// A token living 1 s, asked for again once that second is over.
 		ts, up := newTokenServer(t, 1), newOAuthUpstream(t)
 		tool, errs := loadOAuth(t, up.srv.URL, oauthBody(ts.srv.URL+"/token"), secretEnv)
 		if errs != "" {
 			t.Fatal(errs)
 		}
-		for range 2 {
+		for i := range 2 {
+			if i > 0 {
+				time.Sleep(1100 * time.Millisecond)
+			}
 			if res := tool.Call(ctx, nil); res.IsError {
 				t.Fatal(res.Text())
 			}
@@ -344,5 +351,139 @@ tool "get" {
 				}
 			})
 		}
+	}
+}
+
+// TestOAuth2ShortLivedToken checks that a token living 10 s or less is
+// reused while it lives: renewed a tenth of its lifetime before it
+// expires, not x/oauth2's fixed 10 s, which made every call fetch one.
+// Both grants: client credentials and the token exchange.
+func TestOAuth2ShortLivedToken(t *testing.T) {
+	const calls = 5
+	for _, kind := range []string{"oauth2", "token_exchange"} {
+		t.Run(kind, func(t *testing.T) {
+			var fetches atomic.Int32
+			endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := fetches.Add(1)
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 5})
+			}))
+			t.Cleanup(endpoint.Close)
+			up := newOAuthUpstream(t)
+			cfg, diags := loadSource(t, `
+http_api "api" {
+  base_url = "`+up.srv.URL+`"
+  auth {
+    `+kind+` {
+      token_url     = "`+endpoint.URL+`"
+      client_id     = "mcp-client"
+      client_secret = "c1ient-s3cret"
+      audience      = "https://api.example.com"
+    }
+  }
+}
+tool "get" {
+  description = "Gets."
+  http {
+    api  = http_api.api
+    path = "/"
+  }
+}
+`, nil)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			tool, _ := cfg.Tool("get")
+			ctx := engine.WithCaller(context.Background(), engine.Caller{ID: "jwt:ann", Authenticated: true, Token: "jwt-of-ann"})
+			for range calls {
+				if res := tool.Call(ctx, nil); res.IsError {
+					t.Fatal(res.Text())
+				}
+			}
+			if n := fetches.Load(); n != 1 {
+				t.Errorf("%d tokens fetched for %d calls within the 5 s a token lives; want 1", n, calls)
+			}
+		})
+	}
+}
+
+// TestOAuth2AuthStyle checks an oauth2 block without auth_style against
+// token endpoints that take the client's credentials in one place only:
+// the basic auth header is tried first, then the form's body; the style
+// that worked is logged, once, and used for every later token.
+func TestOAuth2AuthStyle(t *testing.T) {
+	for _, style := range []string{"header", "body"} {
+		t.Run(style, func(t *testing.T) {
+			var requests atomic.Int32
+			endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := requests.Add(1)
+				_ = r.ParseForm()
+				_, _, inHeader := r.BasicAuth()
+				w.Header().Set("Content-Type", "application/json")
+				if inHeader != (style == "header") {
+					w.WriteHeader(http.StatusUnauthorized)
+					_, _ = w.Write([]byte(`{"error":"invalid_client"}`))
+					return
+				}
+				_ = json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("tok-%d", n), "token_type": "Bearer", "expires_in": 3600})
+			}))
+			t.Cleanup(endpoint.Close)
+			up := newOAuthUpstream(t)
+			var logs syncBuffer
+			path := filepath.Join(t.TempDir(), "tools.hcl")
+			src := `
+http_api "api" {
+  base_url = "` + up.srv.URL + `"
+  auth {
+    oauth2 {
+      token_url     = "` + endpoint.URL + `"
+      client_id     = "mcp-client"
+      client_secret = "c1ient-s3cret"
+    }
+  }
+}
+tool "get" {
+  description = "Gets."
+  http {
+    api  = http_api.api
+    path = "/"
+  }
+}
+`
+			if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cfg, _, diags := load.Load(load.Options{
+				Registry: engine.NewRegistry(httpaction.New()),
+				Logger:   slog.New(slog.NewTextHandler(&logs, nil)),
+			}, path)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			t.Cleanup(func() { _ = cfg.Close() })
+			tool, _ := cfg.Tool("get")
+			first := requests.Load()
+			if res := tool.Call(context.Background(), nil); res.IsError {
+				t.Fatal(res.Text())
+			}
+			want := map[string]int32{"header": 1, "body": 2}[style]
+			if n := requests.Load() - first; n != want {
+				t.Errorf("%d requests to the token endpoint for the first token; want %d", n, want)
+			}
+			// The upstream refuses the token: the next is asked for in
+			// the style found, at once.
+			up.revoke(fmt.Sprintf("tok-%d", requests.Load()))
+			before := requests.Load()
+			if res := tool.Call(context.Background(), nil); res.IsError {
+				t.Fatal(res.Text())
+			}
+			if n := requests.Load() - before; n != 1 {
+				t.Errorf("%d requests to the token endpoint for the second token; want 1", n)
+			}
+			line := `msg="OAuth2 client authentication found" http_api=api auth_style=` + style
+			if got := logs.String(); strings.Count(got, line) != 1 || strings.Contains(got, "c1ient-s3cret") {
+				t.Errorf("the log, want one line with %q:\n%s", line, got)
+			}
+		})
 	}
 }

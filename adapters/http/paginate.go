@@ -108,8 +108,8 @@ func decodePaginate(ctx *engine.DecodeContext, block *hcl.Block) (*paginate, hcl
 }
 
 // ResultTypes declares what a paginating call adds for the outputs: the
-// number of pages read, and whether a bound (max_pages, max_items) stopped
-// it before the upstream's last page.
+// number of pages read, and whether a bound (max_pages, max_items, the
+// tool's max_result_bytes) stopped it before the upstream's last page.
 func (a *action) ResultTypes() mapping.Env {
 	if a.pages == nil {
 		return nil
@@ -125,6 +125,8 @@ func (a *action) paginated(ctx context.Context, env map[string]any, target strin
 	seen := map[string]int{target: 1}
 	var items []any
 	truncated := false
+	limit := engine.MaxResultBytes(ctx)
+	fit := itemsFit{room: limit - resultRoom, size: 2}
 	for page := 1; ; page++ {
 		resp, err := a.exchange(ctx, env, target, mark)
 		if err != nil {
@@ -150,6 +152,12 @@ func (a *action) paginated(ctx context.Context, env map[string]any, target strin
 		}
 		if room := p.maxItems - len(items); len(list) > room {
 			list, truncated = list[:room], true
+		}
+		if limit > 0 {
+			var cut bool
+			if list, cut = fit.page(list, len(items) == 0, pageBytes(resp)); cut {
+				truncated = true
+			}
 		}
 		items = append(items, list...)
 		next := any(nil)
@@ -180,6 +188,73 @@ func (a *action) paginated(ctx context.Context, env map[string]any, target strin
 		}
 		seen[target] = page + 1
 	}
+}
+
+// resultRoom is what a result may need beside the items' JSON: the other
+// outputs, their keys.
+const resultRoom = 256
+
+// itemsFit counts the items of a call's pages against the tool's
+// max_result_bytes as they are read, so that the call stops asking for
+// pages once the items would not fit in the result: the rest could not be
+// shown, and holding it would cost memory for nothing (a thousand pages
+// of a MiB, for a result of one).
+type itemsFit struct {
+	room int64  // for the items' JSON: max_result_bytes less resultRoom
+	size int64  // of the items' JSON kept so far
+	buf  []byte // the JSON of a page's items, reused while it can be
+}
+
+// page keeps the items of one page that fit: it stops before the first
+// one that would take the items' JSON past the room, the first item of a
+// call being always kept (cut: some were left out). Items that are a small
+// part of their page (less than half its bodySize bytes) are copied out of
+// it, so that what the call holds is the items, not every page they came
+// from: the strings of a decoded body share its bytes.
+func (f *itemsFit) page(list []any, first bool, bodySize int) (kept []any, cut bool) {
+	b := append(f.buf[:0], '[')
+	for i, item := range list {
+		start := len(b)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = jsonenc.Append(b, item); err != nil {
+			// Not JSON (a NaN, say): the result will say so; nothing
+			// to count it with.
+			f.buf = b
+			return list, false
+		}
+		size := int64(len(b) - start)
+		if i == 0 && !first {
+			size++ // the comma after the items of the pages before
+		}
+		if f.size+size > f.room && !(first && i == 0) {
+			list, cut, b = list[:i], true, b[:start]
+			break
+		}
+		f.size += size
+	}
+	b = append(b, ']')
+	if len(list) == 0 || len(b) >= bodySize/2 {
+		f.buf = b
+		return list, cut
+	}
+	f.buf = nil // the copy's strings share b from now on
+	if v, err := decodeJSON(b, bodyText(b)); err == nil {
+		if copied, ok := v.([]any); ok {
+			return copied, cut
+		}
+	}
+	return list, cut
+}
+
+// pageBytes is the size of a page's body, as read.
+func pageBytes(resp *engine.Response) int {
+	if len(resp.Content) != 1 {
+		return 0
+	}
+	return len(resp.Content[0].Text) + len(resp.Content[0].Data)
 }
 
 // pageError says which page a call's error came from.

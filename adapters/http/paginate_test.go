@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine/enginetest"
@@ -174,5 +175,124 @@ tool "t" {
 				t.Errorf("diagnostics:\n%s\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestPaginateStopsAtResultSize reads pages only until their items pass
+// the tool's max_result_bytes: the rest could not be shown, and holding
+// them would cost memory for nothing. The result says it is truncated and
+// still fits the limit.
+func TestPaginateStopsAtResultSize(t *testing.T) {
+	const pageItems, itemBytes = 16, 1024 // about 16 KiB of items a page
+	var mu sync.Mutex
+	requested := 0
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requested++
+		mu.Unlock()
+		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		items := make([]string, pageItems)
+		for i := range items {
+			items[i] = fmt.Sprintf("%d-%d-%s", p, i, strings.Repeat("x", itemBytes))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"data": items, "next": p + 1})
+	}))
+	t.Cleanup(up.Close)
+	cfg, diags := loadSource(t, fmt.Sprintf(`
+tool "big" {
+  description      = "Many large pages."
+  max_result_bytes = 65536
+  http {
+    url   = "%s/items"
+    query = { page = 0 }
+    paginate {
+      items     = expr("body.data")
+      next      = expr("{page: body.next}")
+      max_pages = 1000
+      max_items = 1000000
+    }
+  }
+  output "count" {
+    type  = integer
+    value = expr("len(body)")
+  }
+  output "pages" {
+    type  = integer
+    value = expr("pages")
+  }
+  output "truncated" {
+    type  = bool
+    value = expr("truncated")
+  }
+}
+`, up.URL), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	res := enginetest.Call(t.Context(), t, cfg, "big", `{}`)
+	if res.IsError {
+		t.Fatal(res.Text())
+	}
+	var got struct {
+		Count, Pages int
+		Truncated    bool
+	}
+	b, _ := json.Marshal(res.Structured)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	// 64 KiB of items take four pages (a little more than 16 KiB each):
+	// the page whose items pass the limit is the last one asked for.
+	mu.Lock()
+	n := requested
+	mu.Unlock()
+	if n > 4 || got.Pages != n || !got.Truncated {
+		t.Errorf("%d pages requested, result %s; want at most 4 pages, all counted, and truncated", n, b)
+	}
+	if max := 65536 / itemBytes; got.Count >= max || got.Count < 3*pageItems {
+		t.Errorf("%d items kept, want at least %d and fewer than %d (what fits in 64 KiB)", got.Count, 3*pageItems, max)
+	}
+}
+
+// TestPaginateItemsFitResult shows the items gathered, cut at
+// max_result_bytes, as the tool's result: not an error for a result too
+// large.
+func TestPaginateItemsFitResult(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		items := make([]string, 16)
+		for i := range items {
+			items[i] = fmt.Sprintf("%d-%d-%s", p, i, strings.Repeat("y", 1024))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"data": items, "next": p + 1})
+	}))
+	t.Cleanup(up.Close)
+	cfg, diags := loadSource(t, fmt.Sprintf(`
+tool "big" {
+  description      = "Many large pages."
+  max_result_bytes = 65536
+  http {
+    url   = "%s/items"
+    query = { page = 0 }
+    paginate {
+      items     = expr("body.data")
+      next      = expr("{page: body.next}")
+      max_pages = 1000
+    }
+  }
+  output "items" {
+    type  = list(string)
+    value = expr("body")
+  }
+}
+`, up.URL), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	res := enginetest.Call(t.Context(), t, cfg, "big", `{}`)
+	if res.IsError {
+		t.Fatalf("the call failed: %.300s", res.Text())
 	}
 }

@@ -4,20 +4,24 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mccutchen/go-httpbin/v2/httpbin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
@@ -199,5 +203,60 @@ tool "edge" {
 				}
 			}
 		})
+	}
+}
+
+// TestDoublyEscapedSecretsAreRedacted sends a sensitive argument every way
+// a request can carry it to go-httpbin's /anything, which echoes the
+// request as JSON: a JSON body comes back JSON-encoded again, as the
+// string "data", so the argument's JSON-escaped form is escaped a second
+// time; the URL comes back with its query or path escaping inside a JSON
+// string. No form of the argument may be left in the result.
+func TestDoublyEscapedSecretsAreRedacted(t *testing.T) {
+	bin := httptest.NewServer(httpbin.New())
+	t.Cleanup(bin.Close)
+	src := ""
+	for name, block := range map[string]string{
+		"body":   `method = "POST"` + "\n    body = { pw = expr(\"args.pw\"), list = [expr(\"args.pw\")] }",
+		"raw":    `method = "POST"` + "\n    raw_body = expr(\"'pw=' + args.pw\")",
+		"form":   `method = "POST"` + "\n    form = { pw = expr(\"args.pw\") }",
+		"query":  `query = { pw = expr("args.pw") }`,
+		"path":   "path = \"/anything/{pw}\"\n    path_params = { pw = expr(\"args.pw\") }",
+		"header": `headers = { X-Pw = expr("args.pw") }`,
+	} {
+		if !strings.HasPrefix(block, "path") {
+			block = "path = \"/anything\"\n    " + block
+		}
+		src += fmt.Sprintf(`
+tool %q {
+  description = "d"
+  arg "pw" { sensitive = true }
+  http {
+    api = http_api.bin
+    %s
+  }
+}
+`, name, block)
+	}
+	cfg, diags := loadSource(t, `http_api "bin" { base_url = "`+bin.URL+`" }`+src, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	// The distinctive part of each secret, in any of its forms: plain,
+	// query- or path-escaped, JSON-escaped once or twice.
+	leak := regexp.MustCompile(`w(o|ö|\\*u00f6|%C3%B6)rd`)
+	for _, pw := range []string{`pa"ss<word>123`, `pä"ss&wörd>456`} {
+		for _, tool := range []string{"body", "raw", "form", "query", "path", "header"} {
+			args, _ := json.Marshal(map[string]string{"pw": pw})
+			res := enginetest.Call(t.Context(), t, cfg, tool, string(args))
+			text := res.Text()
+			if res.IsError || !strings.Contains(text, engine.Mask) {
+				t.Errorf("%s, %s: want the echo with the argument redacted, got %s", tool, pw, text)
+				continue
+			}
+			if m := leak.FindString(text); m != "" {
+				t.Errorf("%s, %s: the result holds %q: %s", tool, pw, m, text)
+			}
+		}
 	}
 }
