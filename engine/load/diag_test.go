@@ -152,3 +152,20 @@ func TestDiagnosticColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownVariableSuggests: a --var for a variable that does not exist
+// names the closest one, as every other name error does.
+func TestUnknownVariableSuggests(t *testing.T) {
+	src := `variable "limit" {
+  type    = number
+  default = 10
+}
+tool "t" {
+  description = "d"
+  text        = "t"
+}`
+	_, diags := loadString(t, src, nil, map[string]string{"limt": "3"})
+	if got := describe(diags); !strings.Contains(got, `Unknown variable: A value was given for variable "limt" with --var, but no variable block declares it. Did you mean "limit"?`) {
+		t.Errorf("want a suggestion of limit, got:\n%s", got)
+	}
+}
