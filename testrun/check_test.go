@@ -160,3 +160,22 @@ func TestFailedAssertionShowsWhatItRead(t *testing.T) {
 		t.Errorf("the failure is at %v, want line 11 of the test file", res.Failures[0].Range)
 	}
 }
+
+// TestUnclosedBlockInATestFile: a test file's missing } is reported at the
+// block that lacks it, as a configuration's is, and alone.
+func TestUnclosedBlockInATestFile(t *testing.T) {
+	_, got, _ := parseTest(t, `test "t" {
+  tool = "count"
+  args = { txt = "a" }
+  assert {
+    condition = expr("structured.words == 1")
+
+  mock "http_api" "httpbin" {
+    response { body = { json = { t = "a" } } }
+  }
+}
+`)
+	if !strings.HasPrefix(got, `4:10-4:11: Unclosed configuration block: The block assert has no closing brace`) || strings.Count(got, "\n") != 1 {
+		t.Errorf("want one error at the assert block, got:\n%s", got)
+	}
+}
