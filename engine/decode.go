@@ -222,7 +222,9 @@ func (c *DecodeContext) typed(e hcl.Expression, ty cty.Type, what string) (cty.V
 	}
 	v = unmarked(v)
 	if !v.IsKnown() {
-		return cty.NullVal(ty), diags
+		// It derives from a value whose errors were already reported: no
+		// check of it can be right, so none is made.
+		return cty.NullVal(ty), append(diags, followsFrom(e.Range()))
 	}
 	cv, err := convert.Convert(v, ty)
 	if err != nil {
@@ -239,4 +241,31 @@ func (c *DecodeContext) typed(e hcl.Expression, ty cty.Type, what string) (cty.V
 func unmarked(v cty.Value) cty.Value {
 	v, _ = v.UnmarkDeep()
 	return v
+}
+
+// followsError marks, in a diagnostic's Extra, an error that only follows
+// from another one already reported (see [FollowsFromError]).
+type followsError struct{}
+
+// followsFrom is the error of a value that is unknown at rng because what it
+// derives from failed: a variable without a value, a local or a block with
+// errors. It makes the decoder skip the checks of the value; the load leaves
+// it out of what it reports.
+func followsFrom(rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Value not known",
+		Detail:   "This value derives from one that has errors, reported with it; fix those first.",
+		Subject:  rng.Ptr(),
+		Extra:    followsError{},
+	}
+}
+
+// FollowsFromError reports whether d is an error that only follows from
+// another one, already reported: a check skipped because the value it
+// checks derives from a variable, a local or a block that failed. Such a
+// diagnostic fails the load, but need not be shown.
+func FollowsFromError(d *hcl.Diagnostic) bool {
+	_, ok := d.Extra.(followsError)
+	return ok
 }

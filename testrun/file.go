@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // File is one test file: the configuration it tests, and its variables,
@@ -73,6 +75,11 @@ type Test struct {
 	Snapshot      string
 	SnapshotRange hcl.Range
 	snapshotRel   string
+
+	// argsType and structuredType are the declared types of the tool's
+	// arguments and outputs, which the assertions were compiled against;
+	// nil when not known.
+	argsType, structuredType *schema.Type
 }
 
 // Assert is one assert block: a condition on the result.
@@ -81,6 +88,8 @@ type Assert struct {
 	Source    string        // the condition's program, as written
 	Message   mapping.Value // nil: none given
 	Range     hcl.Range     // the condition's
+	// Reads are what the condition reads, shown when it fails.
+	Reads []mapping.Path
 }
 
 // The kinds of blocks a mock may stand in for.
@@ -190,18 +199,20 @@ func Parse(names []string, lookupEnv func(string) (string, bool)) ([]*File, load
 	parser := hclparse.NewParser()
 	var files []*File
 	var diags hcl.Diagnostics
+	outlines := map[string]*load.Outline{} // by configuration paths
 	for _, name := range names {
 		src, err := engine.ReadConfigFile(name)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read test file", Detail: fmt.Sprintf("%s.", err)})
 			continue
 		}
-		hf, more := parser.ParseHCL(src, name)
+		hf, more := load.ParseConfig(src, name)
+		parser.AddFile(name, hf)
 		diags = append(diags, more...)
 		if more.HasErrors() {
 			continue
 		}
-		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv)}, dir: filepath.Dir(name), src: hf.Bytes}
+		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv)}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines}
 		f := d.file(name, hf.Body)
 		diags = append(diags, d.diags...)
 		if !d.diags.HasErrors() {
@@ -217,6 +228,14 @@ type decoder struct {
 	dir   string
 	src   []byte // the file's source, for quoting conditions
 	diags hcl.Diagnostics
+
+	// outline is what the configuration the file tests (at configs)
+	// declares; nil when it cannot be read, and the tests then report why.
+	// outlines are those already read, by the paths of their
+	// configuration.
+	outline  *load.Outline
+	configs  []string
+	outlines map[string]*load.Outline
 }
 
 func (d *decoder) error(rng hcl.Range, summary, detail string, args ...any) {
@@ -260,6 +279,7 @@ func (d *decoder) file(name string, body hcl.Body) *File {
 	if a, ok := content.Attributes["config"]; ok {
 		f.Config = d.config(a)
 	}
+	d.readOutline(f.Config)
 	once := map[string]*hcl.Block{}
 	for _, b := range content.Blocks {
 		switch b.Type {
@@ -384,6 +404,7 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	if a, ok := content.Attributes["args"]; ok {
 		t.Args = d.args(a)
 	}
+	env := d.assertEnv(t)
 	if a, ok := content.Attributes["expect_error"]; ok {
 		if v, ok := d.typed(a.Expr, cty.Bool, "true or false"); ok {
 			t.ExpectError = v.True()
@@ -417,7 +438,7 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 				t.Mocks = append(t.Mocks, m)
 			}
 		case "assert":
-			if a := d.assert(sb); a != nil {
+			if a := d.assert(sb, env); a != nil {
 				t.Asserts = append(t.Asserts, a)
 			}
 		}
@@ -445,19 +466,61 @@ func (d *decoder) args(a *hcl.Attribute) json.RawMessage {
 	return b
 }
 
-func (d *decoder) assert(b *hcl.Block) *Assert {
+// readOutline reads the outline of the configuration at paths, once for
+// every file that tests it.
+func (d *decoder) readOutline(paths []string) {
+	d.configs = paths
+	key := strings.Join(paths, "\x00")
+	o, done := d.outlines[key]
+	if !done {
+		o, _ = load.ReadOutline(paths...)
+		d.outlines[key] = o
+	}
+	d.outline = o
+}
+
+// assertEnv is what the assertions of t read: for a tool of the
+// configuration, its arguments and outputs as declared, so that a name
+// that is not one of them is an error now rather than a nil when the test
+// runs.
+func (d *decoder) assertEnv(t *Test) mapping.Env {
+	if t.Kind != "tool" || d.outline == nil {
+		return assertEnv
+	}
+	tool := d.outline.Tools[t.Target]
+	if tool == nil {
+		return assertEnv // the test reports the unknown tool
+	}
+	env := maps.Clone(assertEnv)
+	args, _ := tool.Args.ExprType().(types.Map)
+	if tool.OpenArgs {
+		args[types.Extra] = types.Any
+	}
+	env["args"], t.argsType = args, tool.Args
+	if tool.Outputs != nil {
+		env["structured"], t.structuredType = tool.Outputs.ExprType(), tool.Outputs
+	}
+	return env
+}
+
+func (d *decoder) assert(b *hcl.Block, env mapping.Env) *Assert {
 	content, diags := b.Body.Content(assertSchema)
 	d.diags = append(d.diags, diags...)
 	a := &Assert{}
 	if attr, ok := content.Attributes["condition"]; ok {
 		a.Range = attr.Expr.Range()
-		a.Condition, a.Source = d.program(attr, reflect.Bool)
+		a.Condition, a.Source = d.program(attr, reflect.Bool, env)
 		if a.Condition == nil {
 			return nil
 		}
+		for _, p := range mapping.Paths(a.Condition) {
+			if _, known := env[p.Root()]; known {
+				a.Reads = append(a.Reads, p)
+			}
+		}
 	}
 	if attr, ok := content.Attributes["error_message"]; ok {
-		a.Message, _ = d.program(attr, reflect.Invalid)
+		a.Message, _ = d.program(attr, reflect.Invalid, env)
 	}
 	if a.Condition == nil {
 		return nil
@@ -465,15 +528,16 @@ func (d *decoder) assert(b *hcl.Block) *Assert {
 	return a
 }
 
-// program compiles an attribute that may be an expr() program against the
-// result of a call. want is the kind it must yield (reflect.Invalid: any).
-func (d *decoder) program(a *hcl.Attribute, want reflect.Kind) (mapping.Value, string) {
+// program compiles an attribute that may be an expr() program against env,
+// the result of a call. want is the kind it must yield (reflect.Invalid:
+// any).
+func (d *decoder) program(a *hcl.Attribute, want reflect.Kind, env mapping.Env) (mapping.Value, string) {
 	v, diags := a.Expr.Value(d.ctx)
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
 		return nil, ""
 	}
-	m, diags := mapping.Compile(v, a.Expr, assertEnv)
+	m, diags := mapping.Compile(v, a.Expr, env)
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
 		return nil, ""
@@ -507,7 +571,29 @@ func (d *decoder) mock(b *hcl.Block) *Mock {
 		d.error(b.LabelRanges[0], "Unknown mock kind", "A mock stands in for an http_api or a database: write mock \"http_api\" \"NAME\" or mock \"database\" \"NAME\", not %q.", m.Kind)
 		return nil
 	}
+	if d.outline != nil && !slices.Contains(d.outline.Blocks[m.Kind], m.Name) {
+		names := d.outline.Blocks[m.Kind]
+		detail := fmt.Sprintf("The configuration (%s) declares no %s named %q", strings.Join(d.configs, ", "), m.Kind, m.Name)
+		switch best := engine.Closest(m.Name, names); {
+		case best != "":
+			detail += fmt.Sprintf(". Did you mean %q?", best)
+		case len(names) > 0:
+			detail += "; it declares " + quoteAll(names) + ". Name one of them, or remove the mock."
+		default:
+			detail += ", nor any other " + m.Kind + ": remove the mock."
+		}
+		d.error(b.LabelRanges[1], "Mock of an undeclared "+m.Kind, "%s", detail)
+	}
 	return m
+}
+
+// quoteAll renders names as "a", "b", "c".
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 func (d *decoder) httpMock(m *Mock, body hcl.Body) {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // Runner runs tests. Its fields are set before Run, and not changed after.
@@ -207,6 +209,15 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 		return res
 	}
 	env := out.env(t.Args, requests)
+	// The values of the types the assertions were compiled against: an
+	// integer as an int, not as the float64 JSON decodes it to.
+	if t.argsType != nil {
+		env["args"] = schema.Coerce(env["args"], t.argsType)
+	}
+	if t.structuredType != nil {
+		env["structured"] = schema.Coerce(env["structured"], t.structuredType)
+	}
+	hide := hider(res.Redactor, env["args"], out.sensitive)
 	if out.isError != t.ExpectError {
 		if out.isError {
 			res.fail(&t.Range, "The %s failed: %s", t.verb(), out.text)
@@ -215,7 +226,7 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 		}
 	}
 	for _, a := range t.Asserts {
-		r.check(res, a, env)
+		r.check(res, a, env, hide)
 	}
 	if t.Snapshot != "" {
 		r.snapshot(res, t, out)
@@ -248,11 +259,12 @@ func (res *Result) fail(rng *hcl.Range, format string, args ...any) {
 	res.Failures = append(res.Failures, Failure{Message: res.Redactor.Redact(fmt.Sprintf(format, args...)), Range: rng})
 }
 
-// check evaluates one assertion.
-func (r *Runner) check(res *Result, a *Assert, env map[string]any) {
+// check evaluates one assertion; hide hides the secrets of the call from
+// what it read.
+func (r *Runner) check(res *Result, a *Assert, env map[string]any, hide *hiding) {
 	v, err := a.Condition.Eval(env)
 	if err != nil {
-		res.fail(&a.Range, "The condition %s failed to run: %s.", a.Source, reason(err))
+		res.fail(&a.Range, "The condition %s failed to run: %s.%s", a.Source, reason(err), hide.reads(a, env))
 		return
 	}
 	if ok, isBool := v.(bool); !isBool {
@@ -273,7 +285,74 @@ func (r *Runner) check(res *Result, a *Assert, env map[string]any) {
 			msg = jsonenc.Text(m) + " (" + a.Source + ")"
 		}
 	}
-	res.fail(&a.Range, "%s", msg)
+	res.fail(&a.Range, "%s%s", msg, hide.reads(a, env))
+}
+
+// hiding is what must not be shown of a call: the configuration's secrets,
+// and its sensitive arguments, by name and by value.
+type hiding struct {
+	sensitive []string
+	redact    func(string) string
+}
+
+// hider is the hiding of a call with args, whose sensitive arguments are
+// named sensitive.
+func hider(config *engine.Redactor, args any, sensitive []string) *hiding {
+	values := &engine.Redactor{}
+	var collect func(v any)
+	collect = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, e := range v {
+				collect(e)
+			}
+		case []any:
+			for _, e := range v {
+				collect(e)
+			}
+		case string:
+			values.Add(v)
+		case nil:
+		default:
+			values.Add(jsonenc.Text(v))
+		}
+	}
+	m, _ := args.(map[string]any)
+	for _, name := range sensitive {
+		collect(m[name])
+	}
+	return &hiding{sensitive: sensitive, redact: func(s string) string { return values.Redact(config.Redact(s)) }}
+}
+
+// reads says what an assertion read, a line each, such as
+// "structured.words = 4", to follow the failure's message.
+func (h *hiding) reads(a *Assert, env map[string]any) string {
+	var b strings.Builder
+	for _, p := range a.Reads {
+		v, ok := p.Lookup(env)
+		if !ok {
+			fmt.Fprintf(&b, "\n  %s is absent", p)
+			continue
+		}
+		if p.Root() == "args" && len(h.sensitive) > 0 {
+			if slices.Contains(h.sensitive, p.Field()) {
+				fmt.Fprintf(&b, "\n  %s = %s", p, engine.Mask)
+				continue
+			}
+			if m, whole := v.(map[string]any); whole && p.Field() == "" {
+				m = maps.Clone(m)
+				for _, name := range h.sensitive {
+					if _, given := m[name]; given {
+						m[name] = engine.Mask
+					}
+				}
+				v = m
+			}
+		}
+		text := engine.Excerpt(engine.WithRedaction(context.Background(), h.redact), jsonenc.Text(v))
+		fmt.Fprintf(&b, "\n  %s = %s", p, text)
+	}
+	return b.String()
 }
 
 // mocks starts the test's mock servers and says how each mocked block is

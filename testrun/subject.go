@@ -21,6 +21,9 @@ type outcome struct {
 	content    []any  // the content blocks, or a resource's contents, as a client receives them
 	messages   []any  // a prompt's messages: role and content
 	err        error  // the result could not be read
+
+	// sensitive are the names of the tool's sensitive arguments.
+	sensitive []string
 }
 
 // env is what assertions read.
@@ -99,7 +102,13 @@ func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage) *out
 			texts = append(texts, c.Text)
 		}
 	}
-	return &outcome{isError: res.IsError, text: strings.Join(texts, "\n"), structured: mcp.Structured, content: mcp.Content}
+	var sensitive []string
+	for _, a := range tool.Args() {
+		if a.Sensitive {
+			sensitive = append(sensitive, a.Name)
+		}
+	}
+	return &outcome{isError: res.IsError, text: strings.Join(texts, "\n"), structured: mcp.Structured, content: mcp.Content, sensitive: sensitive}
 }
 
 func resourceSubject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.Duration, error) {

@@ -152,3 +152,152 @@ func TestDiagnosticColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsThatFollowFromAnother: a value that failed (a required
+// variable without a value, a variable with a typo) is unknown where it is
+// used, and what reads it reports nothing more: the cause is the only
+// error.
+func TestErrorsThatFollowFromAnother(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want string
+		not  []string
+	}{
+		{
+			name: "a required variable without a value, used as a duration",
+			src: `variable "wait" {
+  type = string
+}
+tool "t" {
+  description = "d"
+  timeout     = var.wait
+  text        = "t"
+}`,
+			want: `1:1-1:16: No value for required variable`,
+			not:  []string{"Invalid duration"},
+		},
+		{
+			name: "a typo in a variable used as a description",
+			src: `variable "desc" {
+  type    = string
+  defualt = "Says hello."
+}
+tool "t" {
+  description = var.desc
+  text        = "t"
+}`,
+			want: `3:3-3:10: Unsupported argument`,
+			not:  []string{"Empty description"},
+		},
+		{
+			name: "a failed local used as a number",
+			src: `locals {
+  n = nope
+}
+tool "t" {
+  description     = "d"
+  max_concurrency = local.n
+  text            = "t"
+}`,
+			want: `2:7-2:11: Unknown variable`,
+			not:  []string{"max_concurrency"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := loadString(t, tc.src, nil, nil)
+			got := describe(diags)
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("missing %q in:\n%s", tc.want, got)
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("an error that follows from the first, %q, in:\n%s", n, got)
+				}
+			}
+			if len(diags) != 1 {
+				t.Errorf("want 1 diagnostic, got %d:\n%s", len(diags), got)
+			}
+		})
+	}
+}
+
+// TestUnclosedBlock: a block whose closing brace is missing is reported
+// once, at that block (the innermost unclosed one, as the indentation
+// shows), and nothing that follows from the syntax error is.
+func TestUnclosedBlock(t *testing.T) {
+	src := `variable "base" {
+  default = "x"
+}
+
+tool "one" {
+  description = "One."
+  arg "a" {
+    type = string
+  }
+  arg "c" {
+    type = string
+
+  output "o" {
+    type  = string
+    value = expr("args.c")
+  }
+}
+
+tool "two" {
+  description = "Two."
+  text = "t"
+}
+`
+	_, diags := loadString(t, src, nil, nil)
+	got := describe(diags)
+	if len(diags) != 1 {
+		t.Fatalf("want 1 diagnostic, got %d:\n%s", len(diags), got)
+	}
+	if !strings.HasPrefix(got, `10:11-10:12: Unclosed configuration block: The block arg "c" has no closing brace`) {
+		t.Errorf("want the error at the arg block's brace, 10:11, got:\n%s", got)
+	}
+}
+
+// TestSyntaxErrorHidesNothingElsewhere: the blocks of a file with a syntax
+// error still declare what other files refer to, so that those report no
+// error of their own.
+func TestSyntaxErrorHidesNothingElsewhere(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.hcl", `variable "greeting" {
+  default = "hello"
+}
+
+tool "broken" {
+  text = "x" +
+}
+`)
+	b := writeFile(t, dir, "b.hcl", `tool "t" {
+  description = "d"
+  text = var.greeting
+}
+`)
+	_, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(fakeAdapter{})}, a, b)
+	got := describe(diags)
+	if len(diags) != 1 || diags[0].Subject.Filename != a || diags[0].Summary != "Invalid expression" {
+		t.Errorf("want the syntax error in a.hcl alone, got:\n%s", got)
+	}
+}
+
+// TestUnknownVariableSuggests: a --var for a variable that does not exist
+// names the closest one, as every other name error does.
+func TestUnknownVariableSuggests(t *testing.T) {
+	src := `variable "limit" {
+  type    = number
+  default = 10
+}
+tool "t" {
+  description = "d"
+  text        = "t"
+}`
+	_, diags := loadString(t, src, nil, map[string]string{"limt": "3"})
+	if got := describe(diags); !strings.Contains(got, `Unknown variable: A value was given for variable "limt" with --var, but no variable block declares it. Did you mean "limit"?`) {
+		t.Errorf("want a suggestion of limit, got:\n%s", got)
+	}
+}

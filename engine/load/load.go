@@ -81,6 +81,7 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 	}
 	cfg := l.load(paths)
 	l.explainReferences()
+	l.diags = l.causes()
 	sortDiagnostics(l.diags)
 	if l.diags.HasErrors() {
 		for _, r := range l.decoded {
@@ -110,6 +111,10 @@ type loader struct {
 	read *readLog // every file read: configuration and file(); shared by the tool workers
 
 	overridden []bool // which of opts.Overrides a block took
+
+	// syntax are the syntax errors of the files, by file name: decoding
+	// what HCL recovered of such a file reports nothing more of it.
+	syntax map[string]hcl.Diagnostics
 
 	// defaults are the default expressions of the variables that took
 	// their default, by name: written while variables decode, read only
@@ -302,13 +307,19 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 				}}
 				return
 			}
-			parsed[i], diags[i] = parseConfig(src, name)
+			parsed[i], diags[i] = ParseConfig(src, name)
 		})
 	}
 	wg.Wait()
 	var files []*hcl.File
 	for i, f := range parsed {
 		l.diags = append(l.diags, diags[i]...)
+		if diags[i].HasErrors() {
+			if l.syntax == nil {
+				l.syntax = map[string]hcl.Diagnostics{}
+			}
+			l.syntax[names[i]] = diags[i]
+		}
 		if f != nil {
 			l.parser.AddFile(names[i], f)
 			files = append(files, f) // with a syntax error, what HCL recovered

@@ -35,10 +35,16 @@ func (l *loader) variables() {
 	}
 	for _, name := range slices.Sorted(maps.Keys(l.opts.Vars)) {
 		if _, ok := vars[name]; !ok && !l.declared(name) {
+			detail := fmt.Sprintf("A value was given for variable %q with --var, but no variable block declares it.", name)
+			if best := engine.Closest(name, l.variableNames()); best != "" {
+				detail += fmt.Sprintf(" Did you mean %q?", best)
+			} else {
+				detail += fmt.Sprintf(" Declare it with variable %q { … }, or fix the name.", name)
+			}
 			l.diags = append(l.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unknown variable",
-				Detail:   fmt.Sprintf("A value was given for variable %q with --var, but no variable block declares it. Declare it with variable %q { … }, or fix the name.", name, name),
+				Detail:   detail,
 			})
 		}
 	}

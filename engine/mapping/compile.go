@@ -294,7 +294,7 @@ func compileDiagnostic(text string, err error, rng hcl.Range, exact bool, env En
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid expr program",
-		Detail:   fmt.Sprintf("The program %q does not compile: %s.%s Here a program can read %s.", text, msg, suggest(msg, env), describeEnv(env)),
+		Detail:   fmt.Sprintf("The program %q does not compile: %s.%s Here a program can read %s.", text, msg, suggest(text, msg, env), describeEnv(env)),
 		Subject:  subject.Ptr(),
 	}
 }
@@ -318,6 +318,10 @@ func describeEnv(env Env) string {
 			parts = append(parts, "caller (who calls: caller.sub, caller.claims…)")
 			continue
 		}
+		if len(fields) > 0 {
+			parts = append(parts, name+" ("+strings.Join(fields, ", ")+")")
+			continue
+		}
 		parts = append(parts, name)
 	}
 	return strings.Join(parts, ", ")
@@ -339,18 +343,27 @@ func mapFields(t types.Type) []string {
 	return out
 }
 
-// suggest proposes the closest known name for an unknown one.
-func suggest(msg string, env Env) string {
+// suggest proposes the closest known name for an unknown one in the
+// program text: a variable, or a field of the variable it is read from
+// (of args, when the text does not show which).
+func suggest(text, msg string, env Env) string {
 	var unknown string
 	var candidates []string
 	switch {
 	case strings.HasPrefix(msg, "unknown field "):
-		unknown = strings.TrimPrefix(msg, "unknown field ")
-		candidates = mapFields(env["args"])
-		for i := range candidates {
-			candidates[i] = "args." + candidates[i]
+		field := strings.TrimPrefix(msg, "unknown field ")
+		root := "args"
+		for _, name := range slices.Sorted(maps.Keys(env)) {
+			if len(mapFields(env[name])) > 0 && readsField(text, name, field) {
+				root = name
+				break
+			}
 		}
-		unknown = "args." + unknown
+		candidates = mapFields(env[root])
+		for i := range candidates {
+			candidates[i] = root + "." + candidates[i]
+		}
+		unknown = root + "." + field
 	case strings.HasPrefix(msg, "unknown name "):
 		unknown = strings.TrimPrefix(msg, "unknown name ")
 		candidates = slices.Sorted(maps.Keys(env))
@@ -367,6 +380,32 @@ func suggest(msg string, env Env) string {
 		return ""
 	}
 	return " Did you mean " + best + "?"
+}
+
+// readsField reports whether text reads field of the variable name:
+// name.field or name?.field.
+func readsField(text, name, field string) bool {
+	for rest := text; ; {
+		i := strings.Index(rest, name)
+		if i < 0 {
+			return false
+		}
+		if i == 0 || !isIdentChar(rest[i-1]) {
+			after := strings.TrimLeft(rest[i+len(name):], " ")
+			after = strings.TrimPrefix(after, "?")
+			if r, ok := strings.CutPrefix(after, "."); ok {
+				r = strings.TrimLeft(r, " ")
+				if strings.HasPrefix(r, field) && (len(r) == len(field) || !isIdentChar(r[len(field)])) {
+					return true
+				}
+			}
+		}
+		rest = rest[i+len(name):]
+	}
+}
+
+func isIdentChar(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // columnRange narrows rng, the range of a program's text, to the one
