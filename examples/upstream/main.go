@@ -3,11 +3,15 @@
 // output once it listens: the demo talks to that URL only, so it never
 // reaches another service that happens to listen on a fixed port.
 //
+// It also serves /openapi.json, an OpenAPI document of a few of go-httpbin's
+// endpoints, for the README's walkthrough to import.
+//
 // -addr HOST:PORT listens there instead: for a container to reach it, say
 // (-addr 0.0.0.0:8099, which every host that reaches this machine can call).
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +22,9 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 )
+
+//go:embed openapi.json
+var openapi []byte
 
 func main() {
 	if err := run(); err != nil {
@@ -33,8 +40,14 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
 	}
+	mux := http.NewServeMux()
+	mux.Handle("/", httpbin.New())
+	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openapi)
+	})
 	srv := &http.Server{
-		Handler:           httpbin.New(),
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	fmt.Printf("http://%s\n", ln.Addr())
