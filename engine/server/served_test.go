@@ -214,6 +214,16 @@ func TestPromptsListGetComplete(t *testing.T) {
 		t.Errorf("second message = %#v, want an image", got.Messages[1].Content)
 	}
 
+	// A message is redacted as a tool's result is: a client that sends the
+	// secret does not get it back.
+	got, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "review", Arguments: map[string]string{"style": "short", "text": "s3cr3t-value"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || tc.Text != "Review this (short): "+engine.Mask {
+		t.Errorf("first message = %#v, want the secret redacted", got.Messages[0].Content)
+	}
+
 	for _, tc := range []struct {
 		args map[string]string
 		want string
