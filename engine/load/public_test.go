@@ -160,6 +160,101 @@ tool "t" {
 	}
 }
 
+// TestSensitiveValueInResults checks that a result's text, error message,
+// outputs and content blocks, of a tool, a resource or a complete block,
+// refuse a value derived from a sensitive variable at load: redacting the
+// result would miss it once transformed, as by upper().
+func TestSensitiveValueInResults(t *testing.T) {
+	const head = `variable "key" {
+  type      = string
+  default   = "s3cr3t-value"
+  sensitive = true
+}
+locals {
+  derived = upper(var.key)
+}
+`
+	tests := []struct {
+		name, src, want string
+	}{
+		{"tool text", `tool "t" {
+  description = "d"
+  text        = "key ${var.key}"
+}`, `tools.hcl:11:24: The text of a tool`},
+		{"tool text through a function", `tool "t" {
+  description = "d"
+  text        = upper(var.key)
+}`, `tools.hcl:11:23: The text of a tool`},
+		{"tool text program", `tool "t" {
+  description = "d"
+  text        = expr("lower('${var.key}')")
+}`, `tools.hcl:11:32: The text of a tool`},
+		{"tool error_message", `tool "t" {
+  description   = "d"
+  error_if      = expr("true")
+  error_message = "refused: ${local.derived}"
+}`, `tools.hcl:12:31: The error_message of a tool`},
+		{"output value", `tool "t" {
+  description = "d"
+  output "o" {
+    type  = string
+    value = local.derived
+  }
+}`, `tools.hcl:13:13: The value of an output`},
+		{"log message", `tool "t" {
+  description = "d"
+  log { message = "using ${var.key}" }
+  text        = "x"
+}`, `tools.hcl:11:28: The message of a log block`},
+		{"resource text through a local", `resource "r" {
+  uri  = "docs://r"
+  text = local.derived
+}`, `tools.hcl:11:10: The text of a resource`},
+		{"complete error_message", `prompt "p" {
+  arg "a" {
+    complete {
+      error_if      = expr("true")
+      error_message = var.key
+      values        = expr("[]")
+    }
+  }
+  message "user" { text = "x" }
+}`, `tools.hcl:13:23: The error_message of a complete block`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, diags := loadString(t, head+tt.src, nil, nil)
+			if cfg != nil {
+				t.Fatalf("the configuration loaded; want an error")
+			}
+			var got []string
+			for _, d := range diags {
+				if d.Summary == "Sensitive value shown to clients" {
+					got = append(got, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column, d.Detail))
+				}
+			}
+			if len(got) != 1 || !strings.HasPrefix(got[0], tt.want+" is shown to every client that connects") || !strings.Contains(got[0], "Write it without the secret") {
+				t.Errorf("errors about the secret:\n%s\nwant one starting %q\nall:\n%s", strings.Join(got, "\n"), tt.want, describe(diags))
+			}
+		})
+	}
+
+	// What decides whether a call fails, or whether a block is shown, is
+	// not shown: a secret may be compared there.
+	src := head + `tool "t" {
+  description = "d"
+  arg "q" {}
+  error_if    = expr("args.q == '${var.key}'")
+  content "text" {
+    when = expr("args.q != '${var.key}'")
+    text = expr("args.q")
+  }
+}`
+	if cfg, diags := loadString(t, src, nil, nil); cfg == nil {
+		t.Fatalf("load failed:\n%s", describe(diags))
+	}
+}
+
 // TestSensitiveValueInAuditBlock checks that a sensitive value where
 // gohcl decodes a block is unmarked, not a crash.
 func TestSensitiveValueInAuditBlock(t *testing.T) {
