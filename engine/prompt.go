@@ -39,6 +39,9 @@ type Prompt struct {
 	Args                     []PromptArg
 	Messages                 []PromptMessage
 	Range                    hcl.Range
+	// Redactor hides the configuration's secrets in the messages got, as
+	// in a tool's result: an argument may carry one back.
+	Redactor *Redactor
 }
 
 // Get checks args against the prompt's arguments and returns its messages.
@@ -79,6 +82,9 @@ func (p *Prompt) Get(args map[string]string) ([]Message, error) {
 		}
 		if ok {
 			c.apply(SanitizeString)
+			if p.Redactor.Active() {
+				c.apply(p.Redactor.Redact)
+			}
 			out = append(out, Message{Role: m.Role, Content: c})
 		}
 	}

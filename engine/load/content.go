@@ -68,6 +68,12 @@ func (l *loader) content(ctx *engine.DecodeContext, b *hcl.Block) (engine.Conten
 		if !ok {
 			return nil
 		}
+		// Every field but when reaches the client: a secret spliced in,
+		// even into a program's text, could come out in any form, so
+		// redacting the result cannot be relied on to hide it.
+		if name != "when" && !l.public(ctx, a.Expr, "the "+name+" of "+engine.WithArticle(string(typ))+" content block") {
+			return nil
+		}
 		v, diags := ctx.Value(a.Expr)
 		l.diags = append(l.diags, diags...)
 		if s, isConst := mapping.IsConst(v); isConst && (name == "data" || name == "blob") {
@@ -109,6 +115,11 @@ func (l *loader) contentAnnotations(ctx *engine.DecodeContext, b *hcl.Block) *en
 	content, diags := b.Body.Content(contentAnnotationsSchema)
 	l.diags = append(l.diags, diags...)
 	a := &engine.ContentAnnotations{}
+	for _, f := range contentAnnotationsSchema.Attributes {
+		if at, ok := content.Attributes[f.Name]; ok && !l.public(ctx, at.Expr, "the "+f.Name+" of an annotations block") {
+			delete(content.Attributes, f.Name) // checked no further: reported
+		}
+	}
 	if at, ok := content.Attributes["audience"]; ok {
 		list, _ := l.plain(ctx, at).([]any)
 		for _, r := range list {

@@ -191,10 +191,14 @@ tool "t" {
   description = "d"
   text        = local.shout
   error_if    = expr("args.fail")
-  error_message = "failed with ${var.token}"
+  error_message = expr("'failed with ' + args.echo")
   arg "fail" {
     type    = bool
     default = false
+  }
+  arg "echo" {
+    type    = string
+    default = ""
   }
 }
 `
@@ -228,7 +232,7 @@ tool "t" {
 			t.Fatal(describe(diags))
 		}
 		tool, _ := cfg.Tool("t")
-		res := tool.Call(context.Background(), json.RawMessage(`{"fail": true}`))
+		res := tool.Call(context.Background(), json.RawMessage(`{"fail": true, "echo": "tok-12345"}`))
 		if !res.IsError || res.Text() != "failed with "+engine.Mask {
 			t.Errorf("error text = %q, want the token redacted", res.Text())
 		}

@@ -34,7 +34,7 @@ func (l *loader) logs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.Log
 			}
 			m.Level = s
 		}
-		if a, ok := content.Attributes["message"]; ok {
+		if a, ok := content.Attributes["message"]; ok && l.public(ctx, a.Expr, "the message of a log block") {
 			v, diags := ctx.Value(a.Expr)
 			l.diags = append(l.diags, diags...)
 			if diags.HasErrors() {

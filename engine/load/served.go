@@ -284,7 +284,7 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 	content, diags := b.Body.Content(promptSchema)
 	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
-	p := &engine.Prompt{Name: b.Labels[0], Range: b.DefRange}
+	p := &engine.Prompt{Name: b.Labels[0], Range: b.DefRange, Redactor: l.redactor}
 	if a, ok := content.Attributes["title"]; ok {
 		p.Title = l.servedString(ctx, a, "the title of a prompt")
 	}
@@ -342,7 +342,7 @@ func (l *loader) promptArg(ctx *engine.DecodeContext, prompt string, b *hcl.Bloc
 		l.diags = append(l.diags, diags...)
 		a.Required = !opt
 	}
-	if at, ok := content.Attributes["enum"]; ok {
+	if at, ok := content.Attributes["enum"]; ok && l.public(ctx, at.Expr, "the enum of a prompt argument") {
 		v, diags := ctx.Eval(at.Expr)
 		l.diags = append(l.diags, diags...)
 		if !diags.HasErrors() {
@@ -383,6 +383,9 @@ func (l *loader) message(ctx *engine.DecodeContext, b *hcl.Block) (engine.Prompt
 	}
 	m := engine.PromptMessage{Role: role}
 	if hasText {
+		if !l.public(ctx, text.Expr, "the text of a prompt message") {
+			return engine.PromptMessage{}, false
+		}
 		v, diags := ctx.Value(text.Expr)
 		l.diags = append(l.diags, diags...)
 		if diags.HasErrors() {
@@ -442,6 +445,9 @@ func (l *loader) completer(name string, b *hcl.Block) *engine.Completer {
 	t := l.toolFor(&inner, l.completeToolSchema(), toolUse{
 		args: []schema.Arg{{Name: engine.CompleterValue, Type: &schema.Type{Kind: schema.String}, Description: "The text typed so far."}},
 		outputs: func(ctx *engine.DecodeContext) []engine.Output {
+			if !l.public(ctx, values.Expr, "the values list of a complete block") {
+				return nil
+			}
 			v, diags := ctx.Value(values.Expr)
 			l.diags = append(l.diags, diags...)
 			if diags.HasErrors() {

@@ -334,6 +334,11 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 		if !ok {
 			return nil
 		}
+		// The text and the error message reach the client; whether the
+		// call fails (error_if) does not.
+		if attr != "error_if" && !l.public(ctx, a.Expr, "the "+attr+" of "+shownBy(b.Type)) {
+			return nil
+		}
 		v, diags := ctx.Value(a.Expr)
 		l.diags = append(l.diags, diags...)
 		if diags.HasErrors() {
@@ -370,6 +375,16 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 	}
 	l.checkDefaults(t.ValidateDefaults, spec.Args, defaults)
 	return t
+}
+
+// shownBy names what a block of type typ declares, as an error message
+// says whose attribute clients see: "a tool", "a resource_template", "a
+// complete block".
+func shownBy(typ string) string {
+	if typ == "complete" {
+		return "a complete block"
+	}
+	return engine.WithArticle(typ)
 }
 
 // inputSchema reads the input_schema escape hatch: a JSON Schema object
@@ -497,6 +512,9 @@ func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.
 			o.Optional = v
 		}
 		a := content.Attributes["value"]
+		if !l.public(ctx, a.Expr, "the value of an output") {
+			continue
+		}
 		v, diags := ctx.Value(a.Expr)
 		l.diags = append(l.diags, diags...)
 		if diags.HasErrors() {

@@ -229,12 +229,14 @@ func (l *Live) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	var bad *engine.ArgumentError
 	if errors.As(err, &bad) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: %s", uri, g.cfg.Redactor.Redact(bad.Message))}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: g.cfg.Redactor.Redact(fmt.Sprintf("%s: %s", uri, bad.Message))}
 	}
 	if err != nil {
-		msg := g.cfg.Redactor.Redact(err.Error())
-		l.logger.Info("resource read failed", "uri", uri, "duration", time.Since(start), "error", msg)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("reading %s failed: %s", uri, msg)}
+		// The URI is redacted too: its variables are arguments, which may
+		// carry a secret back.
+		shown, msg := g.cfg.Redactor.Redact(uri), g.cfg.Redactor.Redact(err.Error())
+		l.logger.Info("resource read failed", "uri", shown, "duration", time.Since(start), "error", msg)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("reading %s failed: %s", shown, msg)}
 	}
 	if l.logger.Enabled(ctx, slog.LevelDebug) {
 		l.logger.Debug("resource read", "uri", uri, "duration", time.Since(start))

@@ -54,8 +54,8 @@ resource_template "order" {
     type    = integer
     minimum = 1
     complete {
-      error_if      = expr("args.value == 'boom'")
-      error_message = expr("'no ids for ' + '${var.secret}'")
+      error_if      = expr("!(args.value matches '^[0-9]*$')")
+      error_message = expr("'no ids for ' + args.value")
       values        = expr("filter(map(1..150, string(#)), hasPrefix(#, args.value))")
     }
   }
@@ -66,10 +66,10 @@ resource_template "secret_echo" {
   uri_template = "echo://{word}"
   arg "word" {
     type = string
-    enum = ["alpha", "beta", "alphabet"]
+    enum = ["alpha", "beta", "alphabet", "s3cr3t-value"]
   }
-  error_if      = expr("args.word == 'beta'")
-  error_message = expr("'refused with ' + '${var.secret}'")
+  error_if      = expr("args.word in ['beta', 's3cr3t-value']")
+  error_message = expr("'refused with ' + args.word")
   text          = expr("args.word")
 }
 
@@ -172,7 +172,8 @@ func TestResourceReadErrors(t *testing.T) {
 		{"shop://orders/0", jsonrpc.CodeInvalidParams, "/id: must be at least 1"},
 		{"shop://orders/abc", jsonrpc.CodeInvalidParams, "/id: must be an integer"},
 		{"echo://gamma", jsonrpc.CodeInvalidParams, "/word: must be one of"},
-		{"echo://beta", jsonrpc.CodeInternalError, "reading echo://beta failed: refused with (sensitive)"},
+		{"echo://beta", jsonrpc.CodeInternalError, "reading echo://beta failed: refused with beta"},
+		{"echo://s3cr3t-value", jsonrpc.CodeInternalError, "reading echo://(sensitive) failed: refused with (sensitive)"},
 	}
 	for _, tc := range tests {
 		_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: tc.uri})
@@ -212,6 +213,16 @@ func TestPromptsListGetComplete(t *testing.T) {
 	}
 	if _, ok := got.Messages[1].Content.(*mcp.ImageContent); !ok {
 		t.Errorf("second message = %#v, want an image", got.Messages[1].Content)
+	}
+
+	// A message is redacted as a tool's result is: a client that sends the
+	// secret does not get it back.
+	got, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "review", Arguments: map[string]string{"style": "short", "text": "s3cr3t-value"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || tc.Text != "Review this (short): "+engine.Mask {
+		t.Errorf("first message = %#v, want the secret redacted", got.Messages[0].Content)
 	}
 
 	for _, tc := range []struct {
@@ -258,10 +269,10 @@ func TestPromptsListGetComplete(t *testing.T) {
 	if err != nil || len(res.Completion.Values) != 100 || !res.Completion.HasMore || res.Completion.Values[99] != "100" {
 		t.Errorf("complete id \"\" = %+v, %v; want the first 100 and hasMore", res, err)
 	}
-	_, err = cs.Complete(ctx, &mcp.CompleteParams{Ref: orders, Argument: mcp.CompleteParamsArgument{Name: "id", Value: "boom"}})
+	_, err = cs.Complete(ctx, &mcp.CompleteParams{Ref: orders, Argument: mcp.CompleteParamsArgument{Name: "id", Value: "s3cr3t-value"}})
 	var je *jsonrpc.Error
-	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInternalError || !strings.Contains(je.Message, "no ids for") || strings.Contains(je.Message, "s3cr3t-value") {
-		t.Errorf("complete id \"boom\": %v, want an internal error saying why, without the secret", err)
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInternalError || !strings.Contains(je.Message, "no ids for (sensitive)") || strings.Contains(je.Message, "s3cr3t-value") {
+		t.Errorf("complete id with the secret: %v, want an internal error saying why, without the secret", err)
 	}
 }
 
