@@ -206,7 +206,9 @@ func TestRedisDown(t *testing.T) {
 			defer s.Close()
 			start := time.Now()
 			_, err = s.Allow(context.Background(), "k", Limit{Requests: 1, Per: time.Second, Burst: 1})
-			if took := time.Since(start); took > 2*redisconn.Timeout {
+			// A silent server never answers: only a missing bound takes
+			// ten times the bound.
+			if took := time.Since(start); took > 10*redisconn.Timeout {
 				t.Errorf("took %s to give up, want about %s at most", took, redisconn.Timeout)
 			}
 			if err == nil {
