@@ -156,6 +156,7 @@ configuration they started with.`,
 				logger.Info("serving a toolset", "toolset", ts.Name, "url", "http://"+ln.Addr().String()+server.Path+"/"+ts.Name, "tools", len(ts.Tools))
 			}
 			warnOpenScopes(cfg, logger)
+			warnOpenAddress(cfg, ln.Addr(), logger)
 			return down.stopped(server.ServeHTTP(ctx, ln, live.HTTPHandler(), server.DefaultLimits(cfg.Settings, raiseOpenFiles(logger)), logger))
 		},
 	}
@@ -178,13 +179,37 @@ func trigger(reloads chan<- string, why string) {
 	}
 }
 
+// hasAuth reports whether cfg has an auth block: whether HTTP requests
+// need a token.
+func hasAuth(cfg *engine.Config) bool {
+	for _, r := range cfg.Resources() {
+		if _, ok := r.(server.Authenticator); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// warnOpenAddress warns when the HTTP listener at addr can be reached from
+// other machines (any address but loopback: 0.0.0.0 and :: included) and
+// no auth block asks for a token: anyone who reaches it can call every
+// tool. That is fine behind a proxy that authenticates, which the server
+// cannot see, so it warns and serves.
+func warnOpenAddress(cfg *engine.Config, addr net.Addr, logger *slog.Logger) {
+	if hasAuth(cfg) {
+		return
+	}
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		return
+	}
+	logger.Warn("serving HTTP on an address other machines can reach, with no auth block: anyone who reaches it can list and call every tool, without a token. Add an auth block (bearer tokens or OAuth), listen on 127.0.0.1 (--http 127.0.0.1:PORT), or make sure a proxy in front authenticates every request", "address", addr.String())
+}
+
 // warnOpenScopes warns when tools declare scopes but nothing checks tokens:
 // over HTTP without an auth block, anyone can call them.
 func warnOpenScopes(cfg *engine.Config, logger *slog.Logger) {
-	for _, r := range cfg.Resources() {
-		if _, ok := r.(server.Authenticator); ok {
-			return
-		}
+	if hasAuth(cfg) {
+		return
 	}
 	for _, t := range cfg.Tools {
 		if len(t.Scopes()) > 0 {

@@ -41,6 +41,11 @@ const (
 	ReadyPath  = "/readyz"
 )
 
+// refusalGrace is how long a refused request's connection may go on
+// receiving the body the client had sent along, before it is closed (see
+// closeAfterRefusal).
+const refusalGrace = 100 * time.Millisecond
+
 // maxEchoedOrigin caps how much of a refused Origin is logged and sent back.
 const maxEchoedOrigin = 256
 
@@ -70,10 +75,12 @@ const listenMethod = "subscriptions/listen"
 // the unauthenticated health endpoints [HealthPath] (the process is alive)
 // and [ReadyPath] (the configuration is loaded and what it connects to
 // answers). Requests to [Path] from a browser page of another origin are
-// refused with 403 (see allowedOrigin), before the token check; refusals
-// close the connection without reading the body. Request bodies larger
-// than what the current settings allow are refused with 413; a client that
-// goes away cancels its call. [ServeHTTP] bounds the connections.
+// refused with 403 (see allowedOrigin), before the token check. Request
+// bodies larger than what the current settings allow are refused with 413,
+// at once when their length is announced. A refusal (401, 403, 413) closes
+// the connection once written, without reading what remains of the body.
+// A client that goes away cancels its call. [ServeHTTP] bounds the
+// connections.
 func (l *Live) HTTPHandler() http.Handler {
 	l.mu.Lock()
 	maxBody := MaxRequestBody(l.current.cfg.Settings)
@@ -89,6 +96,11 @@ func (l *Live) HTTPHandler() http.Handler {
 	}
 	plainJSON, stream := sdkHandler(true), sdkHandler(false)
 	serveMCP := l.mcpFront(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > maxBody {
+			closeAfterRefusal(w)
+			plain(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body announces %d bytes; this server takes at most %d (the server block's max_argument_bytes, plus 64 KiB for the JSON-RPC envelope).\n", r.ContentLength, maxBody))
+			return
+		}
 		if l.streams(r) {
 			stream.ServeHTTP(w, r)
 			return
@@ -228,7 +240,7 @@ func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *
 				origin = origin[:maxEchoedOrigin] + "…"
 			}
 			l.logger.Debug("cross-origin request refused", "origin", origin, "remote", r.RemoteAddr)
-			w.Header().Set("Connection", "close")
+			closeAfterRefusal(w)
 			plain(w, http.StatusForbidden, fmt.Sprintf("Forbidden: the Origin %q is neither this server's own nor listed in the server block's allowed_origins.\n", origin))
 			return
 		}
@@ -245,11 +257,16 @@ func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *
 			// is read.
 			_ = rc.SetWriteDeadline(time.Now().Add(callWriteTimeout(g.cfg.Settings)))
 		}
-		if g.auth == nil {
+		switch {
+		case g.auth != nil:
+			g.front(mcpHandler).ServeHTTP(&closeOnRefusal{ResponseWriter: w}, r)
+		case r.ContentLength < 0:
+			// A body of unknown length may pass the limit, and be
+			// refused once read that far.
+			mcpHandler.ServeHTTP(&closeOnRefusal{ResponseWriter: w}, r)
+		default:
 			mcpHandler.ServeHTTP(w, r)
-			return
 		}
-		g.front(mcpHandler).ServeHTTP(&closeOnRefusal{ResponseWriter: w}, r)
 	}
 }
 
@@ -276,18 +293,33 @@ func (o *onEOF) Read(p []byte) (int, error) {
 }
 
 // closeOnRefusal closes the connection after a refusal written before the
-// request's body was read, such as the token check's 401: otherwise the
-// server would read out the body of a client it refuses, at whatever pace
-// the client sends it, before answering.
+// request's body was read whole: the token check's 401 and 403, the SDK's
+// 413 (see closeAfterRefusal).
 type closeOnRefusal struct {
 	http.ResponseWriter
 }
 
 func (c *closeOnRefusal) WriteHeader(code int) {
-	if code == http.StatusUnauthorized || code == http.StatusForbidden {
-		c.Header().Set("Connection", "close")
+	if code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusRequestEntityTooLarge {
+		closeAfterRefusal(c.ResponseWriter)
 	}
 	c.ResponseWriter.WriteHeader(code)
+}
+
+// closeAfterRefusal makes the answer being written to a refused request
+// the last of its connection, and bounds what is read of the body the
+// request announced. Connection: close alone is not enough: once the
+// handler returns, net/http still reads out up to 256 KiB of an unread
+// body, at whatever pace the client sends it, up to the read timeout, and
+// meanwhile the connection counts against max_connections. A read
+// deadline refusalGrace away ends that: what the client sent along with
+// its request is read (closing a socket with unread data would reset it,
+// and some clients then lose the answer), a client that stalls is cut.
+// Over HTTP/2 the deadline ends the stream's body, and the stream is reset
+// when the handler returns.
+func closeAfterRefusal(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(refusalGrace))
 }
 
 // Unwrap lets [http.ResponseController] reach the connection's writer.

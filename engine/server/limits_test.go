@@ -133,33 +133,40 @@ func TestIdleConnectionIsClosed(t *testing.T) {
 	}
 }
 
-// TestRefusedBeforeBody: a request without a valid token, or from another
-// origin, is answered at once, without waiting for a body it announced
-// and never sends, and its connection closed.
+// TestRefusedBeforeBody: a request without a valid token, from another
+// origin, or announcing a body larger than the server takes, is answered at
+// once, without waiting for the body it announced and never sends, and its
+// connection is closed: the client reads the end of the stream, where it
+// would otherwise wait for the read timeout.
 func TestRefusedBeforeBody(t *testing.T) {
 	limits := quickLimits()
 	limits.ReadTimeout = time.Hour // only the refusal may end these requests
 	limits.ReadHeaderTimeout = time.Hour
 	cfg := frontConfig(t, nil, nil, tokens{"good": {UserID: "alice", Expiration: time.Now().Add(time.Hour)}})
 	addr := serveLimited(t, cfg, limits)
+	tooLarge := strings.Replace(slowHead, "Content-Length: 100000", "Content-Length: 100000000", 1)
 	tests := []struct {
 		name    string
+		head    string
 		headers string
 		status  int
 		body    string
 	}{
-		{"no token", "", http.StatusUnauthorized, ""},
-		{"wrong token", "Authorization: Bearer bad\r\n", http.StatusUnauthorized, ""},
-		{"foreign origin", "Authorization: Bearer good\r\nOrigin: https://evil.example\r\n", http.StatusForbidden, "allowed_origins"},
+		{"no token", slowHead, "", http.StatusUnauthorized, ""},
+		{"wrong token", slowHead, "Authorization: Bearer bad\r\n", http.StatusUnauthorized, ""},
+		{"foreign origin", slowHead, "Authorization: Bearer good\r\nOrigin: https://evil.example\r\n", http.StatusForbidden, "allowed_origins"},
+		{"body too large", tooLarge, "Authorization: Bearer good\r\n", http.StatusRequestEntityTooLarge, "max_argument_bytes"},
+		{"too large, no token", tooLarge, "", http.StatusUnauthorized, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			conn := dial(t, addr)
-			if _, err := fmt.Fprintf(conn, slowHead, addr, tt.headers); err != nil {
+			if _, err := fmt.Fprintf(conn, tt.head, addr, tt.headers); err != nil {
 				t.Fatal(err)
 			}
 			_ = conn.SetReadDeadline(time.Now().Add(closedWithin))
-			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			br := bufio.NewReader(conn)
+			resp, err := http.ReadResponse(br, nil)
 			if err != nil {
 				t.Fatalf("no answer before the body was sent: %v", err)
 			}
@@ -168,9 +175,108 @@ func TestRefusedBeforeBody(t *testing.T) {
 				t.Errorf("got %d %q, want %d with %q", resp.StatusCode, body, tt.status, tt.body)
 			}
 			if !resp.Close {
-				t.Error("the connection is kept open for a body that will not be read")
+				t.Error("the answer does not say Connection: close")
+			}
+			if _, err := br.ReadByte(); err == nil {
+				t.Error("the server sent more than its answer")
+			} else if !errors.Is(err, io.EOF) {
+				t.Errorf("the refused connection is still open after %s (%v): the server waits for the body", closedWithin, err)
 			}
 		})
+	}
+}
+
+// TestRefusedWithBody: a client that sends its whole body without a token
+// is answered 401 (where the auth block's challenge tells it how to get a
+// token), whatever the size of its body.
+func TestRefusedWithBody(t *testing.T) {
+	cfg := frontConfig(t, nil, nil, tokens{"good": {UserID: "alice", Expiration: time.Now().Add(time.Hour)}})
+	addr := serveLimited(t, cfg, quickLimits())
+	for _, size := range []int{200, 100000, 1 << 20} {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", size) + `"}}`
+		req, err := http.NewRequest(http.MethodPost, "http://"+addr+server.Path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := (&http.Client{Timeout: closedWithin}).Do(req)
+		if err != nil {
+			t.Fatalf("a body of %d bytes: %v", size, err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a body of %d bytes: %d, want 401", size, resp.StatusCode)
+		}
+	}
+}
+
+// TestRefusedChunkedBody: a request whose chunked body passes the limit is
+// answered 413 and its connection closed, however the client goes on.
+func TestRefusedChunkedBody(t *testing.T) {
+	limits := quickLimits()
+	limits.ReadTimeout = time.Hour
+	limits.ReadHeaderTimeout = time.Hour
+	cfg := frontConfig(t, nil, nil)
+	addr := serveLimited(t, cfg, limits)
+	conn := dial(t, addr)
+	chunk := int(server.MaxRequestBody(cfg.Settings)) + 1
+	head := "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n"
+	if _, err := fmt.Fprintf(conn, head, addr, chunk); err != nil {
+		t.Fatal(err)
+	}
+	// The chunk is sent whole, and then the client stalls.
+	go func() { _, _ = conn.Write([]byte(strings.Repeat(" ", chunk) + "\r\n")) }()
+	_ = conn.SetReadDeadline(time.Now().Add(closedWithin))
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("got %d, want 413", resp.StatusCode)
+	}
+	if _, err := br.ReadByte(); err == nil {
+		t.Error("the server sent more than its answer")
+	} else if !errors.Is(err, io.EOF) {
+		t.Errorf("the refused connection is still open after %s, or was reset (%v)", closedWithin, err)
+	}
+}
+
+// TestRefusedClientsDoNotHoldConnections: clients refused for want of a
+// token, each keeping its connection and never sending the body it
+// announced, do not take the connections an authenticated client needs.
+func TestRefusedClientsDoNotHoldConnections(t *testing.T) {
+	limits := quickLimits()
+	limits.ReadHeaderTimeout, limits.ReadTimeout, limits.IdleTimeout = time.Hour, time.Hour, time.Hour
+	limits.MaxConnections = 2
+	cfg := frontConfig(t, nil, nil, tokens{"good": {UserID: "alice", Expiration: time.Now().Add(time.Hour)}})
+	addr := serveLimited(t, cfg, limits)
+	for i := range 3 * limits.MaxConnections {
+		conn := dial(t, addr) // closed only when the test ends
+		if _, err := fmt.Fprintf(conn, slowHead, addr, ""); err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(closedWithin))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("refused client %d of %d was not answered (max_connections %d): %v", i+1, 3*limits.MaxConnections, limits.MaxConnections, err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("refused client %d: %d, want 401", i+1, resp.StatusCode)
+		}
+	}
+	tr := &mcp.StreamableClientTransport{Endpoint: "http://" + addr + server.Path, HTTPClient: &http.Client{Transport: bearer{"good"}, Timeout: closedWithin}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatalf("an authenticated client could not connect: %v", err)
+	}
+	defer cs.Close()
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(list.Tools) == 0 {
+		t.Fatalf("tools/list of an authenticated client: %v %v", list, err)
 	}
 }
 

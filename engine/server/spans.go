@@ -19,19 +19,28 @@ import (
 )
 
 // maxSpanValue caps a value recorded on a span (arguments and results,
-// with the tracing block's leave), in bytes.
+// with the tracing block's leave, and the description of a failed
+// request), in bytes.
 const maxSpanValue = 4096
+
+// maxRequestValue caps, in bytes, each value a request's span takes from
+// the request (a name, a URI, the JSON-RPC id): whatever a client sends,
+// a span stays small.
+const maxRequestValue = 256
 
 // traceContext reads W3C trace context (traceparent, tracestate).
 var traceContext propagation.TraceContext
 
 // traceRequests is the receiving middleware that makes a span for each
 // MCP request, as the OpenTelemetry conventions for MCP servers say: named
-// after the method and its target (a tool or a prompt), of kind server,
-// with the method, the request's id, the protocol revision, the session
-// and the transport. Its parent is the trace context of the request's
-// _meta (traceparent, tracestate), else that of its HTTP headers; with
-// both, the HTTP one is a link. A malformed traceparent is ignored.
+// after the method and its target (a tool or a prompt, when the server
+// serves one of that name: the method alone otherwise, so that clients
+// cannot make span names without end), of kind server, with the method,
+// the request's id, the protocol revision, the session and the transport,
+// each value taken from the request cut at maxRequestValue. Its parent is
+// the trace context of the request's _meta (traceparent, tracestate),
+// else that of its HTTP headers; with both, the HTTP one is a link. A
+// malformed traceparent is ignored.
 func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 	tracer := l.opts.Tracing.Provider().Tracer(engine.Instrumentation)
 	// The transport's attributes are the same for every request.
@@ -48,17 +57,21 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		switch p := req.GetParams().(type) {
 		case *mcp.CallToolParamsRaw:
 			if p != nil {
-				name += " " + p.Name
-				target, operation = attribute.String("gen_ai.tool.name", p.Name), executeTool
+				if l.servesTool(p.Name) {
+					name += " " + p.Name
+				}
+				target, operation = attribute.String("gen_ai.tool.name", capText(p.Name, maxRequestValue)), executeTool
 			}
 		case *mcp.GetPromptParams:
 			if p != nil {
-				name += " " + p.Name
-				target = attribute.String("gen_ai.prompt.name", p.Name)
+				if _, ok := l.generation().cfg.Prompt(p.Name); ok {
+					name += " " + p.Name
+				}
+				target = attribute.String("gen_ai.prompt.name", capText(p.Name, maxRequestValue))
 			}
 		case *mcp.ReadResourceParams:
 			if p != nil {
-				target = attribute.String("mcp.resource.uri", p.URI)
+				target = attribute.String("mcp.resource.uri", capText(p.URI, maxRequestValue))
 			}
 		}
 		parent, link := parentContext(ctx, req)
@@ -72,16 +85,16 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		engine.SetSpanAttributes(span, func(attrs []attribute.KeyValue) []attribute.KeyValue {
 			attrs = append(append(attrs, attribute.String("mcp.method.name", method)), transport...)
 			if id, ok := mcp.RequestID(ctx); ok {
-				attrs = append(attrs, attribute.String("jsonrpc.request.id", idText(id)))
+				attrs = append(attrs, attribute.String("jsonrpc.request.id", capText(idText(id), maxRequestValue)))
 			}
 			if r, ok := req.(interface{ ProtocolVersion() string }); ok {
 				if v := r.ProtocolVersion(); v != "" {
-					attrs = append(attrs, attribute.String("mcp.protocol.version", v))
+					attrs = append(attrs, attribute.String("mcp.protocol.version", capText(v, maxRequestValue)))
 				}
 			}
 			if s := req.GetSession(); s != nil && !isNil(s) {
 				if id := s.ID(); id != "" {
-					attrs = append(attrs, attribute.String("mcp.session.id", id))
+					attrs = append(attrs, attribute.String("mcp.session.id", capText(id, maxRequestValue)))
 				}
 			}
 			for _, kv := range [...]attribute.KeyValue{target, operation} {
@@ -101,7 +114,7 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			c := strconv.FormatInt(code, 10)
 			span.SetAttributes(attribute.String("error.type", c), attribute.String("rpc.response.status_code", c))
-			span.SetStatus(codes.Error, err.Error())
+			span.SetStatus(codes.Error, capText(err.Error(), maxSpanValue))
 		}
 		return res, err
 	}
@@ -152,7 +165,7 @@ func traceCall(ctx context.Context, values engine.TraceValues, t *engine.Tool, r
 	}
 	if values.Arguments {
 		args, _ := capArguments(t.AuditArguments(raw))
-		span.SetAttributes(attribute.String("gen_ai.tool.call.arguments", capText(jsonenc.Text(args))))
+		span.SetAttributes(attribute.String("gen_ai.tool.call.arguments", capText(jsonenc.Text(args), maxSpanValue)))
 	}
 	if values.Results && !res.IsError {
 		var text string
@@ -161,20 +174,28 @@ func traceCall(ctx context.Context, values engine.TraceValues, t *engine.Tool, r
 		} else {
 			text = res.Text()
 		}
-		span.SetAttributes(attribute.String("gen_ai.tool.call.result", capText(redact(text))))
+		span.SetAttributes(attribute.String("gen_ai.tool.call.result", capText(redact(text), maxSpanValue)))
 	}
 }
 
-// capText cuts s at maxSpanValue bytes, on a character boundary.
-func capText(s string) string {
-	if len(s) <= maxSpanValue {
+// capText cuts s at limit bytes, on a character boundary, and marks the
+// cut with "…"; s as it is (no copy) when it fits.
+func capText(s string, limit int) string {
+	if len(s) <= limit {
 		return s
 	}
-	cut := maxSpanValue
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
+	return engine.TruncateUTF8(s, limit) + "…"
+}
+
+// servesTool reports whether a tool called name is served, so that a span
+// may be named after it: one of the configuration's, or in discovery mode
+// one of discovery's three.
+func (l *Live) servesTool(name string) bool {
+	if l.opts.Discovery {
+		return name == searchTool || name == describeTool || name == callTool
 	}
-	return s[:cut] + "…"
+	_, ok := l.generation().cfg.Tool(name)
+	return ok
 }
 
 // idText is a JSON-RPC id as the conventions record it: a string, or a

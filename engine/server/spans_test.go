@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/attribute"
@@ -371,12 +372,13 @@ func TestSpans(t *testing.T) {
 		if _, err := cs.CallTool(context.Background(), p); err == nil {
 			t.Fatal("want an error for an unknown tool")
 		}
-		srv := spansOf(t, tr, exp, traceID(clientTrace))["tools/call nope"]
+		// Named by its method alone: the tool is not served.
+		srv := spansOf(t, tr, exp, traceID(clientTrace))["tools/call"]
 		if srv == nil {
 			t.Fatal("no span for a refused request")
 		}
-		if a := attrs(srv); a["error.type"].AsString() != "-32602" || a["rpc.response.status_code"].AsString() != "-32602" {
-			t.Errorf("error.type %q, rpc.response.status_code %q; want -32602", a["error.type"].AsString(), a["rpc.response.status_code"].AsString())
+		if a := attrs(srv); a["error.type"].AsString() != "-32602" || a["rpc.response.status_code"].AsString() != "-32602" || a["gen_ai.tool.name"].AsString() != "nope" {
+			t.Errorf("error.type %q, rpc.response.status_code %q, gen_ai.tool.name %q; want -32602 and nope", a["error.type"].AsString(), a["rpc.response.status_code"].AsString(), a["gen_ai.tool.name"].AsString())
 		}
 	})
 
@@ -460,4 +462,114 @@ func spanNames(spans map[string]sdktrace.ReadOnlySpan) []string {
 		out = append(out, n)
 	}
 	return out
+}
+
+// TestSpansOfUnknownNames: what a client names that the server does not
+// serve (a tool, a prompt), and whatever else of its request a span
+// records (the JSON-RPC id, a URI), cannot make span names without bound
+// nor attributes of any size: a request for an unknown tool or prompt is
+// named by its method alone, and each value taken from a request is cut at
+// 256 bytes, on a character boundary.
+func TestSpansOfUnknownNames(t *testing.T) {
+	const maxValue = 256 + len("…")
+	exp := tracetest.NewInMemoryExporter()
+	url, tr, _ := tracedServer(t, exp, "", server.Options{})
+	cs := tracedClient(t, url, "")
+	if err := tr.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	exp.Reset() // the spans of connecting
+	ended := func(t *testing.T) []sdktrace.ReadOnlySpan {
+		t.Helper()
+		if err := tr.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		spans := exp.GetSpans().Snapshots()
+		exp.Reset()
+		for _, s := range spans {
+			for _, kv := range s.Attributes() {
+				if v := kv.Value.Emit(); len(v) > maxValue || !utf8.ValidString(v) {
+					t.Errorf("span %.40q: %s is %d bytes (valid UTF-8: %v), want at most %d", s.Name(), kv.Key, len(v), utf8.ValidString(v), maxValue)
+				}
+			}
+			if d := s.Status().Description; len(d) > 4096+len("…") {
+				t.Errorf("span %.40q: its status is %d bytes", s.Name(), len(d))
+			}
+		}
+		return spans
+	}
+	names := func(spans []sdktrace.ReadOnlySpan) []string {
+		var out []string
+		for _, s := range spans {
+			out = append(out, s.Name())
+		}
+		return out
+	}
+
+	t.Run("unknown tools", func(t *testing.T) {
+		for i := range 3 {
+			if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: fmt.Sprintf("zz_unknown_%d", i)}); err == nil {
+				t.Fatal("want an error for an unknown tool")
+			}
+		}
+		if got := names(ended(t)); !slices.Equal(got, []string{"tools/call", "tools/call", "tools/call"}) {
+			t.Errorf("spans %q, want three named tools/call", got)
+		}
+	})
+
+	t.Run("a long unknown tool name", func(t *testing.T) {
+		long := strings.Repeat("é", 50000) // 100 KB; cut on a character boundary
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: long}); err == nil {
+			t.Fatal("want an error for an unknown tool")
+		}
+		spans := ended(t)
+		if len(spans) != 1 || spans[0].Name() != "tools/call" {
+			t.Fatalf("spans %.80q, want one named tools/call", names(spans))
+		}
+		if got := attrs(spans[0])["gen_ai.tool.name"].AsString(); !strings.HasPrefix(long, strings.TrimSuffix(got, "…")) || len(got) < 200 {
+			t.Errorf("gen_ai.tool.name = %.40q… (%d bytes), want the start of the name", got, len(got))
+		}
+	})
+
+	t.Run("a long JSON-RPC id", func(t *testing.T) {
+		id := strings.Repeat("7", 5000)
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"tools/call","params":{"name":"count","arguments":{"n":1}}}`, id)
+		req, err := http.NewRequest(http.MethodPost, url+server.Path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("tools/call: %d", resp.StatusCode)
+		}
+		var srv sdktrace.ReadOnlySpan
+		for _, s := range ended(t) {
+			if s.Name() == "tools/call count" {
+				srv = s
+			}
+		}
+		if srv == nil {
+			t.Fatal("no span tools/call count")
+		}
+		if got := attrs(srv)["jsonrpc.request.id"].AsString(); !strings.HasPrefix(got, "777") {
+			t.Errorf("jsonrpc.request.id = %.40q, want the start of the id", got)
+		}
+	})
+
+	t.Run("a long URI and an unknown prompt", func(t *testing.T) {
+		_, _ = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "file:///" + strings.Repeat("a", 10000)})
+		_, _ = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: strings.Repeat("p", 10000)})
+		got := names(ended(t))
+		slices.Sort(got)
+		if !slices.Equal(got, []string{"prompts/get", "resources/read"}) {
+			t.Errorf("spans %.80q, want prompts/get and resources/read", got)
+		}
+	})
 }
