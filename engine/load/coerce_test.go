@@ -166,7 +166,7 @@ func TestCoerceArgumentsOff(t *testing.T) {
 	}
 
 	_, diags = loadString(t, "server {\n  coerce_arguments = \"no\"\n}\n", nil, nil)
-	if !strings.Contains(describe(diags), "coerce_arguments") {
+	if !strings.Contains(describe(diags), "2:22-2:26: Incorrect value type: This must be true or false") {
 		t.Errorf("a coerce_arguments that is not a bool: %s", describe(diags))
 	}
 }
