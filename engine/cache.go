@@ -47,6 +47,23 @@ type cachedResult struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 }
 
+// Caches reports whether the tool keeps its results (a cache block).
+func (t *Tool) Caches() bool { return t.spec.Cache != nil }
+
+// SetCacheNamespace sets the namespace of the tool's cache keys (see
+// CachePolicy.Namespace), for a loader that knows it only once every tool
+// is made. It must be called before the tool is first called, and does
+// nothing to a tool that does not cache.
+func (t *Tool) SetCacheNamespace(ns string) {
+	if t.spec.Cache == nil {
+		return
+	}
+	p := *t.spec.Cache
+	p.Namespace = ns
+	t.spec.Cache = &p
+	t.cacheSeed = t.makeCacheSeed()
+}
+
 // cacheSeed is what every cache key of t starts from, worked out when the
 // tool is made: the configuration's namespace, the tool's name and schemas
 // (a tool that changes with a reload does not read what the old one

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -38,16 +39,19 @@ type Prompt struct {
 	Name, Title, Description string
 	Args                     []PromptArg
 	Messages                 []PromptMessage
-	Range                    hcl.Range
+	// ReadsCaller is true when a message reads the caller variable (see
+	// [Caller.Value]); only then is it made for a get.
+	ReadsCaller bool
+	Range       hcl.Range
 	// Redactor hides the configuration's secrets in the messages got, as
 	// in a tool's result: an argument may carry one back.
 	Redactor *Redactor
 }
 
-// Get checks args against the prompt's arguments and returns its messages.
-// The error says, for the client, what is wrong with the arguments or
-// which message failed.
-func (p *Prompt) Get(args map[string]string) ([]Message, error) {
+// Get checks args against the prompt's arguments and returns its messages,
+// for the caller ctx carries (see [WithCaller]). The error says, for the
+// client, what is wrong with the arguments or which message failed.
+func (p *Prompt) Get(ctx context.Context, args map[string]string) ([]Message, error) {
 	var problems []string
 	for name := range args {
 		if !slices.ContainsFunc(p.Args, func(a PromptArg) bool { return a.Name == name }) {
@@ -74,6 +78,9 @@ func (p *Prompt) Get(args map[string]string) ([]Message, error) {
 		return nil, fmt.Errorf("invalid arguments for prompt %q: %s", p.Name, strings.Join(problems, "; "))
 	}
 	env := map[string]any{"args": values}
+	if p.ReadsCaller {
+		env["caller"] = CallerFrom(ctx).Value()
+	}
 	out := make([]Message, 0, len(p.Messages))
 	for i, m := range p.Messages {
 		c, ok, err := m.Content.build(env, true)

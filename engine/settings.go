@@ -28,6 +28,11 @@ type Settings struct {
 	// 2026-07-28 that did not call logging/setLevel, and over stateless
 	// HTTP every such client. It is read when the server starts.
 	LogLevel string
+	// ExactArguments turns off what a call does by default: taking a
+	// string that is exactly a JSON number or boolean for one where an
+	// argument's schema wants a number, an integer or a boolean (the
+	// server block's coerce_arguments = false).
+	ExactArguments bool
 }
 
 // DefaultSettings returns the settings in force when the server block does

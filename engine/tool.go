@@ -511,7 +511,18 @@ func (t *Tool) arguments(raw json.RawMessage) (map[string]any, string) {
 		return nil, "invalid arguments: they must be a JSON object of argument names to values"
 	}
 	if vs := t.input.Validate(args); len(vs) > 0 {
-		return nil, "invalid arguments:\n" + schema.FormatViolations(vs)
+		// Numbers and booleans sent as strings are taken for what they
+		// write, and the arguments checked again: only arguments that
+		// fail pay for it.
+		if t.settings.ExactArguments {
+			return nil, "invalid arguments:\n" + schema.FormatViolations(vs)
+		}
+		if _, changed := t.input.CoerceStrings(args); changed {
+			vs = t.input.Validate(args)
+		}
+		if len(vs) > 0 {
+			return nil, "invalid arguments:\n" + schema.FormatViolations(vs)
+		}
 	}
 	args = schema.ApplyDefaults(args, t.spec.Args)
 	for _, a := range t.spec.Args {

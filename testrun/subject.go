@@ -74,7 +74,7 @@ func subject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.
 		if !ok {
 			return nil, 0, fmt.Errorf("the configuration (%s) declares no prompt named %q", strings.Join(t.File.Config, ", "), t.Target)
 		}
-		return func(context.Context) *outcome { return getPrompt(p, t.Args) }, 0, nil
+		return func(ctx context.Context) *outcome { return getPrompt(ctx, p, t.Args) }, 0, nil
 	}
 	tool, ok := cfg.Tool(t.Target)
 	if !ok {
@@ -161,7 +161,7 @@ func readOutcome(contents []engine.ResourceContents, err error) *outcome {
 	return o
 }
 
-func getPrompt(p *engine.Prompt, raw json.RawMessage) *outcome {
+func getPrompt(ctx context.Context, p *engine.Prompt, raw json.RawMessage) *outcome {
 	var given map[string]any
 	_ = json.Unmarshal(raw, &given)
 	args := map[string]string{}
@@ -172,7 +172,7 @@ func getPrompt(p *engine.Prompt, raw json.RawMessage) *outcome {
 		}
 		args[k] = s
 	}
-	msgs, err := p.Get(args)
+	msgs, err := p.Get(ctx, args)
 	if err != nil {
 		return &outcome{isError: true, text: err.Error()}
 	}

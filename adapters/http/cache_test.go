@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -13,7 +15,9 @@ import (
 
 	"github.com/gomodule/redigo/redis"
 
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -216,6 +220,94 @@ tool "get" {
 	}
 	if got := call(src("a", "1"), map[string]string{"MCPDECL_VAR_label": "2"}); got != "x2" || hits.Load() != 3 {
 		t.Errorf("the same file with another value of its variable: %q after %d upstream calls, want a new call", got, hits.Load())
+	}
+}
+
+// TestCacheNamespaceFiles checks, through one Redis, that the files a
+// configuration reads with file() are part of what identifies it: a
+// changed file, read in a tool (after its cache block) or in a local,
+// reads none of the results kept before it changed; a file read only for
+// a sensitive variable stays out of the keys, as the variable's value
+// does.
+func TestCacheNamespaceFiles(t *testing.T) {
+	var hits atomic.Int64
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"a":"x"}`))
+	}))
+	t.Cleanup(upstream.Close)
+	prefix := fmt.Sprintf("mcpdecl-test-%d", time.Now().UnixNano())
+	dir := t.TempDir()
+	src := `
+variable "secret" {
+  type      = string
+  default   = file("secret.txt")
+  sensitive = true
+}
+locals {
+  label = trimspace(file("label.txt"))
+}
+cache {
+  store     = "redis"
+  redis_url = "redis://` + testservice.Redis(t) + `"
+  prefix    = "` + prefix + `"
+}
+tool "get" {
+  description = "Reads one field."
+  annotations { read_only_hint = true }
+  cache { ttl = "1m" }
+  http {
+    url     = "` + upstream.URL + `/x"
+    headers = { "X-Key" = var.secret }
+  }
+  output "v" {
+    type  = string
+    value = expr("body.a + '${local.label}' + '${trimspace(file("suffix.txt"))}'")
+  }
+}
+`
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tools.hcl", src)
+	call := func() string {
+		t.Helper()
+		cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New()), LookupEnv: func(string) (string, bool) { return "", false }}, filepath.Join(dir, "tools.hcl"))
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		defer cfg.Close()
+		tool, _ := cfg.Tool("get")
+		res := tool.Call(context.Background(), nil)
+		if res.IsError {
+			t.Fatal(res.Text())
+		}
+		return fmt.Sprint(res.Structured["v"])
+	}
+	write("label.txt", "L1")
+	write("suffix.txt", "S1")
+	write("secret.txt", "secret-one")
+	if got := call(); got != "xL1S1" || hits.Load() != 1 {
+		t.Fatalf("first: %q after %d upstream calls", got, hits.Load())
+	}
+	if got := call(); got != "xL1S1" || hits.Load() != 1 {
+		t.Errorf("the same files again: %q after %d upstream calls, want the kept result", got, hits.Load())
+	}
+	write("suffix.txt", "S2")
+	if got := call(); got != "xL1S2" || hits.Load() != 2 {
+		t.Errorf("a file read in the tool changed: %q after %d upstream calls, want a new call", got, hits.Load())
+	}
+	write("label.txt", "L2")
+	if got := call(); got != "xL2S2" || hits.Load() != 3 {
+		t.Errorf("a file read in a local changed: %q after %d upstream calls, want a new call", got, hits.Load())
+	}
+	write("secret.txt", "secret-two")
+	if got := call(); got != "xL2S2" || hits.Load() != 3 {
+		t.Errorf("a file read only for a sensitive variable changed: %q after %d upstream calls, want the kept result", got, hits.Load())
 	}
 }
 

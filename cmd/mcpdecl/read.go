@@ -90,7 +90,7 @@ prompt refuses exit with 1; a NAME the configuration does not declare, with
 			if !ok {
 				return usageError{fmt.Errorf("no prompt named %q (mcpdecl list shows them)", name)}
 			}
-			msgs, err := p.Get(args)
+			msgs, err := p.Get(cmd.Context(), args)
 			if err != nil {
 				fmt.Fprintf(a.stderr, "Error: %s\n", cfg.Redactor.Redact(err.Error()))
 				return exitCoder{exitError}

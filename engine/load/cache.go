@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -22,15 +21,12 @@ import (
 // the tool workers share it.
 type resultCache struct {
 	sharedStore[engine.ResultCache] // the block's, or one in memory made on first use
-	// namespace is loader.cacheNamespace, worked out for the first tool
-	// that caches: hashing every file costs a load without such a tool.
-	namespace func() string
 }
 
 // cacheBlock decodes the top-level cache block, if any, and opens its
 // store.
 func (l *loader) cacheBlock() {
-	l.cache = &resultCache{namespace: sync.OnceValue(l.cacheNamespace)}
+	l.cache = &resultCache{}
 	b := l.single("cache", "Where results are cached is already declared")
 	if b == nil {
 		return
@@ -74,7 +70,8 @@ func (l *loader) cachePolicy(ctx *engine.DecodeContext, blocks hcl.Blocks, ann *
 				"Only a tool that changes nothing may answer from a cache. If this one only reads, say so with annotations { read_only_hint = true }; otherwise remove the cache block.")
 			continue
 		}
-		policy = &engine.CachePolicy{Store: l.cache.get(memoryCache), TTL: p.TTL, Public: p.Public, Namespace: l.cache.namespace()}
+		// The namespace is set once every file is read (setCacheNamespace).
+		policy = &engine.CachePolicy{Store: l.cache.get(memoryCache), TTL: p.TTL, Public: p.Public}
 		public = p.PublicRange
 	}
 	return policy, public
@@ -112,18 +109,39 @@ func memoryCache() engine.ResultCache {
 	return store
 }
 
+// setCacheNamespace gives the tools that cache the namespace of this
+// configuration's keys, once every file is read. Hashing every file costs
+// a load without such a tool nothing.
+func (l *loader) setCacheNamespace(tools []*engine.Tool) {
+	ns := ""
+	for _, t := range tools {
+		if !t.Caches() {
+			continue
+		}
+		if ns == "" {
+			ns = l.cacheNamespace()
+		}
+		t.SetCacheNamespace(ns)
+	}
+}
+
 // cacheNamespace is what this configuration's cache keys start from: a
-// hash of its files' contents (wherever they are) and of its variables'
-// values, sensitive ones left out. A configuration that changed (a
-// mapping, an upstream's base_url, a variable) reads none of the results an
+// hash of the contents of its files (wherever they are) and of the files
+// it read with file(), and of its variables' values; sensitive values are
+// left out, and so are files read only for the default of a sensitive
+// variable. A configuration that changed (a mapping, an upstream's
+// base_url, a variable, a schema in a file) reads none of the results an
 // earlier one kept, in memory or in Redis, while replicas serving the same
 // configuration share theirs.
 func (l *loader) cacheNamespace() string {
 	files := l.parser.Files()
-	sums := make([][sha256.Size]byte, 0, len(files))
+	sums := make([][sha256.Size]byte, 0, len(files)+len(l.read.sums))
 	for _, f := range files {
 		sums = append(sums, sha256.Sum256(f.Bytes))
 	}
+	l.read.mu.Lock()
+	sums = append(sums, l.read.sums...)
+	l.read.mu.Unlock()
 	slices.SortFunc(sums, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
 	h := sha256.New()
 	for _, s := range sums {

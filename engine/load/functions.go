@@ -15,8 +15,8 @@ import (
 
 // functions returns the load-time functions of a file in dir: the go-cty
 // standard library, env(), file() relative to dir, and expr().
-// read records the absolute path of every file that file() reads.
-func functions(dir string, lookupEnv func(string) (string, bool), read func(string)) map[string]function.Function {
+// read is told of every file that file() reads (see fileFunc).
+func functions(dir string, lookupEnv func(string) (string, bool), read fileReader) map[string]function.Function {
 	return map[string]function.Function{
 		"abs":             stdlib.AbsoluteFunc,
 		"ceil":            stdlib.CeilFunc,
@@ -107,11 +107,15 @@ func envFunc(lookupEnv func(string) (string, bool)) function.Function {
 	})
 }
 
+// fileReader is told of each file that file() reads: its absolute path,
+// and its contents, or the error that kept it from being read.
+type fileReader func(path string, contents []byte, err error)
+
 // fileFunc is file(path): the contents of a regular file, relative to the
 // directory of the configuration file that calls it, of at most
-// engine.MaxConfigFileBytes. read records the absolute path of every file
-// read, for --watch.
-func fileFunc(dir string, read func(string)) function.Function {
+// engine.MaxConfigFileBytes. read is told of every file read, for --watch
+// and the cache namespace.
+func fileFunc(dir string, read fileReader) function.Function {
 	return function.New(&function.Spec{
 		Description: "The contents of a file, relative to the configuration file.",
 		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
@@ -126,8 +130,8 @@ func fileFunc(dir string, read func(string)) function.Function {
 			}
 			// Record the path even when it cannot be read, so that a watcher
 			// reloads once the file appears or is fixed.
-			read(p)
 			b, err := engine.ReadConfigFile(p)
+			read(p, b, err)
 			if err != nil {
 				return cty.NilVal, err
 			}
@@ -144,5 +148,5 @@ func Functions(dir string, lookupEnv func(string) (string, bool)) map[string]fun
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
-	return functions(dir, lookupEnv, func(string) {})
+	return functions(dir, lookupEnv, func(string, []byte, error) {})
 }

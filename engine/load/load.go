@@ -1,6 +1,7 @@
 package load
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -138,10 +139,12 @@ type loader struct {
 }
 
 // readLog is the absolute paths of every file a load read, in the order
-// first read; safe for concurrent use.
+// first read, and the SHA-256 of the contents of those that file() read
+// (see cacheNamespace); safe for concurrent use.
 type readLog struct {
 	mu    sync.Mutex
 	paths []string
+	sums  [][sha256.Size]byte
 }
 
 // recordFile notes that the load read the file at path (made absolute), so
@@ -154,6 +157,21 @@ func (l *loader) recordFile(path string) {
 	defer l.read.mu.Unlock()
 	if !slices.Contains(l.read.paths, path) {
 		l.read.paths = append(l.read.paths, path)
+	}
+}
+
+// fileRead notes a file that file() read (see fileReader): its path, for
+// --watch, and the sum of its contents, for the cache namespace.
+func (l *loader) fileRead(path string, contents []byte, err error) {
+	l.recordFile(path)
+	if err != nil {
+		return
+	}
+	sum := sha256.Sum256(contents)
+	l.read.mu.Lock()
+	defer l.read.mu.Unlock()
+	if !slices.Contains(l.read.sums, sum) {
+		l.read.sums = append(l.read.sums, sum)
 	}
 }
 
@@ -183,6 +201,8 @@ func (l *loader) load(paths []string) *engine.Config {
 	if l.diags.HasErrors() {
 		return nil
 	}
+	// Every file is read by now: the namespace of the cache keys covers them.
+	l.setCacheNamespace(tools)
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 	cfg.Audit = audit
 	cfg.TraceValues = traced
@@ -370,7 +390,7 @@ func (l *loader) evalContext(filename string) *hcl.EvalContext {
 		return ctx
 	}
 	ctx := l.root.NewChild()
-	ctx.Functions = functions(filepath.Dir(filename), l.opts.LookupEnv, l.recordFile)
+	ctx.Functions = functions(filepath.Dir(filename), l.opts.LookupEnv, l.fileRead)
 	l.ctxs[filename] = ctx
 	return ctx
 }

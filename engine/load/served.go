@@ -306,7 +306,7 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 		env[name] = types.String
 		p.Args = append(p.Args, l.promptArg(ctx, p.Name, ab))
 	}
-	ctx.Env = mapping.Env{"args": env}
+	ctx.Env = mapping.Env{"args": env, "caller": engine.CallerType(l.claims)}
 	for _, mb := range content.Blocks {
 		if mb.Type != "message" {
 			continue
@@ -321,6 +321,7 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 	if l.diags[before:].HasErrors() {
 		return nil
 	}
+	p.ReadsCaller = ctx.ReadsCaller
 	return p
 }
 

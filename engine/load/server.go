@@ -22,6 +22,7 @@ var serverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "allowed_origins"},
 	{Name: "max_connections"},
 	{Name: "log_level"},
+	{Name: "coerce_arguments"},
 }}
 
 // DefaultServerName and DefaultServerVersion describe the server when no
@@ -93,6 +94,13 @@ func (l *loader) server() engine.ServerInfo {
 			l.error(attr.Expr.Range(), "Invalid log_level", "log_level is the level of the log messages sent to clients that set none: one of %s.", strings.Join(engine.LogLevels, ", "))
 		} else {
 			l.settings.LogLevel = s
+		}
+	}
+	if attr, ok := content.Attributes["coerce_arguments"]; ok {
+		b, diags := ctx.Bool(attr.Expr)
+		l.diags = append(l.diags, diags...)
+		if v, _ := ctx.Eval(attr.Expr); !diags.HasErrors() && !v.IsNull() {
+			l.settings.ExactArguments = !b
 		}
 	}
 	if info.Name == "" {

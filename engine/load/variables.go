@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -104,6 +105,11 @@ func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
 		}
 	}
 
+	if sensitive {
+		// The files its default reads are as secret as its value: they
+		// stay out of the cache namespace (see cacheNamespace).
+		ctx.Functions = functions(filepath.Dir(b.DefRange.Filename), l.opts.LookupEnv, func(path string, _ []byte, _ error) { l.recordFile(path) })
+	}
 	val, ok := l.variableValue(b, name, ty, content, ctx)
 	if !ok {
 		return cty.NilVal, false

@@ -11,8 +11,10 @@
 //
 // Each call then goes through the same steps, all of them cheap: the
 // arguments are checked with [Validator.Validate], which reports every
-// violation at once with its JSON pointer; missing arguments get their
-// defaults from [ApplyDefaults]; and [Coerce] turns the JSON numbers into
+// violation at once with its JSON pointer (arguments that fail may be
+// looked at again by [Validator.CoerceStrings], which takes the numbers
+// and booleans that a model quoted for what they write); missing arguments
+// get their defaults from [ApplyDefaults]; and [Coerce] turns the JSON numbers into
 // the Go types that the tool's expr programs were type-checked against
 // ([Type.ExprType]): int for integer, float64 for number.
 package schema

@@ -290,7 +290,8 @@ func (l *Live) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.G
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", req.Params.Name)}
 	}
-	msgs, err := p.Get(req.Params.Arguments)
+	ctx = engine.WithCaller(ctx, callerOf(req.GetExtra()))
+	msgs, err := p.Get(ctx, req.Params.Arguments)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: g.cfg.Redactor.Redact(err.Error())}
 	}

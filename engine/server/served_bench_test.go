@@ -69,7 +69,7 @@ prompt "p" {
 		b.ReportAllocs()
 		args := map[string]string{"topic": "tea"}
 		for b.Loop() {
-			if _, err := cfg.Prompts[0].Get(args); err != nil {
+			if _, err := cfg.Prompts[0].Get(ctx, args); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -41,6 +41,9 @@ type watch struct {
 	read     bool              // digest holds a read
 	interval time.Duration     // its poller's, 0 when not polled
 	stop     context.CancelFunc
+	// perCaller is set while the contents read caller: they differ from
+	// one subscriber to another, so they are not read for all of them.
+	perCaller bool
 }
 
 func newSubscriptions(l *Live) *subscriptions {
@@ -67,11 +70,11 @@ func (s *subscriptions) subscribe(_ context.Context, req *mcp.SubscribeRequest) 
 		if len(s.watched) >= maxWatched {
 			return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("resources/subscribe: this server already watches %d resources for its clients, the most it does; unsubscribe from some first", maxWatched)}
 		}
-		w = &watch{uri: uri, sessions: map[*mcp.ServerSession]bool{}}
+		w = &watch{uri: uri, sessions: map[*mcp.ServerSession]bool{}, perCaller: readsCaller(r, t)}
 		s.watched[uri] = w
 		if d := pollInterval(r, t); d > 0 {
 			s.poll(w, d)
-		} else {
+		} else if !w.perCaller {
 			// Learn the contents, to tell after a reload whether they
 			// changed.
 			go s.check(s.ctx, w)
@@ -129,6 +132,18 @@ func pollInterval(r *engine.ServedResource, t *engine.ResourceTemplate) time.Dur
 	return 0
 }
 
+// readsCaller reports whether the contents of a resource or template
+// read caller. The loader refuses a poll_interval on such contents.
+func readsCaller(r *engine.ServedResource, t *engine.ResourceTemplate) bool {
+	switch {
+	case r != nil:
+		return r.Tool != nil && r.Tool.ReadsCaller()
+	case t != nil:
+		return t.Tool.ReadsCaller()
+	}
+	return false
+}
+
 // poll starts (or, with interval 0, stops) w's poller: it reads the
 // contents first, to know them, then every interval, and tells the
 // subscribers when they changed. s.mu is held.
@@ -170,19 +185,33 @@ func (s *subscriptions) poll(w *watch, interval time.Duration) {
 // reloaded reads every watched resource again on the configuration now
 // served, tells the subscribers of those whose contents changed (or that
 // are no longer served: they read an error), and starts or stops pollers
-// as the new poll_intervals say.
+// as the new poll_intervals say. Contents that read caller, before or
+// after, are not read: one read, as nobody, cannot tell each subscriber
+// whether its own contents changed, so all of them are told they may have.
 func (s *subscriptions) reloaded() {
 	s.mu.Lock()
-	var ws []*watch
+	var ws, told []*watch
 	for _, w := range s.watched {
 		if s.forgetIfUnwatched(w) {
 			continue
 		}
 		r, t := s.l.generation().cfg.ResourceAt(w.uri)
 		s.poll(w, pollInterval(r, t))
-		ws = append(ws, w)
+		was := w.perCaller
+		w.perCaller = readsCaller(r, t)
+		if was || w.perCaller {
+			told = append(told, w)
+			w.read = false // what it held, if anything, is no one's now
+		}
+		if !w.perCaller {
+			ws = append(ws, w)
+		}
 	}
 	s.mu.Unlock()
+	for _, w := range told {
+		s.l.logger.Debug("subscribed resource read per caller, told it may have changed", "uri", w.uri)
+		_ = s.l.srv.ResourceUpdated(s.ctx, &mcp.ResourceUpdatedNotificationParams{URI: w.uri})
+	}
 	for _, w := range ws {
 		s.check(s.ctx, w)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -136,6 +137,65 @@ func TestResourceSubscriptions(t *testing.T) {
 				t.Errorf("polled resource: told of %q", uri)
 			}
 		})
+	}
+}
+
+// TestSubscribedContentsOfTheCaller: contents that read caller differ
+// from one client to another, so the server never reads them for all its
+// subscribers (it would read them as nobody's): after a reload, each
+// subscriber is told they may have changed, and reads them as itself.
+func TestSubscribedContentsOfTheCaller(t *testing.T) {
+	src := `
+auth {
+  token "ann" {
+    value = "ann-token-0123456789abcdef"
+  }
+}
+resource "mine" {
+  uri  = "x://mine"
+  text = expr("caller.authenticated ? 'for ' + caller.sub + ' %s' : 'nothing for nobody'")
+}
+`
+	load := func(version string) *engine.Config {
+		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), strings.Replace(src, "%s", version, 1), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return cfg
+	}
+	live := server.NewLive(load("1"), nil, server.Options{Watch: true, HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+	got := updates(make(chan string, 16))
+	tr := &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path, HTTPClient: &http.Client{Transport: bearer{"ann-token-0123456789abcdef"}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, got.options()).Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	ctx := context.Background()
+	read := func() string {
+		t.Helper()
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "x://mine"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Contents[0].Text
+	}
+	if text := read(); text != "for ann 1" {
+		t.Fatalf("read as ann: %q", text)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://mine"}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	live.Swap(load("2"))
+	if uri := got.next(10 * time.Second); uri != "x://mine" {
+		t.Fatalf("after a reload that changed what ann reads: told of %q", uri)
+	}
+	if text := read(); text != "for ann 2" {
+		t.Errorf("read as ann after the reload: %q", text)
 	}
 }
 
