@@ -175,9 +175,9 @@ func (t *tool) annotate(op *Operation) {
 		v, ok := op.Annotations[k].(bool)
 		switch {
 		case i < 0:
-			t.notes = append(t.notes, fmt.Sprintf("ignored x-mcp-annotations' %q: the annotations are %s", k, strings.Join(hintNames[:], ", ")))
+			t.notes = append(t.notes, fmt.Sprintf("ignored %q in x-mcp-annotations, which takes %s", k, andList(hintNames[:])))
 		case !ok:
-			t.notes = append(t.notes, fmt.Sprintf("ignored x-mcp-annotations' %q: it is not true or false", k))
+			t.notes = append(t.notes, fmt.Sprintf("ignored %q in x-mcp-annotations: it is neither true nor false", k))
 		default:
 			t.hints[i] = &v
 		}
@@ -543,6 +543,10 @@ const base64Pattern = `^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$`
 // bodySchema converts the schema of a body, flattened (see convertFlat)
 // when flat accepts the result, else as a whole.
 func (b *builder) bodySchema(c *converter, v any, doc string, flat func(any) bool) any {
+	// A list, a string… cannot flatten: converted once.
+	if m, _, _, err := b.spec.deref(v, doc); err != nil || obj(m)["properties"] == nil && obj(m)["allOf"] == nil {
+		return c.convert(v, doc)
+	}
 	n := len(c.dropped)
 	if sch := c.convertFlat(v, doc); flat(sch) {
 		return sch

@@ -307,7 +307,7 @@ info: {title: A search by POST reads, version: "1"}
 actions:
   - target: $.paths['/pets'].post
     update:
-      x-mcp-annotations: {readOnlyHint: true, idempotentHint: true, openWorldHint: false}
+      x-mcp-annotations: {readOnlyHint: true, idempotentHint: true, openWorldHint: false, readOnly: true}
 `
 	if err := spec.ApplyOverlay([]byte(overlay), "o.yaml"); err != nil {
 		t.Fatal(err)
@@ -315,6 +315,10 @@ actions:
 	res, err := Import(spec, Options{BaseURL: "https://pets.example.com"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	note := `# Note: ignored "readOnly" in x-mcp-annotations, which takes readOnlyHint, destructiveHint, idempotentHint and openWorldHint.`
+	if !strings.Contains(string(res.Files[0].Data), note) {
+		t.Errorf("a name x-mcp-annotations does not take is not noted:\n%s", res.Files[0].Data)
 	}
 	cfg = loadResult(t, res)
 	w = engine.Annotations{ReadOnlyHint: &tr, DestructiveHint: &fa, IdempotentHint: &tr, OpenWorldHint: &fa}
