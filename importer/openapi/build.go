@@ -540,8 +540,11 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 // fromBase64 reads (line breaks included).
 const base64Pattern = `^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$`
 
-// bodySchema converts the schema of a body, flattened (see convertFlat)
-// when flat accepts the result, else as a whole.
+// bodySchema converts the schema of a request body, flattened (see
+// convertFlat) when flat accepts the result, else as a whole. (A response
+// flattened into outputs still spends a level: its schemas, written a
+// level deeper, would double the size of tools/list for documents such as
+// YNAB's.)
 func (b *builder) bodySchema(c *converter, v any, doc string, flat func(any) bool) any {
 	// A list, a string… cannot flatten: converted once.
 	if m, _, _, err := b.spec.deref(v, doc); err != nil || obj(m)["properties"] == nil && obj(m)["allOf"] == nil {
@@ -651,10 +654,7 @@ func (b *builder) responseOutputs(t *tool) error {
 		return nil
 	}
 	c := &converter{spec: b.spec, locals: b.locals}
-	sch := b.bodySchema(c, r.Schema, r.Doc, func(sch any) bool {
-		_, _, ok := b.locals.objectShape(sch)
-		return ok && obj(b.locals.resolve(sch))["additionalProperties"] == nil
-	})
+	sch := c.convert(r.Schema, r.Doc)
 	if c.broken != nil {
 		return brokenAt(c.broken, t.op.Pointer+"/responses/"+r.Status)
 	}

@@ -105,8 +105,8 @@ func (c *converter) convert(v any, doc string) any {
 	return c.walk(v, doc, nil, 0, namedLevels)
 }
 
-// convertFlat converts the schema of a body whose properties become a
-// tool's arguments or outputs. The body is not written as a schema of its
+// convertFlat converts the schema of a request body whose properties
+// become a tool's arguments. The body is not written as a schema of its
 // own, so it spends no named level: the references at its top, and those
 // of its allOf parts, are followed in place, and its properties are
 // written as deep as a parameter's schema would be. The caller checks that
