@@ -14,7 +14,9 @@ http_api "xkcd" {
 tool "get_info_0_json" {
   description = "Fetch current comic and metadata."
   annotations {
-    read_only_hint = true
+    read_only_hint  = true
+    idempotent_hint = true
+    open_world_hint = true
   }
   http {
     api    = http_api.xkcd
@@ -81,7 +83,9 @@ tool "get_info_0_json" {
 tool "get_comic_id_info_0_json" {
   description = "Fetch comics and metadata  by comic id."
   annotations {
-    read_only_hint = true
+    read_only_hint  = true
+    idempotent_hint = true
+    open_world_hint = true
   }
   arg "comic_id" {
     type = number

@@ -4,21 +4,22 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // tool is one tool to write, built from an operation.
 type tool struct {
-	op                                *Operation
-	name, title, description          string
-	readOnly, destructive, idempotent bool
-	args                              []arg
-	pathTemplate                      string
-	pathParams, query, headers        []field
-	body                              *bodyMapping
-	outputs                           []outField
-	notes                             []string
+	op                         *Operation
+	name, title, description   string
+	hints                      [len(hintNames)]*bool // by hintNames; nil: not written
+	args                       []arg
+	pathTemplate               string
+	pathParams, query, headers []field
+	body                       *bodyMapping
+	outputs                    []outField
+	notes                      []string
 }
 
 // arg is one arg block.
@@ -83,15 +84,7 @@ func (e skipError) Error() string { return string(e) }
 func (b *builder) build(op *Operation, name string) (*tool, error) {
 	t := &tool{op: op, name: name, notes: op.Notes}
 	t.title, t.description = texts(op, b.opts.DescriptionBudget)
-	switch op.Method {
-	case "GET", "HEAD", "OPTIONS":
-		t.readOnly = true
-	case "DELETE":
-		t.destructive = true
-		t.idempotent = true
-	case "PUT":
-		t.idempotent = true
-	}
+	t.annotate(op)
 	// A path such as /#Action=Describe or /#X-Amz-Target=Service.Op tells
 	// operations on one path apart by a query parameter or a header, sent
 	// with that fixed value.
@@ -150,6 +143,45 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 		t.notes = append(t.notes, "dropped "+d)
 	}
 	return t, nil
+}
+
+// hintNames are the MCP annotations an imported tool gives, as
+// x-mcp-annotations names them; hintAttrs are their attributes in HCL.
+var (
+	hintNames = [...]string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+	hintAttrs = [...]string{"read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint"}
+)
+
+// annotate sets a tool's annotations from what its method means in HTTP:
+// GET, HEAD and OPTIONS only read, and are idempotent; PUT and DELETE are
+// idempotent; DELETE, PUT and PATCH change or remove what exists
+// (destructive); POST creates (not destructive, not idempotent). Every
+// tool calls an API on the network (open world). The operation's
+// x-mcp-annotations, which an overlay may add, overrides any of them.
+func (t *tool) annotate(op *Operation) {
+	tr, fa := true, false
+	switch op.Method {
+	case "GET", "HEAD", "OPTIONS":
+		t.hints = [len(hintNames)]*bool{&tr, nil, &tr, &tr}
+	case "POST":
+		t.hints = [len(hintNames)]*bool{&fa, &fa, &fa, &tr}
+	case "PATCH":
+		t.hints = [len(hintNames)]*bool{&fa, &tr, &fa, &tr}
+	default: // PUT, DELETE
+		t.hints = [len(hintNames)]*bool{&fa, &tr, &tr, &tr}
+	}
+	for _, k := range sortedKeys(op.Annotations) {
+		i := slices.Index(hintNames[:], k)
+		v, ok := op.Annotations[k].(bool)
+		switch {
+		case i < 0:
+			t.notes = append(t.notes, fmt.Sprintf("ignored %q in x-mcp-annotations, which takes %s", k, andList(hintNames[:])))
+		case !ok:
+			t.notes = append(t.notes, fmt.Sprintf("ignored %q in x-mcp-annotations: it is neither true nor false", k))
+		default:
+			t.hints[i] = &v
+		}
+	}
 }
 
 // queryInPath moves the placeholders of a query string written in the
@@ -396,31 +428,34 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		t.notes = append(t.notes, "left out the request body: a "+t.op.Method+" request carries none")
 		return nil
 	}
-	sch := c.convert(body.Schema, body.Doc)
+	flat := func(sch any) bool { _, _, ok := b.locals.objectShape(sch); return ok }
 	switch {
 	case body.MediaType == "application/json":
-		if props, required, ok := b.locals.objectShape(sch); ok {
-			bm := &bodyMapping{kind: "json"}
-			for _, k := range sortedKeys(props) {
-				if obj(b.locals.resolve(props[k]))["readOnly"] == true {
-					continue // the server sets it
-				}
-				req := body.Required && required[k]
-				a := b.argFrom(argName(k, "body", taken), "", props[k], req)
-				t.args = append(t.args, a)
-				bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
-				bm.compact = bm.compact || !req
-			}
-			bm.optional = !body.Required && len(bm.fields) > 0
-			bm.contentType = body.JSONType
-			t.body = bm
+		sch := b.bodySchema(c, body.Schema, body.Doc, flat)
+		props, required, ok := b.locals.objectShape(sch)
+		if !ok {
+			a := b.argFrom(argName("body", "request", taken), body.Description, sch, body.Required)
+			t.args = append(t.args, a)
+			t.body = &bodyMapping{kind: "json", program: "args." + a.name, contentType: body.JSONType}
 			return nil
 		}
-		a := b.argFrom(argName("body", "request", taken), body.Description, sch, body.Required)
-		t.args = append(t.args, a)
-		t.body = &bodyMapping{kind: "json", program: "args." + a.name, contentType: body.JSONType}
+		keys := b.writable(props)
+		if !body.Required && slices.ContainsFunc(keys, func(k string) bool { return required[k] }) {
+			b.optionalBody(t, sch, props, keys, required, taken)
+			return nil
+		}
+		bm := &bodyMapping{kind: "json"}
+		for _, k := range keys {
+			a := b.argFrom(argName(k, "body", taken), "", props[k], required[k])
+			t.args = append(t.args, a)
+			bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
+			bm.compact = bm.compact || !required[k]
+		}
+		bm.optional = !body.Required && len(bm.fields) > 0
+		bm.contentType = body.JSONType
+		t.body = bm
 	case isMultipart(body.MediaType):
-		props, required, ok := b.locals.objectShape(sch)
+		props, required, ok := b.locals.objectShape(b.bodySchema(c, body.Schema, body.Doc, flat))
 		if !ok {
 			a := b.argFrom(argName("form", "request", taken), "The fields of the form, sent as multipart/form-data.",
 				map[string]any{"type": "object"}, body.Required)
@@ -428,23 +463,36 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			t.body = &bodyMapping{kind: "multipart", program: "args." + a.name}
 			return nil
 		}
+		// A form is always sent, so the fields it requires are required.
+		keys := b.writable(props)
+		var files []string
+		for _, k := range keys {
+			if isFile(obj(b.locals.resolve(props[k]))) {
+				files = append(files, k)
+			}
+		}
+		for _, k := range files {
+			if required[k] || len(files) == len(keys) {
+				return skipError(fmt.Sprintf("its multipart field %q is a file (binary content), which a tool cannot send: the http action sends multipart fields as text, not as files", k))
+			}
+		}
 		bm := &bodyMapping{kind: "multipart"}
-		for _, k := range sortedKeys(props) {
-			if obj(b.locals.resolve(props[k]))["readOnly"] == true {
+		for _, k := range keys {
+			if slices.Contains(files, k) {
+				t.notes = append(t.notes, fmt.Sprintf("left out the multipart field %q, a file (binary content) a tool cannot send", k))
 				continue
 			}
-			req := body.Required && required[k]
 			desc := ""
-			if pm := obj(b.locals.resolve(props[k])); pm["format"] == "binary" || pm["format"] == "byte" {
-				desc = strings.TrimSpace(str(pm["description"]) + " The file's content, as text.")
+			if pm := obj(b.locals.resolve(props[k])); pm["format"] == "byte" {
+				desc = sentences(str(pm["description"]), "Base64-encoded.")
 			}
-			a := b.argFrom(argName(k, "body", taken), desc, props[k], req)
+			a := b.argFrom(argName(k, "body", taken), desc, props[k], required[k])
 			t.args = append(t.args, a)
 			bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
 		}
 		t.body = bm
 	case strings.HasPrefix(body.MediaType, "application/x-www-form-urlencoded"):
-		props, required, ok := b.locals.objectShape(sch)
+		props, required, ok := b.locals.objectShape(b.bodySchema(c, body.Schema, body.Doc, flat))
 		if !ok {
 			// A free-form form: the fields as one map.
 			a := b.argFrom(argName("form", "request", taken), "The fields of the form, sent as "+body.MediaType+".",
@@ -453,25 +501,30 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			t.body = &bodyMapping{kind: "form", program: "args." + a.name}
 			return nil
 		}
+		// A form is always sent, so the fields it requires are required.
 		bm := &bodyMapping{kind: "form"}
-		for _, k := range sortedKeys(props) {
-			req := body.Required && required[k]
-			if obj(b.locals.resolve(props[k]))["readOnly"] == true {
-				continue
-			}
+		for _, k := range b.writable(props) {
 			switch schemaKind(b.locals.resolve(props[k])) {
 			case "object", "any":
-				if req {
+				if required[k] {
 					return skipError(fmt.Sprintf("its form field %q is an object", k))
 				}
 				t.notes = append(t.notes, fmt.Sprintf("left out the form field %q, an object", k))
 				continue
 			}
-			a := b.argFrom(argName(k, "body", taken), "", props[k], req)
+			a := b.argFrom(argName(k, "body", taken), "", props[k], required[k])
 			t.args = append(t.args, a)
 			bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
 		}
 		t.body = bm
+	case b.binaryBody(body):
+		// Bytes a model cannot write: it gives them base64-encoded, and
+		// they are decoded before they are sent.
+		a := b.argFrom(argName("body", "request", taken),
+			sentences(trimText(body.Description, 400), "The content, base64-encoded: it is decoded and sent as "+body.MediaType+"."),
+			map[string]any{"type": "string", "contentEncoding": "base64", "pattern": base64Pattern}, true)
+		t.args = append(t.args, a)
+		t.body = &bodyMapping{kind: "raw", program: "fromBase64(args." + a.name + ")", contentType: body.MediaType}
 	default:
 		a := b.argFrom(argName("body", "request", taken), body.Description, map[string]any{"type": "string"}, true)
 		if a.description == "" {
@@ -481,6 +534,117 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		t.body = &bodyMapping{kind: "raw", program: "args." + a.name, contentType: body.MediaType}
 	}
 	return nil
+}
+
+// base64Pattern is what base64's standard encoding writes, which
+// fromBase64 reads (line breaks included).
+const base64Pattern = `^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$`
+
+// bodySchema converts the schema of a request body, flattened (see
+// convertFlat) when flat accepts the result, else as a whole. (A response
+// flattened into outputs still spends a level: its schemas, written a
+// level deeper, would double the size of tools/list for documents such as
+// YNAB's.)
+func (b *builder) bodySchema(c *converter, v any, doc string, flat func(any) bool) any {
+	// A list, a string… cannot flatten: converted once.
+	if m, _, _, err := b.spec.deref(v, doc); err != nil || obj(m)["properties"] == nil && obj(m)["allOf"] == nil {
+		return c.convert(v, doc)
+	}
+	n := len(c.dropped)
+	if sch := c.convertFlat(v, doc); flat(sch) {
+		return sch
+	}
+	c.dropped = c.dropped[:n]
+	return c.convert(v, doc)
+}
+
+// writable are the names of a body's properties that a request may send,
+// in order: not those the server sets (readOnly).
+func (b *builder) writable(props map[string]any) []string {
+	keys := make([]string, 0, len(props))
+	for _, k := range sortedKeys(props) {
+		if obj(b.locals.resolve(props[k]))["readOnly"] != true {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// optionalBody makes an optional JSON body whose schema requires fields
+// one optional argument, an object that requires them: left out, no body
+// is sent; given, it must hold them. Flattened into arguments, the fields
+// would be optional, and a call leaving one out would get the upstream's
+// bare 400.
+func (b *builder) optionalBody(t *tool, sch any, props map[string]any, keys []string, required map[string]bool, taken names) {
+	ps := make(map[string]any, len(keys))
+	var req []any
+	var names []string
+	for _, k := range keys {
+		ps[k] = props[k]
+		if required[k] {
+			req = append(req, k)
+			names = append(names, k)
+		}
+	}
+	s := map[string]any{"type": "object", "properties": ps, "required": req}
+	if m := obj(b.locals.resolve(sch)); m["allOf"] == nil && m["additionalProperties"] != nil {
+		s["additionalProperties"] = m["additionalProperties"]
+	}
+	body := t.op.Body
+	desc := sentences(trimText(body.Description, 300),
+		"The request body: it may be left out, and then none is sent; when it is given, "+andList(names)+" "+
+			map[bool]string{true: "is", false: "are"}[len(names) == 1]+" required.")
+	a := b.argFrom(argName("body", "request", taken), desc, s, false)
+	t.args = append(t.args, a)
+	t.body = &bodyMapping{kind: "json", program: "args." + a.name, contentType: body.JSONType}
+}
+
+// andList writes names as a list: a, b and c.
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// isFile reports whether a (converted) schema is the content of a file:
+// format binary, such as Swagger's type file, or OpenAPI 3.1's
+// contentMediaType without a contentEncoding; or a list of them.
+func isFile(m map[string]any) bool {
+	if m["type"] == "array" {
+		m = obj(m["items"])
+	}
+	if m["format"] == "binary" {
+		return true
+	}
+	mt, _ := m["contentMediaType"].(string)
+	return mt != "" && m["contentEncoding"] == nil && binaryMedia(mt)
+}
+
+// binaryBody reports whether a raw body is bytes rather than text: its
+// media type says so, or its schema's format binary does.
+func (b *builder) binaryBody(body *Body) bool {
+	if binaryMedia(body.MediaType) {
+		return true
+	}
+	s, _, _, err := b.spec.deref(body.Schema, body.Doc)
+	return err == nil && obj(s)["format"] == "binary"
+}
+
+// binaryMedia reports whether a media type is of bytes rather than text.
+func binaryMedia(mt string) bool {
+	l := strings.ToLower(strings.TrimSpace(strings.SplitN(mt, ";", 2)[0]))
+	for _, p := range []string{"image/", "audio/", "video/", "font/"} {
+		if strings.HasPrefix(l, p) {
+			return !strings.HasSuffix(l, "+xml") // image/svg+xml is text
+		}
+	}
+	switch l {
+	case "application/octet-stream", "application/pdf", "application/zip", "application/gzip", "application/x-gzip",
+		"application/x-tar", "application/tar", "application/x-7z-compressed", "application/x-protobuf", "application/protobuf":
+		return true
+	}
+	return false
 }
 
 // responseOutputs adds the outputs of the success response's schema.
@@ -858,19 +1022,25 @@ func isExprName(k string) bool {
 	return true
 }
 
-// texts are the title and the description of an operation's tool.
+// texts are the title and the description of an operation's tool. The
+// summary is the title when it can be one (a line of at most 100 bytes),
+// and then the description does not repeat it: it is the document's
+// description, or the summary when there is none.
 func texts(op *Operation, budget int) (title, description string) {
 	if len(op.Summary) <= 100 && !strings.Contains(op.Summary, "\n") {
 		title = strings.TrimSuffix(op.Summary, ".")
 	}
-	description = op.Summary
-	if op.Description != "" && !strings.HasPrefix(op.Description, op.Summary) {
-		if description != "" && !strings.HasSuffix(description, ".") {
+	switch {
+	case op.Description == "":
+		description = op.Summary
+	case title != "" || strings.HasPrefix(op.Description, op.Summary):
+		description = op.Description
+	default:
+		description = op.Summary
+		if !endsSentence(description) {
 			description += "."
 		}
-		description = strings.TrimSpace(description + "\n\n" + op.Description)
-	} else if op.Description != "" {
-		description = op.Description
+		description += "\n\n" + op.Description
 	}
 	if description == "" {
 		description = op.Method + " " + op.Path
@@ -940,4 +1110,32 @@ func plainType(m map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// sentences joins texts as sentences: each but the last ends with a
+// full stop (or what ends a sentence already), and one space parts them.
+// Empty texts are left out.
+func sentences(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if !endsSentence(b.String()) {
+				b.WriteByte('.')
+			}
+			b.WriteByte(' ')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// endsSentence reports whether s ends as a sentence does: with . ! ? or
+// …, maybe inside a closing quote or bracket.
+func endsSentence(s string) bool {
+	s = strings.TrimRight(s, "\"')]»”’")
+	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "…")
 }

@@ -30,6 +30,10 @@ type Operation struct {
 	Skip string
 	// Notes are what the tool leaves out, such as an optional cookie.
 	Notes []string
+	// Annotations are the operation's x-mcp-annotations: MCP's tool
+	// annotations by name (readOnlyHint…), replacing those the method
+	// implies.
+	Annotations map[string]any
 }
 
 // Param is a path, query, header or cookie parameter.
@@ -123,6 +127,7 @@ func (s *Spec) operation(method, path string, item, raw map[string]any, doc, ptr
 		Summary:     strings.TrimSpace(str(raw["summary"])),
 		Description: strings.TrimSpace(str(raw["description"])),
 		Deprecated:  raw["deprecated"] == true,
+		Annotations: obj(raw["x-mcp-annotations"]),
 	}
 	for _, t := range list(raw["tags"]) {
 		// A tag becomes a tool's tag, which is at most 128 bytes with no
@@ -392,7 +397,7 @@ func (s *Spec) body2(op *Operation, raw map[string]any, doc string) error {
 				if mt == "" {
 					c := str(consumes[0])
 					l := strings.ToLower(c)
-					if !strings.HasPrefix(l, "text/") && !strings.HasSuffix(l, "/xml") && !strings.HasSuffix(l, "+xml") {
+					if !strings.HasPrefix(l, "text/") && !strings.HasSuffix(l, "/xml") && !strings.HasSuffix(l, "+xml") && !binaryMedia(c) {
 						return fmt.Errorf("its request body is %s, which a tool cannot send", mediaList([]string{c}))
 					}
 					mt = c

@@ -32,6 +32,7 @@ var prismSpecs = []struct{ path, why string }{
 	{"$DIR/hubhopper.com.json", "two API keys required together (x-api-key and hhPartnerId)"},
 	{"$DIR/cenit.io.json", "two API keys required together, on every operation; 116 tools"},
 	{"$DIR/rumble.run.json", "text/json bodies, responses of */*"},
+	{"$DIR/youneedabudget.com.json", "YNAB: allOf [{required}, {$ref}] inside bodies flattened into arguments (SaveTransaction)"},
 }
 
 // prismProblem finds the type of a problem Prism answered with.

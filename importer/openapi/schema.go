@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -42,6 +43,9 @@ type converter struct {
 	dropped []string
 	// broken is the first broken reference met.
 	broken error
+	// dynamic is the dynamic scope: the $dynamicAnchors of the schemas
+	// being converted, outermost first.
+	dynamic []anchor
 }
 
 // locals are the named schemas of a document, converted once each.
@@ -101,6 +105,60 @@ func (c *converter) convert(v any, doc string) any {
 	return c.walk(v, doc, nil, 0, namedLevels)
 }
 
+// convertFlat converts the schema of a request body whose properties
+// become a tool's arguments. The body is not written as a schema of its
+// own, so it spends no named level: the references at its top, and those
+// of its allOf parts, are followed in place, and its properties are
+// written as deep as a parameter's schema would be. The caller checks that
+// the result flattens (objectShape), and converts the body as a whole
+// when it does not.
+func (c *converter) convertFlat(v any, doc string) any {
+	return c.flat(v, doc, nil, 0)
+}
+
+func (c *converter) flat(v any, doc string, stack []string, depth int) any {
+	m := obj(v)
+	if m == nil || depth > maxSchemaDepth || m["nullable"] == true || m["x-nullable"] == true {
+		return c.walk(v, doc, stack, depth, namedLevels)
+	}
+	if n := c.bind(m, doc); n > 0 {
+		defer c.unbind(n)
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		key := refID(ref, doc)
+		target, tdoc, err := c.spec.resolve(ref, doc)
+		if err != nil || slices.Contains(stack, key) {
+			return c.walk(v, doc, stack, depth, namedLevels) // reported, or cut, there
+		}
+		return c.flat(target, tdoc, append(stack, key), depth+1)
+	}
+	parts := list(m["allOf"])
+	if len(parts) == 0 || foldable(m) {
+		return c.walk(m, doc, stack, depth, namedLevels)
+	}
+	rest := make(map[string]any, len(m))
+	for k, e := range m {
+		if k != "allOf" && k != "$defs" {
+			rest[k] = e
+		}
+	}
+	out := obj(c.walk(rest, doc, stack, depth, namedLevels))
+	flat := make([]any, len(parts))
+	for i, p := range parts {
+		flat[i] = c.flat(p, doc, stack, depth+1)
+	}
+	out["allOf"] = flat
+	return out
+}
+
+// refID identifies a reference met in document doc.
+func refID(ref, doc string) string {
+	if strings.HasPrefix(ref, "#") {
+		return doc + ref
+	}
+	return refKey(ref, doc)
+}
+
 // walk converts v. stack holds the references being inlined (a cycle is
 // cut), depth bounds nesting, and level is how many named schemas deep it
 // may still go.
@@ -109,58 +167,17 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 		return map[string]any{}
 	}
 	if m, ok := v.(map[string]any); ok {
+		if n := c.bind(m, doc); n > 0 {
+			defer c.unbind(n)
+		}
 		if ref, ok := m["$ref"].(string); ok {
-			key := refKey(ref, doc)
-			if strings.HasPrefix(ref, "#") {
-				key = doc + ref
-			}
-			for _, k := range stack {
-				if k == key {
-					return map[string]any{"description": "(recursive: " + refName(ref) + ")"}
-				}
-			}
-			target, tdoc, err := c.spec.resolve(ref, doc)
-			if err != nil {
-				if c.broken == nil {
-					c.broken = err
-				}
-				return map[string]any{}
-			}
-			if n, ok := named(ref); ok && c.locals != nil {
-				if level == 0 && composite(target) {
-					stub := map[string]any{"description": "A " + n + "."}
-					if d := str(obj(target)["description"]); d != "" {
-						stub["description"] = trimText(d, 300)
-					}
-					if t := obj(target)["type"]; t != nil {
-						stub["type"] = t
-					}
-					return stub
-				}
-				if level > 0 {
-					lkey := fmt.Sprint(level, key)
-					switch c.locals.state[lkey] {
-					case 2:
-						return localRef(c.locals.name[lkey])
-					case 0:
-						c.locals.state[lkey] = 1
-						v := c.walk(target, tdoc, []string{key}, 0, level-1)
-						name := "schema_" + identifier(n, "s")
-						if level < namedLevels {
-							name += "_brief"
-						}
-						local := c.locals.taken.unique(name, 120)
-						c.locals.values[local] = v
-						c.locals.name[lkey] = local
-						c.locals.state[lkey] = 2
-						c.locals.order = append(c.locals.order, local)
-						return localRef(local)
-					}
-				}
-				// Being converted (a cycle), or a plain value at the last
-				// level: inlined, a cycle cut below.
-			}
-			return c.walk(target, tdoc, append(stack, key), depth+1, level)
+			return c.ref(ref, doc, stack, depth, level, true)
+		}
+		if ref, ok := m["$dynamicRef"].(string); ok {
+			return c.dynamicRef(ref, stack, depth, level)
+		}
+		if foldable(m) {
+			return c.fold(m, doc, stack, depth, level)
 		}
 	}
 	m, ok := v.(map[string]any)
@@ -195,7 +212,9 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 		case "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else",
 			"unevaluatedProperties", "unevaluatedItems":
 			out[k] = c.walk(e, doc, stack, depth+1, level)
-		case "allOf", "anyOf", "oneOf", "prefixItems":
+		case "allOf":
+			out[k] = c.allOf(m, doc, stack, depth, level)
+		case "anyOf", "oneOf", "prefixItems":
 			out[k] = c.walkList(list(e), doc, stack, depth, level)
 		case "pattern":
 			if p, ok := e.(string); ok && goRegexp(p) && norm.NFC.IsNormalString(p) {
@@ -238,6 +257,305 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 		nullable(out)
 	}
 	return out
+}
+
+// ref converts a reference: to a named schema, a local (while named levels
+// remain; past them, an object is cut to its type and description unless
+// stub is false); to anything else, the target inlined. A reference to a
+// schema being inlined is a cycle, cut.
+func (c *converter) ref(ref, doc string, stack []string, depth, level int, stub bool) any {
+	key := refID(ref, doc)
+	if slices.Contains(stack, key) {
+		return map[string]any{"description": "(recursive: " + refName(ref) + ")"}
+	}
+	target, tdoc, err := c.spec.resolve(ref, doc)
+	if err != nil {
+		if c.broken == nil {
+			c.broken = err
+		}
+		return map[string]any{}
+	}
+	if n, ok := named(ref); ok && c.locals != nil {
+		if level == 0 && stub && composite(target) {
+			stub := map[string]any{"description": "A " + n + "."}
+			if d := str(obj(target)["description"]); d != "" {
+				stub["description"] = trimText(d, 300)
+			}
+			if t := obj(target)["type"]; t != nil {
+				stub["type"] = t
+			}
+			return stub
+		}
+		if level > 0 {
+			// A schema holding a $dynamicRef means what the anchors bound
+			// around it say: one local per binding.
+			lkey := fmt.Sprint(level, key) + c.scope(target)
+			switch c.locals.state[lkey] {
+			case 2:
+				return localRef(c.locals.name[lkey])
+			case 0:
+				c.locals.state[lkey] = 1
+				v := c.walk(target, tdoc, []string{key}, 0, level-1)
+				name := "schema_" + identifier(n, "s")
+				if level < namedLevels {
+					name += "_brief"
+				}
+				local := c.locals.taken.unique(name, 120)
+				c.locals.values[local] = v
+				c.locals.name[lkey] = local
+				c.locals.state[lkey] = 2
+				c.locals.order = append(c.locals.order, local)
+				return localRef(local)
+			}
+		}
+		// Being converted (a cycle), or a plain value at the last
+		// level: inlined, a cycle cut below.
+	}
+	return c.walk(target, tdoc, append(stack, key), depth+1, level)
+}
+
+// anchor is a $dynamicAnchor in the dynamic scope: the schema that a
+// $dynamicRef to its name stands for.
+type anchor struct {
+	name   string
+	schema map[string]any
+	doc    string
+}
+
+// bind adds the $dynamicAnchors that schema m declares (itself, and in its
+// $defs) to the dynamic scope, and returns how many; unbind takes them out
+// when m has been converted.
+func (c *converter) bind(m map[string]any, doc string) int {
+	n := 0
+	if a, ok := m["$dynamicAnchor"].(string); ok {
+		c.dynamic = append(c.dynamic, anchor{a, m, doc})
+		n++
+	}
+	defs := obj(m["$defs"])
+	for _, k := range sortedKeys(defs) {
+		d := obj(defs[k])
+		if a, ok := d["$dynamicAnchor"].(string); ok {
+			c.dynamic = append(c.dynamic, anchor{a, d, doc})
+			n++
+		}
+	}
+	return n
+}
+
+func (c *converter) unbind(n int) { c.dynamic = c.dynamic[:len(c.dynamic)-n] }
+
+// dynamicRef converts a $dynamicRef (JSON Schema 2020-12): it stands for
+// the outermost schema of the dynamic scope that declares its anchor, such
+// as the item type a response binds a generic paginated schema to. A
+// reference to another document, or to an anchor nothing declares, is any
+// value.
+func (c *converter) dynamicRef(ref string, stack []string, depth, level int) any {
+	name, ok := strings.CutPrefix(ref, "#")
+	if !ok || name == "" || strings.Contains(name, "/") {
+		return map[string]any{}
+	}
+	for _, a := range c.dynamic {
+		if a.name != name {
+			continue
+		}
+		key := fmt.Sprintf("%s#$dynamicAnchor:%s:%p", a.doc, name, a.schema)
+		if slices.Contains(stack, key) {
+			return map[string]any{"description": "(recursive: " + name + ")"}
+		}
+		return c.walk(a.schema, a.doc, append(stack, key), depth+1, level)
+	}
+	return map[string]any{}
+}
+
+// scope is what of the dynamic scope a named schema's conversion depends
+// on: nothing, unless the schema holds a $dynamicRef and anchors are bound.
+func (c *converter) scope(target any) string {
+	if len(c.dynamic) == 0 || !hasDynamicRef(target, 0) {
+		return ""
+	}
+	var b strings.Builder
+	for _, a := range c.dynamic {
+		fmt.Fprintf(&b, "\x00%s=%s%p", a.name, a.doc, a.schema)
+	}
+	return b.String()
+}
+
+// hasDynamicRef reports whether a schema holds a $dynamicRef (references
+// are not followed).
+func hasDynamicRef(v any, depth int) bool {
+	if depth > maxSchemaDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x["$dynamicRef"]; ok {
+			return true
+		}
+		for _, e := range x {
+			if hasDynamicRef(e, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasDynamicRef(e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldable reports whether a schema is allOf: [{required: […]}, {$ref: X}]
+// (in any order, with more required-only parts, a description or a title):
+// X with more fields required, as documents write a schema for creating a
+// thing from the one for updating it.
+func foldable(m map[string]any) bool {
+	parts := list(m["allOf"])
+	if len(parts) < 2 || m["nullable"] == true || m["x-nullable"] == true {
+		return false
+	}
+	for k, e := range m {
+		switch {
+		case k == "allOf", k == "required", k == "description", k == "title", strings.HasPrefix(k, "x-"):
+		case k == "type" && e == "object":
+		default:
+			return false
+		}
+	}
+	refs := 0
+	for _, p := range parts {
+		pm := obj(p)
+		if _, ok := pm["$ref"].(string); ok {
+			if len(pm) != 1 {
+				return false
+			}
+			refs++
+			continue
+		}
+		if len(list(pm["required"])) == 0 {
+			return false
+		}
+		for k, e := range pm {
+			switch {
+			case k == "required", k == "description", k == "title":
+			case k == "type" && e == "object":
+			default:
+				return false
+			}
+		}
+	}
+	return refs == 1
+}
+
+// fold converts a foldable schema as its referenced schema, inlined at
+// this level, with the parts' required lists added: written as a local,
+// the reference would spend a named level, and past the last one its
+// properties would be cut while the required list still named them.
+func (c *converter) fold(m map[string]any, doc string, stack []string, depth, level int) any {
+	required := list(m["required"])
+	var ref string
+	for _, p := range list(m["allOf"]) {
+		pm := obj(p)
+		if r, ok := pm["$ref"].(string); ok {
+			ref = r
+			continue
+		}
+		required = append(required, list(pm["required"])...)
+	}
+	// The target, followed through references in place.
+	target, tdoc := any(map[string]any{"$ref": ref}), doc
+	for i := 0; ; i++ {
+		r, ok := obj(target)["$ref"].(string)
+		if !ok {
+			break
+		}
+		key := refID(r, tdoc)
+		if i == 32 || slices.Contains(stack, key) {
+			return c.walk(map[string]any{"allOf": m["allOf"]}, doc, stack, depth, level)
+		}
+		t, d, err := c.spec.resolve(r, tdoc)
+		if err != nil {
+			if c.broken == nil {
+				c.broken = err
+			}
+			return map[string]any{}
+		}
+		target, tdoc, stack = t, d, append(stack, key)
+	}
+	out := obj(c.walk(target, tdoc, stack, depth+1, level))
+	if out == nil { // the target was itself a reference, written as a local
+		out = map[string]any{"allOf": []any{c.walk(target, tdoc, stack, depth+1, level)}}
+	}
+	seen := map[string]bool{}
+	var all []any
+	for _, r := range append(list(out["required"]), required...) {
+		if s, ok := r.(string); ok && !seen[s] {
+			seen[s] = true
+			all = append(all, s)
+		}
+	}
+	if len(all) > 0 {
+		out["required"] = all
+	}
+	for _, k := range []string{"description", "title"} {
+		if s, ok := m[k].(string); ok {
+			out[k] = s
+		}
+	}
+	if m["type"] == "object" && out["type"] == nil {
+		out["type"] = "object"
+	}
+	return out
+}
+
+// allOf converts the parts of m's allOf. Past the named levels, a
+// referenced part whose properties a sibling's required list names (m's,
+// or another part's) is written out, not cut to its type: the list would
+// require fields the schema does not type.
+func (c *converter) allOf(m map[string]any, doc string, stack []string, depth, level int) []any {
+	parts := list(m["allOf"])
+	var required []any
+	if level == 0 {
+		required = list(m["required"])
+		for _, p := range parts {
+			required = append(required, list(obj(p)["required"])...)
+		}
+	}
+	out := make([]any, 0, len(parts))
+	for _, p := range parts {
+		if r, ok := obj(p)["$ref"].(string); ok && len(required) > 0 && c.names(r, doc, required) {
+			out = append(out, c.ref(r, doc, stack, depth+1, level, false))
+			continue
+		}
+		out = append(out, c.walk(p, doc, stack, depth+1, level))
+	}
+	return out
+}
+
+// names reports whether the schema a reference points to has a property
+// of one of the names, itself or in its allOf parts.
+func (c *converter) names(ref, doc string, names []any) bool {
+	target, tdoc, _, err := c.spec.deref(map[string]any{"$ref": ref}, doc)
+	if err != nil {
+		return false
+	}
+	m := obj(target)
+	schemas := []map[string]any{m}
+	for _, p := range list(m["allOf"]) {
+		if pm, _, _, err := c.spec.deref(p, tdoc); err == nil {
+			schemas = append(schemas, obj(pm))
+		}
+	}
+	for _, s := range schemas {
+		props := obj(s["properties"])
+		for _, n := range names {
+			if _, ok := props[str(n)]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *converter) walkList(l []any, doc string, stack []string, depth, level int) []any {

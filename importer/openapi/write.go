@@ -324,16 +324,10 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 		}
 		blk.SetAttributeValue("tags", cty.TupleVal(tags))
 	}
-	if t.readOnly || t.destructive || t.idempotent {
-		an := blk.AppendNewBlock("annotations", nil).Body()
-		if t.readOnly {
-			an.SetAttributeValue("read_only_hint", cty.True)
-		}
-		if t.destructive {
-			an.SetAttributeValue("destructive_hint", cty.True)
-		}
-		if t.idempotent {
-			an.SetAttributeValue("idempotent_hint", cty.True)
+	an := blk.AppendNewBlock("annotations", nil).Body()
+	for i, h := range t.hints {
+		if h != nil {
+			an.SetAttributeValue(hintAttrs[i], cty.BoolVal(*h))
 		}
 	}
 	for _, a := range t.args {
