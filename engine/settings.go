@@ -28,7 +28,28 @@ type Settings struct {
 	// 2026-07-28 that did not call logging/setLevel, and over stateless
 	// HTTP every such client. It is read when the server starts.
 	LogLevel string
+	// OutputSchemas is what each tool's outputSchema carries in
+	// tools/list (one of OutputSchemaModes); a toolset may list them
+	// otherwise. Results are validated against the whole schema whatever
+	// it is.
+	OutputSchemas string
 }
+
+// The values of output_schemas: what a tool's outputSchema carries in
+// tools/list.
+const (
+	// OutputSchemasFull lists the whole schema.
+	OutputSchemasFull = "full"
+	// OutputSchemasCompact lists it without its annotations (see
+	// schema.Compact): it accepts and refuses the same values.
+	OutputSchemasCompact = "compact"
+	// OutputSchemasNone lists no outputSchema; results still carry their
+	// structured content.
+	OutputSchemasNone = "none"
+)
+
+// OutputSchemaModes are the values of output_schemas.
+var OutputSchemaModes = []string{OutputSchemasFull, OutputSchemasCompact, OutputSchemasNone}
 
 // DefaultSettings returns the settings in force when the server block does
 // not change them.
@@ -40,5 +61,6 @@ func DefaultSettings() Settings {
 		MaxResultBytes:   1 << 20,
 		PageSize:         100,
 		MaxConnections:   1024,
+		OutputSchemas:    OutputSchemasFull,
 	}
 }

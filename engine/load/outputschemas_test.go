@@ -52,7 +52,7 @@ toolset "t" {
 	for _, tc := range []struct{ src, want string }{
 		{"server {\n  output_schemas = \"short\"\n}\n" + tool, `2:20-2:27: ` + allowed},
 		{"server {\n  output_schemas = 1\n}\n" + tool, `2:20-2:21: ` + allowed},
-		{tool + "toolset \"t\" {\n  tools = [\"a\"]\n  output_schemas = \"Full\"\n}\n", `9:20-9:26: ` + allowed},
+		{tool + "toolset \"t\" {\n  tools = [\"a\"]\n  output_schemas = \"Full\"\n}\n", `8:20-8:26: ` + allowed},
 	} {
 		_, diags := loadString(t, tc.src, nil, nil)
 		if got := describe(diags); !strings.Contains(got, tc.want) {
