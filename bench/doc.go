@@ -10,6 +10,7 @@
 //	go run ./bench -observe                # also run mcpdecl with metrics on, and with traces on
 //	go run ./bench -toolbox PATH           # also run MCP Toolbox (built elsewhere) and compare CPU per call
 //	go run ./bench -only peer -toolbox PATH  # only the comparison with Toolbox
+//	go run ./bench -only catalogue         # only the size of tools/list, in process: seconds
 //
 // It builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its own
 // module) and the same baseline on the SDK as mcpdecl builds it
@@ -24,5 +25,7 @@
 // resident memory of the server process (VmHWM), and the time from
 // starting the process to the answer of the first tools/list. It also
 // serves the example configurations, compares the SQLite tool with raw
-// database/sql in process, and runs the engine's Go benchmarks.
+// database/sql in process, runs the engine's Go benchmarks, and measures
+// tools/list (bytes and o200k tokens) of the examples and of imported
+// documents under each output_schemas.
 package main

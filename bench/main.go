@@ -77,7 +77,16 @@ type options struct {
 }
 
 // groups are the workloads -only names.
-var groups = []string{"main", "tools", "bodies", "peer", "examples", "inproc"}
+var groups = []string{"main", "tools", "bodies", "peer", "examples", "inproc", "catalogue"}
+
+// serving are the groups that run servers (or the SQLite database):
+// without one of them, nothing is built or started.
+var serving = []string{"main", "tools", "bodies", "peer", "examples", "inproc"}
+
+// serves says whether some workload that runs servers is run.
+func (o options) serves() bool {
+	return slices.ContainsFunc(serving, o.runs)
+}
 
 // runs says whether the workloads of group are run.
 func (o options) runs(group string) bool {
@@ -120,6 +129,21 @@ const (
 
 func benchmark(o options) error {
 	started := time.Now()
+	r := &report{opts: o, started: started}
+	if o.runs("catalogue") {
+		// In process, and first: it takes seconds.
+		log.Printf("the size of tools/list: the examples and imported documents")
+		var err error
+		if r.catalogues, err = catalogues(); err != nil {
+			return err
+		}
+	}
+	if !o.serves() {
+		// Only tables measured in process: no servers to build, and no
+		// chart.
+		r.elapsed = time.Since(started)
+		return r.write(o.out, "")
+	}
 	dir, err := os.MkdirTemp("", "mcpdecl-bench-")
 	if err != nil {
 		return err
@@ -159,7 +183,6 @@ func benchmark(o options) error {
 		}
 	}
 
-	r := &report{opts: o, started: started}
 	if o.runs("peer") {
 		if st.toolbox, err = filepath.Abs(o.toolbox); err != nil {
 			return err

@@ -33,7 +33,28 @@ type Settings struct {
 	// argument's schema wants a number, an integer or a boolean (the
 	// server block's coerce_arguments = false).
 	ExactArguments bool
+	// OutputSchemas is what each tool's outputSchema carries in
+	// tools/list (one of OutputSchemaModes); a toolset may list them
+	// otherwise. Results are validated against the whole schema whatever
+	// it is.
+	OutputSchemas string
 }
+
+// The values of output_schemas: what a tool's outputSchema carries in
+// tools/list.
+const (
+	// OutputSchemasFull lists the whole schema.
+	OutputSchemasFull = "full"
+	// OutputSchemasCompact lists it without its annotations (see
+	// schema.Compact): it accepts and refuses the same values.
+	OutputSchemasCompact = "compact"
+	// OutputSchemasNone lists no outputSchema; results still carry their
+	// structured content.
+	OutputSchemasNone = "none"
+)
+
+// OutputSchemaModes are the values of output_schemas.
+var OutputSchemaModes = []string{OutputSchemasFull, OutputSchemasCompact, OutputSchemasNone}
 
 // DefaultSettings returns the settings in force when the server block does
 // not change them.
@@ -45,5 +66,6 @@ func DefaultSettings() Settings {
 		MaxResultBytes:   1 << 20,
 		PageSize:         100,
 		MaxConnections:   1024,
+		OutputSchemas:    OutputSchemasFull,
 	}
 }

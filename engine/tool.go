@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -103,13 +104,16 @@ type Tool struct {
 	outputSchema map[string]any
 	// The schemas as JSON, encoded once: each tools/list sends them.
 	inputJSON, outputJSON json.RawMessage
-	input                 *schema.Validator
-	output                *schema.Validator
-	settings              Settings
-	redactor              *Redactor
-	slots                 chan struct{} // nil: no bound on concurrent runs
-	sensitive             []string      // the names of the sensitive arguments
-	tracer                Tracer        // of the copy that runs a traced call; see trace.go
+	// compact is the output schema as tools/list shows it in compact
+	// mode, made the first time it is asked for; nil without outputs.
+	compact   *compactOutput
+	input     *schema.Validator
+	output    *schema.Validator
+	settings  Settings
+	redactor  *Redactor
+	slots     chan struct{} // nil: no bound on concurrent runs
+	sensitive []string      // the names of the sensitive arguments
+	tracer    Tracer        // of the copy that runs a traced call; see trace.go
 	// sendsCallerToken is set when the action sends the caller's token
 	// upstream: each call redacts it.
 	sendsCallerToken bool
@@ -157,6 +161,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		if t.output, err = spec.Schemas.Compile(t.outputSchema, t.outputJSON); err != nil {
 			return nil, fmt.Errorf("the output schema of tool %q is invalid: %w", spec.Name, err)
 		}
+		t.compact = &compactOutput{}
 	}
 	if spec.Cache != nil {
 		t.cacheSeed = t.makeCacheSeed()
@@ -245,6 +250,55 @@ func (t *Tool) OutputSchema() map[string]any { return t.outputSchema }
 // OutputSchemaJSON is [Tool.OutputSchema] as JSON, encoded once, or nil.
 // The caller must not modify it.
 func (t *Tool) OutputSchemaJSON() json.RawMessage { return t.outputJSON }
+
+// compactOutput is a tool's output schema without its annotations (see
+// [schema.Compact]), and as JSON.
+type compactOutput struct {
+	once sync.Once
+	doc  map[string]any
+	json json.RawMessage
+}
+
+// listedOutput returns the output schema as tools/list shows it under
+// mode ("" for the server's output_schemas), and as JSON; nil for none.
+func (t *Tool) listedOutput(mode string) (map[string]any, json.RawMessage) {
+	if mode == "" {
+		mode = t.settings.OutputSchemas
+	}
+	switch {
+	case t.compact == nil || mode == OutputSchemasNone:
+		return nil, nil
+	case mode == OutputSchemasCompact:
+		c := t.compact
+		c.once.Do(func() {
+			c.doc = schema.Compact(t.outputSchema)
+			var err error
+			if c.json, err = jsonenc.Append(nil, c.doc); err != nil {
+				// Never so: the whole schema, whose values these are,
+				// was written. Should it be, the whole one is listed.
+				c.doc, c.json = t.outputSchema, t.outputJSON
+			}
+		})
+		return c.doc, c.json
+	}
+	return t.outputSchema, t.outputJSON
+}
+
+// ListedOutputSchema is the tool's outputSchema as tools/list shows it
+// under mode, one of OutputSchemaModes ("" for the server's setting): the
+// whole schema, the compact one, or nil. Results are validated against
+// the whole schema whatever mode lists. The caller must not modify it.
+func (t *Tool) ListedOutputSchema(mode string) map[string]any {
+	doc, _ := t.listedOutput(mode)
+	return doc
+}
+
+// ListedOutputSchemaJSON is [Tool.ListedOutputSchema] as JSON, encoded
+// once, or nil. The caller must not modify it.
+func (t *Tool) ListedOutputSchemaJSON(mode string) json.RawMessage {
+	_, b := t.listedOutput(mode)
+	return b
+}
 
 // ValidateDefaults checks the arguments' default values against the input
 // schema; the arguments they leave out are not violations.

@@ -13,7 +13,11 @@ type Toolset struct {
 	Name, Description string
 	// Tools are the names of its tools, sorted.
 	Tools []string
-	Range hcl.Range
+	// OutputSchemas, when not "", is what its tools' outputSchema carries
+	// in tools/list, in place of the server's setting (see
+	// Settings.OutputSchemas).
+	OutputSchemas string
+	Range         hcl.Range
 }
 
 // Has reports whether the toolset holds the tool called name.

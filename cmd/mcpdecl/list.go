@@ -44,7 +44,7 @@ the configuration has some.`,
 				if i > 0 {
 					fmt.Fprintln(a.stdout)
 				}
-				writeTool(a.stdout, t)
+				writeTool(a.stdout, t, cfg.Settings.OutputSchemas)
 			}
 			writeServed(a.stdout, cfg)
 			return nil
@@ -108,8 +108,10 @@ func orNone(s string) string {
 }
 
 // writeTool prints one tool for people: its arguments and outputs with
-// their types as declared in HCL, and the arguments' constraints.
-func writeTool(w io.Writer, t *engine.Tool) {
+// their types as declared in HCL, and the arguments' constraints. The
+// outputs are shown as output_schemas (mode) lists them to clients:
+// compact without their descriptions, none said to be unlisted.
+func writeTool(w io.Writer, t *engine.Tool, mode string) {
 	title := ""
 	if t.Title() != "" {
 		title = " — " + t.Title()
@@ -122,13 +124,28 @@ func writeTool(w io.Writer, t *engine.Tool) {
 		}
 	}
 	if outs := t.Outputs(); len(outs) > 0 {
-		fmt.Fprintf(w, "  outputs:\n")
+		switch mode {
+		case engine.OutputSchemasCompact:
+			fmt.Fprintf(w, "  outputs (listed without their descriptions):\n")
+		case engine.OutputSchemasNone:
+			fmt.Fprintf(w, "  outputs (not listed to clients; each result is still checked against them):\n")
+		default:
+			fmt.Fprintf(w, "  outputs:\n")
+		}
 		for _, o := range outs {
-			facts := []string{o.Type.String()}
+			typ := o.Type
+			if o.Schema != nil {
+				typ = nil // the schema wins
+			}
+			facts := []string{typeText(typ, o.Schema)}
 			if o.Optional {
 				facts = append(facts, "optional")
 			}
-			writeLine(w, o.Name, facts, o.Description)
+			description := o.Description
+			if mode != engine.OutputSchemasFull {
+				description = ""
+			}
+			writeLine(w, o.Name, facts, description)
 		}
 	}
 }
@@ -145,14 +162,7 @@ func writeLine(w io.Writer, name string, facts []string, description string) {
 // argFacts describes an argument: its declared type, whether it is
 // required, its default and its constraints, in words.
 func argFacts(a schema.Arg) []string {
-	typ := a.Type.String()
-	if a.Type == nil && a.Schema != nil {
-		typ = "JSON Schema"
-		if t, ok := a.Schema["type"].(string); ok {
-			typ += " " + t
-		}
-	}
-	facts := []string{typ}
+	facts := []string{typeText(a.Type, a.Schema)}
 	switch {
 	case a.HasDefault:
 		facts = append(facts, "default "+jsonenc.Text(a.Default))
@@ -181,6 +191,19 @@ func argFacts(a schema.Arg) []string {
 		facts = append(facts, "format "+a.Format)
 	}
 	return facts
+}
+
+// typeText is a declared type as written in HCL, or for a schema given
+// whole (the schema attribute), "JSON Schema" and its type.
+func typeText(typ *schema.Type, doc map[string]any) string {
+	if typ != nil || doc == nil {
+		return typ.String() // any, for nil
+	}
+	text := "JSON Schema"
+	if t, ok := doc["type"].(string); ok {
+		text += " " + t
+	}
+	return text
 }
 
 // appendRange appends inclusive bounds in words, lo and hi empty when

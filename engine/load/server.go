@@ -2,6 +2,7 @@ package load
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -23,6 +24,7 @@ var serverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_connections"},
 	{Name: "log_level"},
 	{Name: "coerce_arguments"},
+	{Name: "output_schemas"},
 }}
 
 // DefaultServerName and DefaultServerVersion describe the server when no
@@ -103,10 +105,27 @@ func (l *loader) server() engine.ServerInfo {
 			l.settings.ExactArguments = !b
 		}
 	}
+	if attr, ok := content.Attributes["output_schemas"]; ok {
+		if mode, ok := l.outputSchemas(ctx, attr); ok {
+			l.settings.OutputSchemas = mode
+		}
+	}
 	if info.Name == "" {
 		l.error(content.Attributes["name"].Expr.Range(), "Invalid server name", "The server's name must not be empty.")
 	}
 	return info
+}
+
+// outputSchemas decodes output_schemas, of the server block or a
+// toolset: one of engine.OutputSchemaModes.
+func (l *loader) outputSchemas(ctx *engine.DecodeContext, attr *hcl.Attribute) (string, bool) {
+	s, diags := ctx.String(attr.Expr)
+	if diags.HasErrors() || !slices.Contains(engine.OutputSchemaModes, s) {
+		// Whatever was wrong, the values allowed say what to write.
+		l.error(attr.Expr.Range(), "Invalid output_schemas", `output_schemas says what each tool's outputSchema carries in tools/list: one of "full", "compact" or "none".`)
+		return "", false
+	}
+	return s, true
 }
 
 // origins decodes allowed_origins: a list of "*" or origins such as

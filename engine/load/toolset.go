@@ -23,6 +23,7 @@ var toolsetSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "description"},
 	{Name: "tools"},
 	{Name: "tags"},
+	{Name: "output_schemas"},
 }}
 
 // toolTagsSchema reads the tags of a tool block, for toolsets.
@@ -60,6 +61,9 @@ func (l *loader) toolsets() []*engine.Toolset {
 		ts := &engine.Toolset{Name: name, Range: b.DefRange}
 		if a, ok := content.Attributes["description"]; ok {
 			ts.Description = l.servedString(ctx, a, "the description of a toolset")
+		}
+		if a, ok := content.Attributes["output_schemas"]; ok {
+			ts.OutputSchemas, _ = l.outputSchemas(ctx, a)
 		}
 		tagsAttr, hasTags := content.Attributes["tags"]
 		if hasTags {

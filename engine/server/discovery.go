@@ -122,7 +122,12 @@ func (l *Live) discoveryHandler(name string) mcp.ToolHandler {
 			if t.Title() != "" {
 				d["title"] = t.Title()
 			}
-			if out := t.OutputSchema(); out != nil {
+			// The outputSchema as tools/list would show it here.
+			mode := ""
+			if ts, _ := l.toolsetOf(g.cfg, req.GetExtra()); ts != nil {
+				mode = ts.OutputSchemas
+			}
+			if out := t.ListedOutputSchema(mode); out != nil {
 				d["outputSchema"] = out
 			}
 			if a := annotations(t.Annotations()); a != nil {

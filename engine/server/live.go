@@ -46,6 +46,10 @@ type generation struct {
 	audit     *auditor     // nil: no audit block
 	scope     string       // the cacheScope of its tools/list results
 	declared  declared     // what it serves besides tools
+	// listedBy are the tools of each toolset whose output_schemas is
+	// not the server's, by toolset and tool name, as its clients list
+	// them; made once, with the generation.
+	listedBy map[string]map[string]*mcp.Tool
 }
 
 // newGeneration prepares cfg to be served. An audit log that cannot be
@@ -53,11 +57,36 @@ type generation struct {
 // CheckAudit).
 func (l *Live) newGeneration(cfg *engine.Config) *generation {
 	g := &generation{cfg: cfg, auth: authenticator(cfg), scope: cacheScope(cfg), declared: declaredBy(cfg)}
+	if !l.opts.Discovery {
+		g.listedBy = listedBy(cfg)
+	}
 	var err error
 	if g.audit, err = openAudit(cfg.Audit, l.stderr, l.opts.TextAudit); err != nil {
 		l.logger.Error("no audit log", "error", err)
 	}
 	return g
+}
+
+// listedBy are the tools of each toolset of cfg whose output_schemas is
+// not the server's, as that toolset's clients list them.
+func listedBy(cfg *engine.Config) map[string]map[string]*mcp.Tool {
+	var out map[string]map[string]*mcp.Tool
+	for _, ts := range cfg.Toolsets {
+		if ts.OutputSchemas == "" || ts.OutputSchemas == cfg.Settings.OutputSchemas {
+			continue
+		}
+		tools := make(map[string]*mcp.Tool, len(ts.Tools))
+		for _, name := range ts.Tools {
+			if t, ok := cfg.Tool(name); ok {
+				tools[name] = ToolAs(t, ts.OutputSchemas)
+			}
+		}
+		if out == nil {
+			out = map[string]map[string]*mcp.Tool{}
+		}
+		out[ts.Name] = tools
+	}
+	return out
 }
 
 // generation returns the configuration being served.
@@ -171,24 +200,30 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		g := l.generation()
 		cfg := g.cfg
 		list.CacheScope = g.scope
+		caller := callerOf(req.GetExtra())
+		ts, inToolset := l.toolsetOf(cfg, req.GetExtra())
+		if !l.opts.Discovery && (caller.Authenticated || inToolset) {
+			var listed map[string]*mcp.Tool // the toolset's own, if it lists otherwise
+			if ts != nil {
+				listed = g.listedBy[ts.Name]
+			}
+			kept := list.Tools[:0:0]
+			for _, mt := range list.Tools {
+				if t, ok := cfg.Tool(mt.Name); ok && caller.Grants(t.Scopes()) && (!inToolset || ts != nil && ts.Has(mt.Name)) {
+					if own, ok := listed[mt.Name]; ok {
+						mt = own
+					}
+					kept = append(kept, mt)
+				}
+			}
+			list.Tools = kept
+		}
 		if r, ok := req.(*mcp.ListToolsRequest); ok {
 			version := r.ProtocolVersion()
 			for i, mt := range list.Tools {
 				list.Tools[i] = toolForRevision(mt, version)
 			}
 		}
-		caller := callerOf(req.GetExtra())
-		ts, inToolset := l.toolsetOf(cfg, req.GetExtra())
-		if l.opts.Discovery || !caller.Authenticated && !inToolset {
-			return list, nil
-		}
-		kept := list.Tools[:0:0]
-		for _, mt := range list.Tools {
-			if t, ok := cfg.Tool(mt.Name); ok && caller.Grants(t.Scopes()) && (!inToolset || ts != nil && ts.Has(mt.Name)) {
-				kept = append(kept, mt)
-			}
-		}
-		list.Tools = kept
 		return list, nil
 	}
 }

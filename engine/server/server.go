@@ -20,8 +20,14 @@ func New(cfg *engine.Config, logger *slog.Logger) *mcp.Server {
 	return NewLive(cfg, logger, Options{}).Server()
 }
 
-// Tool describes t as the MCP tool that tools/list shows.
-func Tool(t *engine.Tool) *mcp.Tool {
+// Tool describes t as the MCP tool that tools/list shows, its
+// outputSchema as the server's output_schemas says.
+func Tool(t *engine.Tool) *mcp.Tool { return ToolAs(t, "") }
+
+// ToolAs is [Tool] with its outputSchema as mode says (one of
+// engine.OutputSchemaModes; "" for the server's setting), as a toolset
+// that sets output_schemas lists it.
+func ToolAs(t *engine.Tool, mode string) *mcp.Tool {
 	mt := &mcp.Tool{
 		Name:         t.Name(),
 		Title:        t.Title(),
@@ -30,7 +36,7 @@ func Tool(t *engine.Tool) *mcp.Tool {
 		Annotations:  annotations(t.Annotations()),
 		OutputSchema: nil,
 	}
-	if out := t.OutputSchemaJSON(); out != nil {
+	if out := t.ListedOutputSchemaJSON(mode); out != nil {
 		mt.OutputSchema = out
 	}
 	mt.Icons = icons(t.Icons())
