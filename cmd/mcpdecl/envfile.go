@@ -1,16 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
-	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-)
+	"github.com/joho/godotenv"
 
-// maxEnvFileBytes caps the size of an env file.
-const maxEnvFileBytes = 1 << 20
+	"github.com/mcpdecl/mcpdecl/engine"
+)
 
 // envLookup returns the environment that env() and MCPDECL_VAR_<name>
 // read: the process's environment, and for the names it does not set, the
@@ -40,10 +41,11 @@ func (a *app) envLookup() (func(string) (string, bool), hcl.Diagnostics) {
 	}, diags
 }
 
-// readEnvFile reads the dotenv file name: the values it sets, or the
-// diagnostics of its bad lines.
+// readEnvFile reads the dotenv file name, a regular file of at most
+// engine.MaxConfigFileBytes: the values it sets, or the diagnostic of its
+// first bad line.
 func readEnvFile(name string) (map[string]string, hcl.Diagnostics) {
-	f, err := os.Open(name)
+	src, err := engine.ReadConfigFile(name)
 	if err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -51,204 +53,96 @@ func readEnvFile(name string) (map[string]string, hcl.Diagnostics) {
 			Detail:   fmt.Sprintf("%s. Give --env-file the path of a file of NAME=value lines.", err),
 		}}
 	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, maxEnvFileBytes+1))
+	return parseEnv(src, name)
+}
+
+// parseEnv reads dotenv text with godotenv (see the README for its
+// syntax). godotenv stops at the first bad line, and its error quotes the
+// text from there to the end of the file, which may hold secrets: it is
+// never shown. The diagnostic says where the line is instead, and never
+// quotes the file.
+func parseEnv(src []byte, filename string) (map[string]string, hcl.Diagnostics) {
+	values, err := godotenv.UnmarshalBytes(src)
+	_, noName := values[""]
+	if err == nil && !noName {
+		return values, nil
+	}
+	// godotenv reads CRLF as LF; offsets are counted in what it read.
+	text := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	if err != nil {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot read env file",
-			Detail:   fmt.Sprintf("Reading %s failed: %s.", name, err),
-		}}
+		return nil, hcl.Diagnostics{envError(filename, text, err)}
 	}
-	if len(src) > maxEnvFileBytes {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Env file too large",
-			Detail:   fmt.Sprintf("%s is larger than %d bytes; an env file holds a few NAME=value lines.", name, maxEnvFileBytes),
-		}}
-	}
-	return parseEnv(string(src), name)
+	// A line with no name before its "=", or a last line with a name and
+	// no "=": godotenv reads both as the name "".
+	off := noNameLine(text)
+	return nil, hcl.Diagnostics{envDiag(filename, text, off, fmt.Sprintf(
+		`Line %d of %s has no name before its "=", or no "=" after its name.`, lineOf(text, off), filename))}
 }
 
-// parseEnv reads dotenv text:
-//
-//	# a comment
-//	NAME=value            # unquoted: trimmed, ends at " #"
-//	export NAME=value     # "export " is allowed and ignored
-//	NAME='literal $text'  # single quotes: nothing is special
-//	NAME="a\nb"           # double quotes: \n \r \t \" \\ \$ are escapes
-//
-// Quoted values may span lines. Nothing is expanded: $OTHER stays as it
-// is. A name set twice keeps its last value. The diagnostics never quote a
-// value, which may be a secret.
-func parseEnv(src, filename string) (map[string]string, hcl.Diagnostics) {
-	values := map[string]string{}
-	var diags hcl.Diagnostics
-	p := envParser{src: src, line: 1, col: 1}
-	for !p.done() {
-		p.skip(" \t\r")
-		if p.done() {
-			break
-		}
-		if c := p.peek(); c == '\n' || c == '#' {
-			p.skipLine()
-			continue
-		}
-		if diag := p.entry(filename, values); diag != nil {
-			diags = append(diags, diag)
-			p.skipLine()
+// envError is the diagnostic of godotenv's error err on text: where the
+// bad line is, found from what err says, never err itself.
+func envError(filename string, text []byte, err error) *hcl.Diagnostic {
+	msg := err.Error()
+	// `unexpected character "c" in variable name near "rest"`, where rest
+	// runs from the start of the bad line's name to the end of the file.
+	if head, quoted, ok := strings.Cut(msg, " in variable name near "); ok {
+		char, err1 := strconv.Unquote(strings.TrimPrefix(head, "unexpected character "))
+		rest, err2 := strconv.Unquote(quoted)
+		if err1 == nil && err2 == nil && bytes.HasSuffix(text, []byte(rest)) && char != "" {
+			// godotenv reads bytes, and names the bad one as a rune.
+			bad := strings.IndexByte(rest, byte([]rune(char)[0]))
+			off := len(text) - len(rest) + max(bad, 0)
+			line := lineOf(text, off)
+			if char == "\n" {
+				return envDiag(filename, text, off, fmt.Sprintf(`Line %d of %s has no "=" after its name.`, line, filename))
+			}
+			return envDiag(filename, text, off, fmt.Sprintf(`Line %d of %s has a character a name cannot hold before its "=": a name has letters, digits, "_" and ".".`, line, filename))
 		}
 	}
-	return values, diags
-}
-
-// envParser walks dotenv text, counting lines and columns.
-type envParser struct {
-	src       string
-	off       int
-	line, col int
-}
-
-func (p *envParser) done() bool { return p.off >= len(p.src) }
-func (p *envParser) peek() byte { return p.src[p.off] }
-
-func (p *envParser) pos() hcl.Pos { return hcl.Pos{Line: p.line, Column: p.col, Byte: p.off} }
-
-// next consumes one byte.
-func (p *envParser) next() byte {
-	c := p.src[p.off]
-	p.off++
-	if c == '\n' {
-		p.line++
-		p.col = 1
-	} else {
-		p.col++
-	}
-	return c
-}
-
-// skip consumes the bytes of set.
-func (p *envParser) skip(set string) {
-	for !p.done() && strings.IndexByte(set, p.peek()) >= 0 {
-		p.next()
-	}
-}
-
-// skipLine consumes the rest of the line, its newline included.
-func (p *envParser) skipLine() {
-	for !p.done() {
-		if p.next() == '\n' {
-			return
+	// `unterminated quoted value "rest of the line`: the quote it opens is
+	// the last one of its kind not escaped by a backslash.
+	if rest, ok := strings.CutPrefix(msg, "unterminated quoted value "); ok && rest != "" {
+		off := bytes.LastIndexByte(text, rest[0])
+		for off > 0 && text[off-1] == '\\' {
+			off = bytes.LastIndexByte(text[:off-1], rest[0])
+		}
+		if off >= 0 {
+			return envDiag(filename, text, off, fmt.Sprintf("The value on line %d of %s opens a quote that is never closed.", lineOf(text, off), filename))
 		}
 	}
+	off := noNameLine(text)
+	return envDiag(filename, text, off, fmt.Sprintf("Line %d of %s cannot be read.", lineOf(text, off), filename))
 }
 
-// envError is the diagnostic of a bad line, at pos.
-func envError(filename string, pos hcl.Pos, format string, args ...any) *hcl.Diagnostic {
-	end := pos
+// envDiag is the diagnostic of a bad line, at the byte off of text.
+func envDiag(filename string, text []byte, off int, detail string) *hcl.Diagnostic {
+	start := hcl.Pos{Line: lineOf(text, off), Column: off - bytes.LastIndexByte(text[:off], '\n'), Byte: off}
+	end := start
 	end.Column++
 	end.Byte++
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid env file line",
-		Detail:   fmt.Sprintf(format, args...) + " Write each line as NAME=value, with optional quotes; # starts a comment.",
-		Subject:  &hcl.Range{Filename: filename, Start: pos, End: end},
+		Detail:   detail + " Write each line as NAME=value, with optional quotes; # starts a comment.",
+		Subject:  &hcl.Range{Filename: filename, Start: start, End: end},
 	}
 }
 
-// isNameByte reports whether c may be part of a name; first tells whether
-// it would be the first byte.
-func isNameByte(c byte, first bool) bool {
-	switch {
-	case c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z':
-		return true
-	case c >= '0' && c <= '9' || c == '.' || c == '-':
-		return !first
-	}
-	return false
-}
+// lineOf is the line, from 1, of the byte off of text.
+func lineOf(text []byte, off int) int { return bytes.Count(text[:off], []byte("\n")) + 1 }
 
-// entry reads one NAME=value line into values.
-func (p *envParser) entry(filename string, values map[string]string) *hcl.Diagnostic {
-	if strings.HasPrefix(p.src[p.off:], "export") && p.off+6 < len(p.src) && (p.src[p.off+6] == ' ' || p.src[p.off+6] == '\t') {
-		for range 6 {
-			p.next()
+// noNameLine is the offset of the first line of text that starts with "="
+// or ":", else of the last line that is not blank (past its indent).
+func noNameLine(text []byte) int {
+	for off := 0; off < len(text); {
+		line, _, _ := bytes.Cut(text[off:], []byte("\n"))
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(trimmed) > 0 && (trimmed[0] == '=' || trimmed[0] == ':') {
+			return off + len(line) - len(trimmed)
 		}
-		p.skip(" \t")
+		off += len(line) + 1
 	}
-	start := p.pos()
-	from := p.off
-	for !p.done() && isNameByte(p.peek(), p.off == from) {
-		p.next()
-	}
-	name := p.src[from:p.off]
-	if name == "" {
-		return envError(filename, start, "Line %d of %s does not start with a name (letters, digits and _, not starting with a digit).", start.Line, filename)
-	}
-	p.skip(" \t")
-	if p.done() || p.peek() != '=' {
-		return envError(filename, p.pos(), "Line %d of %s has no \"=\" after the name %s.", start.Line, filename, name)
-	}
-	p.next()
-	p.skip(" \t")
-	var value string
-	switch {
-	case p.done():
-	case p.peek() == '\'' || p.peek() == '"':
-		quote := p.pos()
-		v, ok := p.quoted()
-		if !ok {
-			return envError(filename, quote, "The value of %s, on line %d of %s, opens a quote that is never closed.", name, start.Line, filename)
-		}
-		value = v
-		p.skip(" \t\r")
-		if !p.done() && p.peek() != '\n' && p.peek() != '#' {
-			return envError(filename, p.pos(), "Line %d of %s has text after the closing quote of the value of %s.", p.line, filename, name)
-		}
-		p.skipLine()
-	default:
-		from := p.off
-		for !p.done() && p.peek() != '\n' {
-			if p.peek() == '#' && (p.src[p.off-1] == ' ' || p.src[p.off-1] == '\t') {
-				break
-			}
-			p.next()
-		}
-		value = strings.TrimRight(p.src[from:p.off], " \t\r")
-		p.skipLine()
-	}
-	values[name] = value
-	return nil
-}
-
-// quoted reads a value in single or double quotes, the opening quote next.
-// It reports false when the quote is never closed.
-func (p *envParser) quoted() (string, bool) {
-	q := p.next()
-	var b strings.Builder
-	for !p.done() {
-		c := p.next()
-		switch {
-		case c == q:
-			return b.String(), true
-		case c == '\\' && q == '"' && !p.done():
-			e := p.next()
-			switch e {
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case '"', '\\', '$':
-				b.WriteByte(e)
-			default:
-				b.WriteByte('\\')
-				b.WriteByte(e)
-			}
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return "", false
+	last := bytes.TrimRight(text, " \t\n")
+	start := bytes.LastIndexByte(last, '\n') + 1
+	return len(last) - len(bytes.TrimLeft(last[start:], " \t"))
 }

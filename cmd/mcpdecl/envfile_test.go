@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// TestParseEnv pins the dotenv syntax godotenv reads, as the README
+// describes it.
 func TestParseEnv(t *testing.T) {
 	tests := []struct {
 		name string
@@ -25,21 +27,23 @@ func TestParseEnv(t *testing.T) {
 		{"comments and blank lines", "# c\n\n  # indented\nA=1 # trailing\nB=x#not-a-comment\n", map[string]string{"A": "1", "B": "x#not-a-comment"}},
 		{"export prefix", "export A=1\nexport\tB = 2\nexported=3\n", map[string]string{"A": "1", "B": "2", "exported": "3"}},
 		{"spaces around =", "A = 1  \n", map[string]string{"A": "1"}},
-		{"empty values", "A=\nB= # nothing\nC=''\nD=\"\"", map[string]string{"A": "", "B": "", "C": "", "D": ""}},
+		{"colon", "A: 1\n", map[string]string{"A": "1"}},
+		{"empty values", "A=\nC=''\nD=\"\"", map[string]string{"A": "", "C": "", "D": ""}},
 		{"single quotes are literal", `A='a $B \n # x'`, map[string]string{"A": `a $B \n # x`}},
-		{"double quotes escape", `A="line1\nline2\t\"q\" \\ \$HOME"`, map[string]string{"A": "line1\nline2\t\"q\" \\ $HOME"}},
-		{"unknown escape kept", `A="\d"`, map[string]string{"A": `\d`}},
+		{"double quotes escape", `A="line1\nline2\r \"q\" \\ \$HOME \d"`, map[string]string{"A": "line1\nline2\r \"q\" \\ $HOME d"}},
 		{"quoted value spans lines", "KEY=\"-----BEGIN-----\nabc\n-----END-----\"\nB=2\n", map[string]string{"KEY": "-----BEGIN-----\nabc\n-----END-----", "B": "2"}},
 		{"comment after quotes", `A="x" # c`, map[string]string{"A": "x"}},
-		{"no expansion", "A=$HOME\nB=${A}", map[string]string{"A": "$HOME", "B": "${A}"}},
+		{"expansion from the file", "A=1\nB=${A}-$A\nC=\"${A}\"\nD='${A}'\n", map[string]string{"A": "1", "B": "1-1", "C": "1", "D": "${A}"}},
+		{"not from the environment", "A=$HOME\nB=${PATH}x\nC=$home\n", map[string]string{"A": "", "B": "x", "C": "$home"}},
 		{"CRLF", "A=1\r\nB='2'\r\n", map[string]string{"A": "1", "B": "2"}},
 		{"last wins", "A=1\nA=2\n", map[string]string{"A": "2"}},
-		{"names", "MCPDECL_VAR_api-key=k\nx.y=z\n", map[string]string{"MCPDECL_VAR_api-key": "k", "x.y": "z"}},
+		{"names", "MCPDECL_VAR_api_key=k\nx.y=z\n", map[string]string{"MCPDECL_VAR_api_key": "k", "x.y": "z"}},
 		{"value with =", "DSN=user=a password=b\n", map[string]string{"DSN": "user=a password=b"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, diags := parseEnv(tt.src, "test.env")
+			t.Setenv("HOME", "/home/x")
+			got, diags := parseEnv([]byte(tt.src), "test.env")
 			if diags.HasErrors() {
 				t.Fatalf("unexpected errors: %v", diags)
 			}
@@ -50,6 +54,9 @@ func TestParseEnv(t *testing.T) {
 	}
 }
 
+// TestParseEnvErrors checks that a bad line is an error at its
+// file:line:col, and that no error quotes the file: godotenv's own errors
+// quote everything from the bad line to the end of the file.
 func TestParseEnvErrors(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -57,16 +64,20 @@ func TestParseEnvErrors(t *testing.T) {
 		line, col int
 		detail    string
 	}{
-		{"no =", "A=1\nJUST_A_NAME\n", 2, 12, `has no "=" after the name JUST_A_NAME`},
-		{"bad name", "A=1\n\n1A=2\n", 3, 1, "does not start with a name"},
-		{"shell syntax", "A=1\nexport A\n", 2, 9, `has no "="`},
-		{"unclosed quote", "A=1\nB=\"s3cret-value\nC=3\n", 2, 3, "opens a quote that is never closed"},
-		{"text after quote", "A='s3cret' extra\n", 1, 12, "text after the closing quote"},
-		{"space in name", "MY VAR=1\n", 1, 4, `has no "=" after the name MY`},
+		{"no =", "A=1\nJUST_A_NAME\nTOKEN=s3cret\n", 2, 12, `Line 2 of test.env has no "=" after its name.`},
+		{"no = on the last line", "A=1\nTOKEN=s3cret\n  JUST_A_NAME", 3, 3, `Line 3 of test.env has no name before its "=", or no "=" after its name.`},
+		{"no name", "A=1\n =s3cret\n", 2, 2, `Line 2 of test.env has no name before its "="`},
+		{"shell syntax", "A=1\r\nexport A\r\nB=s3cret\r\n", 2, 9, `Line 2 of test.env has no "=" after its name.`},
+		{"dash in a name", "A=1\nMY-VAR=s3cret\n", 2, 3, `Line 2 of test.env has a character a name cannot hold before its "="`},
+		{"unclosed quote", "A=1\nB=\"s3cret-value\nC=3\n", 2, 3, "The value on line 2 of test.env opens a quote that is never closed."},
+		{"unclosed quote, escaped ones after", "A=1\nB = 's3cret\\'value\\'\n", 2, 5, "The value on line 2 of test.env opens a quote that is never closed."},
+		{"text after quote", "A='x' s3cret\n", 1, 13, `Line 1 of test.env has no "=" after its name.`},
+		{"export alone", "A=s3cret\nexport  \n", 2, 9, `Line 2 of test.env has no "=" after its name.`},
+		{"export alone on the last line", "A=s3cret\n\texport  ", 2, 2, "Line 2 of test.env cannot be read."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := parseEnv(tt.src, "test.env")
+			_, diags := parseEnv([]byte(tt.src), "test.env")
 			if len(diags) != 1 {
 				t.Fatalf("got %d diagnostics, want 1: %v", len(diags), diags)
 			}
@@ -77,8 +88,8 @@ func TestParseEnvErrors(t *testing.T) {
 			if !strings.Contains(d.Detail, tt.detail) {
 				t.Errorf("detail %q does not say %q", d.Detail, tt.detail)
 			}
-			if strings.Contains(d.Detail, "s3cret") {
-				t.Errorf("detail %q quotes the value", d.Detail)
+			if strings.Contains(d.Summary+d.Detail, "s3cret") {
+				t.Errorf("detail %q quotes the file", d.Detail)
 			}
 		})
 	}
