@@ -129,7 +129,7 @@ func (s *tokenSource) fetch(ctx context.Context, config clientcredentials.Config
 		config.AuthStyle = oauth2.AuthStyleInParams
 		tok, err = config.Token(ctx)
 	}
-	if err == nil && s.style.CompareAndSwap(0, int32(config.AuthStyle)) {
+	if err == nil && s.style.CompareAndSwap(0, int32(config.AuthStyle)) && s.logger != nil {
 		name := "header"
 		if config.AuthStyle == oauth2.AuthStyleInParams {
 			name = "body"
