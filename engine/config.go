@@ -94,8 +94,9 @@ func (c *Config) Template(name string) (*ResourceTemplate, bool) {
 }
 
 // Files returns the absolute paths of every file the load read: the
-// configuration files and every file read by file(), in the order first
-// read, so that a watcher can reload when any of them changes.
+// configuration files and every file read by file() or named by an
+// attribute such as ca_file, in the order first read, so that a watcher
+// can reload when any of them changes.
 func (c *Config) Files() []string { return slices.Clone(c.files) }
 
 // SetFiles records the files the load read; see Files.

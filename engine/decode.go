@@ -35,7 +35,8 @@ type DecodeContext struct {
 	// database's init running; nil discards it.
 	Logger *slog.Logger
 	// Record, when not nil, is told the path of every file read with
-	// ReadFile, so that serve --watch reloads when one changes.
+	// ReadFile, read or not, so that serve --watch reloads when one
+	// changes.
 	Record func(path string)
 	// HowToSet, when not nil, says how a user gives a value to what a
 	// load-time expression reads, for a message about an empty one: "set
@@ -59,15 +60,17 @@ type DecodeContext struct {
 // ReadFile reads a file that a block names, such as a CA certificate:
 // path is relative to the directory of the file being decoded, and the
 // file is read as configuration files are (see [ReadConfigFile]) and
-// recorded for watching. It returns the path resolved, for messages.
+// recorded for watching, even when it cannot be read, so that a watcher
+// reloads once it appears or is fixed. It returns the path resolved, for
+// messages.
 func (c *DecodeContext) ReadFile(path string) ([]byte, string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.Dir, path)
 	}
-	b, err := ReadConfigFile(path)
-	if err == nil && c.Record != nil {
+	if c.Record != nil {
 		c.Record(path)
 	}
+	b, err := ReadConfigFile(path)
 	return b, path, err
 }
 

@@ -9,8 +9,9 @@ import (
 
 // TestSanitizeFalseKeepsControls: a tool with sanitize = false gets its
 // program's output as written, terminal escapes included, in its programs
-// and its result; by default they are removed. Invalid UTF-8 is replaced
-// either way, so that the result stays valid JSON text.
+// and its result (the text block of a tool without outputs is stdout);
+// by default they are removed. Invalid UTF-8 is replaced either way, so
+// that the result stays valid JSON text.
 func TestSanitizeFalseKeepsControls(t *testing.T) {
 	for _, tc := range []struct {
 		name, sanitize, want string
@@ -20,6 +21,14 @@ func TestSanitizeFalseKeepsControls(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, _ := mustLoad(t, `
+tool "plain" {
+  description = "Prints in red."
+  `+tc.sanitize+`
+  exec {
+    command = ["printf", "\\033[31mred\\033[0m \\377!"]
+  }
+}
+
 tool "colour" {
   description = "Prints in red."
   `+tc.sanitize+`
@@ -39,6 +48,11 @@ tool "colour" {
 			}
 			if !strings.Contains(res.Content[0].Text, "red") {
 				t.Errorf("text = %q", res.Content[0].Text)
+			}
+			res = call(t, cfg, "plain", `{}`)
+			mustSucceed(t, res)
+			if got := res.Content[0].Text; got != tc.want {
+				t.Errorf("text without outputs = %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -132,6 +132,10 @@ func (a *action) paginated(ctx context.Context, env map[string]any, target strin
 		if err != nil {
 			return nil, pageError(page, err)
 		}
+		// The page's links, which response read for us from every Link
+		// field line: they are for paginate's programs only.
+		pageLinks := resp.Vars[linksVar]
+		delete(resp.Vars, linksVar)
 		resp.Vars["pages"], resp.Vars["truncated"] = page, false
 		if resp.Failure != "" {
 			// A page that fails fails the call, as one request would.
@@ -141,7 +145,7 @@ func (a *action) paginated(ctx context.Context, env map[string]any, target strin
 		maps.Copy(penv, env)
 		maps.Copy(penv, resp.Vars)
 		penv["page"] = page
-		penv["links"] = links(resp.Vars["headers"])
+		penv["links"] = pageLinks
 		got, err := p.items.Eval(penv)
 		if err != nil {
 			return nil, pageError(page, err)
@@ -312,20 +316,31 @@ func nextURL(target string, next any) (string, int, error) {
 	return s, mark, nil
 }
 
-// links reads the Link header (RFC 8288) of a page: the target of each
-// relation, the first one given for a relation that comes twice.
-func links(headers any) map[string]any {
+// linksVar is where response leaves a paginating call's links in the
+// page's Vars.
+const linksVar = "links"
+
+// links reads the Link header (RFC 8288) of a page, every field line of it
+// in order (a response may split its links over several): the target of
+// each relation, the first one given for a relation that comes twice.
+func links(lines []string) map[string]any {
 	out := map[string]any{}
-	h, _ := headers.(map[string]any)
-	s, _ := h["link"].(string)
+	for _, s := range lines {
+		linksOf(s, out)
+	}
+	return out
+}
+
+// linksOf adds the links of one Link field line to out.
+func linksOf(s string, out map[string]any) {
 	for {
 		i := strings.IndexByte(s, '<')
 		if i < 0 {
-			return out
+			return
 		}
 		j := strings.IndexByte(s[i:], '>')
 		if j < 0 {
-			return out
+			return
 		}
 		target, rest := s[i+1:i+j], s[i+j+1:]
 		params := rest

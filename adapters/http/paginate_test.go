@@ -52,6 +52,19 @@ func pagedUpstream(t *testing.T) *httptest.Server {
 		}
 		write(w, page(3*(p-1)+1))
 	})
+	// Links on several Link header lines, as a proxy may split them: the
+	// next one on the second line.
+	mux.HandleFunc("/lines", func(w http.ResponseWriter, r *http.Request) {
+		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		if p == 0 {
+			p = 1
+		}
+		w.Header().Add("Link", fmt.Sprintf(`<http://%s/lines?page=1>; rel="first"`, r.Host))
+		if p < 3 {
+			w.Header().Add("Link", fmt.Sprintf(`<http://%s/lines?page=3>; rel="last", <http://%s/lines?page=%d>; rel="next"`, r.Host, r.Host, p+1))
+		}
+		write(w, page(3*(p-1)+1))
+	})
 	// Offsets: a plain list; a short page is the last.
 	mux.HandleFunc("/offset", func(w http.ResponseWriter, r *http.Request) {
 		off, _ := strconv.Atoi(r.URL.Query().Get("offset"))
@@ -108,6 +121,8 @@ tool %q {
 		tool("cursor", "/cursor", cursor)+
 			tool("link", "/link", `items = expr("body")
       next  = expr("links.next")`)+
+			tool("link_lines", "/lines", `items = expr("body")
+      next  = expr("links.next")`)+
 			tool("offset", "/offset", `items = expr("body")
       next  = expr("len(body) < 3 ? nil : {offset: page * 3}")`)+
 			tool("few_pages", "/cursor", cursor+"\n      max_pages = 2")+
@@ -121,6 +136,7 @@ tool %q {
 	tests := []struct{ tool, want string }{
 		{"cursor", `{"numbers":[1,2,3,4,5,6,7],"pages":3,"truncated":false}`},
 		{"link", `{"numbers":[1,2,3,4,5,6,7],"pages":3,"truncated":false}`},
+		{"link_lines", `{"numbers":[1,2,3,4,5,6,7],"pages":3,"truncated":false}`},
 		{"offset", `{"numbers":[1,2,3,4,5,6,7],"pages":3,"truncated":false}`},
 		{"few_pages", `{"numbers":[1,2,3,4,5,6],"pages":2,"truncated":true}`},
 		{"few_items", `{"numbers":[1,2,3,4],"pages":2,"truncated":true}`},

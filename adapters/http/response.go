@@ -105,6 +105,10 @@ func (a *action) response(ctx context.Context, raw *http.Response, where string)
 	out.Vars["headers"] = headers
 	out.Vars["body"] = body
 	out.Vars["content_type"] = mediaType
+	if a.pages != nil {
+		// headers keeps the first line of each; paginate reads them all.
+		out.Vars[linksVar] = links(raw.Header.Values("Link"))
+	}
 	if status >= 400 {
 		msg := "HTTP " + strconv.Itoa(status)
 		if st := http.StatusText(status); st != "" {

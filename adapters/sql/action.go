@@ -417,25 +417,35 @@ func (a *action) run(ctx context.Context, cancel context.CancelFunc, params []an
 		}
 		return &result{rows: []any{}, columns: []any{}, affected: int(n)}, nil
 	}
+	budget := engine.MaxResultBytes(ctx)
+	if a.returning && d.dialect == dialectPostgres {
+		ctx = withoutWireBound(ctx)
+	}
 	rows, err := q.QueryContext(ctx, a.query, params...)
 	if err != nil {
-		return nil, err
+		return nil, rowTooLarge(err, budget)
 	}
 	defer rows.Close()
-	return a.read(rows, cancel, engine.MaxResultBytes(ctx))
+	res, err := a.read(rows, cancel, budget)
+	if err != nil {
+		return nil, rowTooLarge(err, budget)
+	}
+	return res, nil
 }
 
 // read reads at most max_rows rows, and one more to tell whether there
 // were more. It stops too before the first row that would take the rows'
 // JSON past budget bytes (the tool's max_result_bytes, less room for the
-// notice; 0: no such bound), the first row being always kept: the result
-// could not show more, and the memory of a call stays within a small
-// multiple of what it may show (and one row), whatever the size of the
-// result. The rest of
-// a result that is cut short is not read: the statement is cancelled
-// instead (on PostgreSQL and MySQL; SQLite stops by itself). A statement
-// that changes rows and returns them has done its work already: its rows
-// are counted to the end for rows_affected.
+// notice; 0: no such bound): the result could not show more, and the
+// memory of a call stays within a small multiple of what it may show (and
+// one row), whatever the size of the result. A first row that takes more
+// than budget by itself fails the call (a rowTooLargeError), since no
+// result could show it; on PostgreSQL a row far larger is refused before
+// it is read (see pgConn). The rest of a result that is cut short is not
+// read: the statement is cancelled instead (on PostgreSQL and MySQL;
+// SQLite stops by itself). A statement that changes rows and returns them
+// has done its work already: a first row too large is left out, and its
+// rows are counted to the end for rows_affected.
 func (a *action) read(rows *sql.Rows, cancel context.CancelFunc, budget int64) (*result, error) {
 	sh, err := a.shapeOf(rows)
 	if err != nil {
@@ -467,6 +477,19 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc, budget int64) (
 				res.truncated, res.cutAt = true, budget
 				break
 			}
+			if 2+rowSize > budget {
+				// The first row could not be shown by itself: let go of
+				// it, and of the statement.
+				clear(values)
+				if a.returning {
+					res.truncated, res.cutAt = true, budget
+					break
+				}
+				if cancel != nil {
+					cancel()
+				}
+				return nil, &rowTooLargeError{size: 2 + rowSize, budget: budget}
+			}
 		}
 		row := make(map[string]any, n)
 		for i, v := range values {
@@ -489,7 +512,13 @@ func (a *action) read(rows *sql.Rows, cancel context.CancelFunc, budget int64) (
 		}
 	default:
 		if err := rows.Err(); err != nil {
-			return nil, err
+			if len(res.rows) == 0 || !refusedUnread(err) {
+				return nil, err
+			}
+			// A later row too large was refused unread (see pgConn):
+			// the rows before it are shown, as when they pass budget.
+			res.truncated, res.cutAt = true, budget
+			return res, nil
 		}
 		if a.returning {
 			res.affected = len(res.rows)
@@ -598,6 +627,8 @@ func (a *action) rowsText(res *result) string {
 	}
 	b = append(b, ']')
 	switch {
+	case res.cutAt > 0 && len(res.rows) == 0:
+		b = fmt.Appendf(b, "\n\nNo row is shown: the first one alone takes more than max_result_bytes (%d bytes). Select fewer or shorter columns to see the rows.", res.cutAt)
 	case res.cutAt > 0:
 		b = fmt.Appendf(b, "\n\nOnly the first %d rows are shown: the query returned more, and these already take more than max_result_bytes (%d bytes). Narrow the query, or select fewer columns, to see the rest.", len(res.rows), res.cutAt)
 	case res.truncated:

@@ -86,8 +86,10 @@
 // yield rows_affected. At most max_rows rows are read, and one more to tell
 // whether there were more. Rows are also counted against the tool's
 // max_result_bytes as they are read (see [engine.MaxResultBytes]): reading
-// stops before the first row that would take the rows' JSON past it, the
-// first row being always kept. The rest of the result is not read:
+// stops before the first row that would take the rows' JSON past it; a
+// first row larger than it by itself fails the call, and on PostgreSQL a
+// row far larger is refused before it is read. The rest of the result is
+// not read:
 // PostgreSQL and MySQL statements are cancelled instead (a statement that
 // changes rows and returns them has already done its work, and its rows are
 // counted to the end for rows_affected). A tool that does not set

@@ -145,7 +145,8 @@ func removeParam(query, key string) string {
 
 // openPostgres opens a PostgreSQL pool with pgx. Cancelling a statement's
 // context closes its connection and sends the server a cancel request, so
-// the statement stops there too.
+// the statement stops there too. A row longer than its call could show is
+// refused unread (see pgConn).
 func (d *Database) openPostgres(ctx *engine.DecodeContext, dsn string, rng hcl.Range) (hcl.Diagnostics, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -156,7 +157,7 @@ func (d *Database) openPostgres(ctx *engine.DecodeContext, dsn string, rng hcl.R
 		return hcl.Diagnostics{errorf(rng, "Parameters must be bound",
 			"default_query_exec_mode=simple_protocol makes the driver write values into the SQL text; mcpdecl sends them only as bound parameters. Remove it from the dsn, or use exec or describe_exec.")}, nil
 	}
-	d.db = stdlib.OpenDB(*cfg)
+	d.db = sql.OpenDB(&pgConnector{inner: stdlib.GetConnector(*cfg)})
 	return nil, nil
 }
 

@@ -50,6 +50,7 @@ func runSuite(t *testing.T, b *backend) {
 	t.Run("params", func(t *testing.T) { testParams(t, b) })
 	t.Run("init", func(t *testing.T) { testInit(t, b) })
 	t.Run("result_cap", func(t *testing.T) { testResultCap(t, b) })
+	t.Run("row_too_large", func(t *testing.T) { testRowTooLarge(t, b) })
 }
 
 // testInjection sends values that would change the statement if they were

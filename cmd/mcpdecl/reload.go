@@ -24,11 +24,9 @@ import (
 const settle = 200 * time.Millisecond
 
 // reloadLoop loads the configuration again on each request and swaps it in
-// when it is valid; a broken one is logged with its diagnostics.
-//
-// loaded, when not nil, is given each configuration swapped in, so that
-// the watcher follows the files it read.
-func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live, reloads <-chan string, logger *slog.Logger, loaded func(*engine.Config), counted func(ok bool)) {
+// when it is valid; a broken one is logged with its diagnostics. (With
+// --watch, a.read has the watcher follow the files each load reads.)
+func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live, reloads <-chan string, logger *slog.Logger, counted func(ok bool)) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -58,9 +56,6 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 			}
 			live.Swap(cfg)
 			counted(true)
-			if loaded != nil {
-				loaded(cfg)
-			}
 			logger.Info("configuration reloaded", append([]any{"reason", why}, served(cfg)...)...)
 			if len(cfg.Tools) == 0 {
 				logger.Warn(noTools)
@@ -102,16 +97,16 @@ func severityWord(s hcl.DiagnosticSeverity) string {
 }
 
 // configWatcher asks for a reload once changes settle to the files a
-// configuration is made of: the .hcl files of its PATHs, and every file it
-// read at load time (file(), see [engine.Config.Files]), which can change
-// with each reload.
+// configuration is made of: the .hcl files of its PATHs, and every file a
+// load read or tried to read (file(), ca_file, --env-file; see
+// [engine.Config.Files]), which can change with each reload.
 type configWatcher struct {
 	w *fsnotify.Watcher
 
 	mu    sync.Mutex
-	dirs  map[string]bool // directories watched
-	whole map[string]bool // directories given as PATHs: each .hcl file in them
-	files map[string]bool // files of interest, wherever they are
+	dirs  map[string]bool        // directories watched
+	whole map[string]bool        // directories given as PATHs: each .hcl file in them
+	files map[string]os.FileInfo // files of interest, wherever they are: what each was when last looked at (nil: missing)
 }
 
 // watchFiles watches the configuration at paths, and asks for a reload
@@ -122,7 +117,7 @@ func watchFiles(paths []string, reloads chan<- string, logger *slog.Logger) (*co
 	if err != nil {
 		return nil, err
 	}
-	cw := &configWatcher{w: w, dirs: map[string]bool{}, whole: map[string]bool{}, files: map[string]bool{}}
+	cw := &configWatcher{w: w, dirs: map[string]bool{}, whole: map[string]bool{}, files: map[string]os.FileInfo{}}
 	var files []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -152,7 +147,7 @@ func watchFiles(paths []string, reloads chan<- string, logger *slog.Logger) (*co
 				if !ok {
 					return
 				}
-				if !cw.relevant(ev.Name) || ev.Op == fsnotify.Chmod {
+				if ev.Op == fsnotify.Chmod || !cw.relevant(ev.Name) {
 					continue
 				}
 				if timer == nil {
@@ -178,7 +173,9 @@ func (cw *configWatcher) watch(files []string) error {
 	cw.mu.Lock()
 	defer cw.mu.Unlock()
 	for _, f := range files {
-		cw.files[f] = true
+		if _, ok := cw.files[f]; !ok {
+			cw.files[f] = statFile(f)
+		}
 		if err := cw.addDirLocked(filepath.Dir(f)); err != nil {
 			return err
 		}
@@ -203,15 +200,63 @@ func (cw *configWatcher) addDirLocked(dir string) error {
 	return nil
 }
 
-// relevant reports whether a change to name concerns the configuration.
+// relevant reports whether a change to name concerns the configuration:
+// name is a file of it, or a watched file of name's directory is no longer
+// what it was. No event names a file that is a symbolic link whose target
+// was swapped, as when Kubernetes updates a mounted Secret or ConfigMap
+// (it replaces the directory's ..data link): the change shows in what the
+// file now leads to.
 func (cw *configWatcher) relevant(name string) bool {
 	cw.mu.Lock()
 	defer cw.mu.Unlock()
-	if cw.files[name] {
+	if filepath.Ext(name) == ".hcl" && !load.IsTestFile(name) && cw.whole[filepath.Dir(name)] {
 		return true
 	}
-	return filepath.Ext(name) == ".hcl" && !load.IsTestFile(name) && cw.whole[filepath.Dir(name)]
+	_, changed := cw.files[name]
+	dir := filepath.Dir(name)
+	for f, was := range cw.files {
+		if filepath.Dir(f) != dir {
+			continue
+		}
+		if now := statFile(f); !sameFile(was, now) {
+			cw.files[f] = now
+			changed = true
+		}
+	}
+	return changed
+}
+
+// statFile is what name leads to, links followed, or nil when it cannot
+// be found.
+func statFile(name string) os.FileInfo {
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil
+	}
+	return info
+}
+
+// sameFile reports whether a and b, each from statFile, are one file
+// unchanged.
+func sameFile(a, b os.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // Close stops watching.
 func (cw *configWatcher) Close() error { return cw.w.Close() }
+
+// absPaths makes paths absolute, as the watcher names files; a path that
+// cannot be made so is left as it is.
+func absPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		out[i] = p
+	}
+	return out
+}

@@ -52,7 +52,7 @@ func reloadBroken(t *testing.T, format string) string {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a.reloadLoop(ctx, []string{file}, live, reloads, logger, nil, func(bool) {})
+		a.reloadLoop(ctx, []string{file}, live, reloads, logger, func(bool) {})
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(logs.String(), "reload failed") && time.Now().Before(deadline) {

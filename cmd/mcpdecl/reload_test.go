@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -262,5 +263,120 @@ tool "u" {
 	waitChanged("editing the file() an edit added")
 	if got := descriptions(); !slices.Equal(got, []string{"t: edited description", "u: second tool, edited"}) {
 		t.Errorf("after editing second.txt, tools = %q", got)
+	}
+}
+
+// TestServeWatchReadFiles checks that `serve --watch` reloads when any
+// file a load read, or tried to read, changes: an --env-file; a ca_file
+// rotated as Kubernetes rotates a mounted secret (its directory's ..data
+// link swapped for one to a new directory, the file itself untouched); and
+// a file() and a ca_file that a failed reload could not read, once each
+// appears.
+func TestServeWatchReadFiles(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tools.hcl")
+	envFile := filepath.Join(dir, "app.env")
+	later := filepath.Join(dir, "later.txt")
+	certs := filepath.Join(dir, "certs")
+	tlsUp := httptest.NewTLSServer(http.NotFoundHandler())
+	ca := string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: tlsUp.Certificate().Raw}))
+	tlsUp.Close()
+	if err := os.MkdirAll(filepath.Join(certs, "v1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(certs, "v1", "ca.pem"), ca+"# v1\n")
+	for link, target := range map[string]string{"..data": "v1", "ca.pem": "..data/ca.pem"} {
+		if err := os.Symlink(target, filepath.Join(certs, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, envFile, "DESC=from the env file\n")
+	base := `http_api "secure" {
+  base_url = "https://127.0.0.1:1"
+  tls {
+    ca_file = "certs/ca.pem"
+  }
+}
+tool "t" {
+  description = env("DESC")
+  http {
+    api  = http_api.secure
+    path = "/"
+  }
+}
+`
+	write(t, file, base)
+	cmd := exec.Command(bin, "serve", "--watch", "--env-file", envFile, file)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "watch-test", Version: "0"}, nil)
+	ctx := context.Background()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer session.Close()
+	descriptions := func() []string {
+		res, err := session.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tool := range res.Tools {
+			out = append(out, tool.Name+": "+tool.Description)
+		}
+		return out
+	}
+	// waitLog waits for the n-th line of the log that holds msg; the
+	// deadline only matters when it never comes.
+	waitLog := func(msg string, n int, after string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for strings.Count(stderr.String(), msg) < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q (%d) after %s\nlogs:\n%s", msg, n, after, stderr.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	write(t, envFile, "DESC=edited in the env file\n")
+	waitLog("configuration reloaded", 1, "editing the --env-file")
+	if got := descriptions(); !slices.Equal(got, []string{"t: edited in the env file"}) {
+		t.Errorf("after editing the env file, tools = %q", got)
+	}
+
+	if err := os.MkdirAll(filepath.Join(certs, "v2"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(certs, "v2", "ca.pem"), ca+"# v2\n")
+	if err := os.Symlink("v2", filepath.Join(certs, "..data_tmp")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(certs, "..data_tmp"), filepath.Join(certs, "..data")); err != nil {
+		t.Fatal(err)
+	}
+	waitLog("configuration reloaded", 2, "rotating the ca_file's directory")
+
+	// Two files not there yet: a reload for the first still fails.
+	write(t, file, base+`http_api "later" {
+  base_url = "https://127.0.0.1:1"
+  tls {
+    ca_file = "later.pem"
+  }
+}
+tool "u" {
+  description = file("later.txt")
+  text        = "u"
+}
+`)
+	waitLog("reload failed", 1, "reading files that are not there")
+	write(t, later, "a file that came later")
+	waitLog("reload failed", 2, "creating the file() a failed reload could not read")
+	write(t, filepath.Join(dir, "later.pem"), ca)
+	waitLog("configuration reloaded", 3, "creating the ca_file a failed reload could not read")
+	if got := descriptions(); !slices.Equal(got, []string{"t: edited in the env file", "u: a file that came later"}) {
+		t.Errorf("after creating later.txt, tools = %q", got)
 	}
 }

@@ -78,6 +78,7 @@ type app struct {
 	logFormat      string
 	envFiles       []string
 	collect        *diagCollector // when set, load gathers diagnostics here instead of printing them
+	read           func(string)   // when set, told each file a load reads or tries to read (serve --watch)
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -183,7 +184,7 @@ func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Fi
 	if envDiags.HasErrors() {
 		return nil, nil, envDiags, secrets, nil
 	}
-	cfg, files, diags = load.Load(load.Options{Registry: registry(), Vars: vars, LookupEnv: lookupEnv, Logger: logger, Redactor: secrets}, paths...)
+	cfg, files, diags = load.Load(load.Options{Registry: registry(), Vars: vars, LookupEnv: lookupEnv, Logger: logger, Redactor: secrets, Read: a.read}, paths...)
 	diags = append(envDiags, diags...)
 	if diags.HasErrors() {
 		cfg = nil

@@ -122,21 +122,23 @@ configuration they started with.`,
 					trigger(reloads, "SIGHUP")
 				}
 			}()
-			var loaded func(*engine.Config)
 			if watch {
 				w, err := watchFiles(paths, reloads, logger)
 				if err != nil {
 					return err
 				}
 				defer w.Close()
-				loaded = func(cfg *engine.Config) {
-					if err := w.watch(cfg.Files()); err != nil {
+				follow := func(files []string) {
+					if err := w.watch(files); err != nil {
 						logger.Warn("watching the files the configuration read", "error", err)
 					}
 				}
-				loaded(cfg)
+				follow(append(cfg.Files(), absPaths(a.envFiles)...))
+				// From here on, each reload's files, even a failed one's:
+				// a file it could not read reloads when it appears.
+				a.read = func(path string) { follow([]string{path}) }
 			}
-			go a.reloadLoop(ctx, paths, live, reloads, logger, loaded, m.Reloaded)
+			go a.reloadLoop(ctx, paths, live, reloads, logger, m.Reloaded)
 
 			if addr == "" {
 				if toolset != "" {

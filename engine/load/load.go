@@ -46,6 +46,12 @@ type Options struct {
 	// Overrides change top-level blocks before their adapters decode them,
 	// as a test's mocks do.
 	Overrides []Override
+	// Read, when not nil, is told the absolute path of each file the load
+	// reads or tries to read (the configuration files, file(), ca_file…),
+	// once, even when the load fails: for a watcher, which then reloads
+	// when a file a broken configuration is missing appears. It may be
+	// called from several goroutines, one at a time.
+	Read func(path string)
 }
 
 // Files are the parsed configuration files by name, for printing
@@ -157,6 +163,9 @@ func (l *loader) recordFile(path string) {
 	defer l.read.mu.Unlock()
 	if !slices.Contains(l.read.paths, path) {
 		l.read.paths = append(l.read.paths, path)
+		if l.opts.Read != nil {
+			l.opts.Read(path)
+		}
 	}
 }
 

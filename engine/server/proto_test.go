@@ -245,6 +245,59 @@ func TestStdioMalformedLines(t *testing.T) {
 	}
 }
 
+// TestHTTPMalformedBody: over streamable HTTP, a POST whose body is not
+// JSON, or not a JSON-RPC message, is answered with status 400 and a
+// JSON-RPC error with a null id (-32700 parse error, -32600 invalid
+// request), as JSON, for clients of every revision.
+func TestHTTPMalformedBody(t *testing.T) {
+	ts := serveFront(t, newConfig(t, 0, "one"))
+	tests := []struct {
+		name, body string
+		code       int
+	}{
+		{"not JSON", "garbage", -32700},
+		{"cut short", `{"jsonrpc":"2.0"`, -32700},
+		{"empty", "", -32700},
+		{"an empty batch", `[]`, -32600},
+		{"JSON, not a message", `{"foo":1}`, -32600},
+		{"a number", `42`, -32600},
+		{"a batch, after 2025-03-26", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600},
+	}
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		for _, tt := range tests {
+			t.Run(version+"/"+tt.name, func(t *testing.T) {
+				req, err := http.NewRequest(http.MethodPost, ts.URL+server.Path, strings.NewReader(tt.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Mcp-Protocol-Version", version)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				raw, _ := io.ReadAll(resp.Body)
+				var msg struct {
+					JSONRPC string          `json:"jsonrpc"`
+					ID      json.RawMessage `json:"id"`
+					Error   struct {
+						Code    int    `json:"code"`
+						Message string `json:"message"`
+					} `json:"error"`
+				}
+				err = json.Unmarshal(raw, &msg)
+				if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "application/json" || err != nil ||
+					msg.JSONRPC != "2.0" || string(msg.ID) != "null" || msg.Error.Code != tt.code || msg.Error.Message == "" {
+					t.Errorf("POST %q: %d %s %s, want 400 application/json with a null-id error %d",
+						tt.body, resp.StatusCode, resp.Header.Get("Content-Type"), raw, tt.code)
+				}
+			})
+		}
+	}
+}
+
 // TestStdioAnswersBeforeEOF: a client that writes its requests and closes
 // its end gets every answer, the one to a call still running included.
 func TestStdioAnswersBeforeEOF(t *testing.T) {

@@ -1471,7 +1471,7 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 		return
 	}
 	if len(body) == 0 {
-		http.Error(w, "POST requires a non-empty body", http.StatusBadRequest)
+		writeBadBody(w, jsonrpc.CodeParseError, "parse error: POST requires a non-empty body")
 		return
 	}
 	// TODO(#674): once we've documented the support matrix for 2025-03-26 and
@@ -1479,10 +1479,33 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	// logic.
 	incoming, isBatch, err := readBatch(body)
 	if err != nil {
-		http.Error(w, fmt.Sprintf("malformed payload: %v", err), http.StatusBadRequest)
+		if !json.Valid(body) {
+			writeBadBody(w, jsonrpc.CodeParseError, fmt.Sprintf("parse error: malformed payload: %v", err))
+		} else {
+			writeBadBody(w, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+		}
 		return
 	}
 	c.serveIncoming(w, req, incoming, isBatch)
+}
+
+// writeBadBody answers a POST whose body is not a JSON-RPC message or a
+// batch the protocol allows, as JSON-RPC says: with an error whose id is
+// null, since the id, if any, could not be read (code is -32700 for a
+// body that is not JSON, -32600 otherwise).
+func writeBadBody(w http.ResponseWriter, code int64, message string) {
+	data, err := json.Marshal(struct {
+		VersionTag string         `json:"jsonrpc"`
+		ID         any            `json:"id"`
+		Error      *jsonrpc.Error `json:"error"`
+	}{"2.0", nil, &jsonrpc.Error{Code: code, Message: message}})
+	if err != nil {
+		http.Error(w, message, http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	w.Write(data)
 }
 
 // serveIncoming serves the messages of a POST request's body, a batch if
@@ -1494,7 +1517,7 @@ func (c *streamableServerConn) serveIncoming(w http.ResponseWriter, req *http.Re
 	}
 
 	if isBatch && protocolVersion >= protocolVersion20250618 {
-		http.Error(w, fmt.Sprintf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocolVersion20250618, protocolVersion), http.StatusBadRequest)
+		writeBadBody(w, jsonrpc.CodeInvalidRequest, fmt.Sprintf("JSON-RPC batching is not supported in %s and later (request version: %s)", protocolVersion20250618, protocolVersion))
 		return
 	}
 
