@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,15 @@ func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.D
 	b.prepare()
 	v := &Values{block: b, attrs: make([]*hcl.Attribute, len(b.Attrs)), vals: make([]any, len(b.Attrs))}
 	content, diags := body.Content(b.schema)
+	// HCL reports unknown attributes in no fixed order: in the order of
+	// the file, the same every run.
+	slices.SortStableFunc(diags, func(x, y *hcl.Diagnostic) int {
+		if x.Subject == nil || y.Subject == nil {
+			return 0
+		}
+		return x.Subject.Start.Byte - y.Subject.Start.Byte
+	})
+	b.suggest(diags)
 	if content == nil {
 		return v, diags
 	}
@@ -85,7 +95,7 @@ func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.D
 			if n.Max > 0 && len(got) > n.Max {
 				for _, extra := range got[n.Max:] {
 					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate " + n.Block.Name + " block",
-						Detail:  fmt.Sprintf("%s %s takes %s, already declared at %s; merge them.", engine.WithArticle(b.Name), "block", count(n.Max, n.Block.Name), got[0].DefRange),
+						Detail:  fmt.Sprintf("%s block takes %s, already declared at %s; merge them.", upperFirst(engine.WithArticle(b.Name)), count(n.Max, n.Block.Name), got[0].DefRange),
 						Subject: extra.DefRange.Ptr()})
 				}
 				v.blocks[j] = got[:n.Max]
@@ -98,6 +108,35 @@ func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.D
 		}
 	}
 	return v, diags
+}
+
+// suggest adds "Did you mean …?" to the errors of unknown attributes and
+// blocks that HCL made without one, with the names this block declares.
+func (b *Block) suggest(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		var name string
+		var names []string
+		switch d.Summary {
+		case "Unsupported argument":
+			_, _ = fmt.Sscanf(d.Detail, "An argument named %q", &name)
+			for _, a := range b.Attrs {
+				names = append(names, a.Name)
+			}
+		case "Unsupported block type":
+			_, _ = fmt.Sscanf(d.Detail, "Blocks of type %q", &name)
+			for _, n := range b.Blocks {
+				names = append(names, n.Block.Name)
+			}
+		default:
+			continue
+		}
+		if name == "" || strings.Contains(d.Detail, "Did you mean") {
+			continue
+		}
+		if best := engine.Closest(name, names); best != "" {
+			d.Detail += fmt.Sprintf(" Did you mean %q?", best)
+		}
+	}
 }
 
 // decodeAttr evaluates one attribute as its spec says, with its bounds.

@@ -78,6 +78,9 @@ func Markdown(blocks []*Block, notYet []string) []byte {
 			w.WriteString("| attribute | type | default | description |\n|---|---|---|---|\n")
 			for _, a := range b.Attrs {
 				def := a.DefaultText()
+				if def != "" {
+					def = "`" + def + "`"
+				}
 				if a.Required {
 					def = "required"
 				}
