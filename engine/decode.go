@@ -130,7 +130,7 @@ func (c *DecodeContext) Compile(v cty.Value, e hcl.Expression) (mapping.Value, h
 
 // String evaluates a load-time expression that must be a string.
 func (c *DecodeContext) String(e hcl.Expression) (string, hcl.Diagnostics) {
-	v, diags := c.typed(e, cty.String, "a string")
+	v, diags := c.Typed(e, cty.String, "a string")
 	if diags.HasErrors() || v.IsNull() {
 		return "", diags
 	}
@@ -139,25 +139,35 @@ func (c *DecodeContext) String(e hcl.Expression) (string, hcl.Diagnostics) {
 
 // Int evaluates a load-time expression that must be a whole number.
 func (c *DecodeContext) Int(e hcl.Expression) (int64, hcl.Diagnostics) {
-	v, diags := c.typed(e, cty.Number, "a whole number")
+	v, diags := c.Typed(e, cty.Number, "a whole number")
 	if diags.HasErrors() || v.IsNull() {
 		return 0, diags
 	}
-	i, acc := v.AsBigFloat().Int64()
-	if acc != 0 {
-		return 0, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid number",
-			Detail:   fmt.Sprintf("This must be a whole number; got %s.", v.AsBigFloat().String()),
-			Subject:  e.Range().Ptr(),
-		})
+	i, d := WholeNumber(v, e.Range())
+	if d != nil {
+		return 0, append(diags, d)
 	}
 	return i, diags
 }
 
+// WholeNumber reads v, a known number written at rng, as a whole number,
+// or returns the error that says it is not one.
+func WholeNumber(v cty.Value, rng hcl.Range) (int64, *hcl.Diagnostic) {
+	i, acc := v.AsBigFloat().Int64()
+	if acc != 0 {
+		return 0, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid number",
+			Detail:   fmt.Sprintf("This must be a whole number; got %s.", v.AsBigFloat().String()),
+			Subject:  rng.Ptr(),
+		}
+	}
+	return i, nil
+}
+
 // Bool evaluates a load-time expression that must be true or false.
 func (c *DecodeContext) Bool(e hcl.Expression) (bool, hcl.Diagnostics) {
-	v, diags := c.typed(e, cty.Bool, "true or false")
+	v, diags := c.Typed(e, cty.Bool, "true or false")
 	if diags.HasErrors() || v.IsNull() {
 		return false, diags
 	}
@@ -171,16 +181,26 @@ func (c *DecodeContext) Duration(e hcl.Expression) (time.Duration, hcl.Diagnosti
 	if diags.HasErrors() {
 		return 0, diags
 	}
+	d, bad := DurationAt(s, e.Range())
+	if bad != nil {
+		return 0, append(diags, bad)
+	}
+	return d, diags
+}
+
+// DurationAt reads s, written at rng, as [ParseDuration] does, or returns
+// the error that says what is expected.
+func DurationAt(s string, rng hcl.Range) (time.Duration, *hcl.Diagnostic) {
 	d, err := ParseDuration(s)
 	if err != nil {
-		return 0, append(diags, &hcl.Diagnostic{
+		return 0, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid duration",
 			Detail:   err.Error(),
-			Subject:  e.Range().Ptr(),
-		})
+			Subject:  rng.Ptr(),
+		}
 	}
-	return d, diags
+	return d, nil
 }
 
 // ParseDuration reads a positive duration such as "500ms", "10s" or "2m",
@@ -217,8 +237,11 @@ func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagno
 	})
 }
 
-// typed evaluates e and converts it to ty.
-func (c *DecodeContext) typed(e hcl.Expression, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
+// Typed evaluates a load-time expression and converts it to ty, unmarked;
+// what names ty in the error, as in "a string". A value that derives from
+// one with errors comes back null with an error that
+// [FollowsFromError] recognizes.
+func (c *DecodeContext) Typed(e hcl.Expression, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
 	v, diags := c.Eval(e)
 	if diags.HasErrors() {
 		return v, diags

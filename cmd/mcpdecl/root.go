@@ -101,6 +101,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(a.testCmd())
 	root.AddCommand(a.readCmd(), a.promptCmd(), a.completeCmd())
 	root.AddCommand(a.importCmd())
+	root.AddCommand(a.schemaCmd())
 	return root
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/redisconn"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // The bounds of the memory store, by default and at most.
@@ -50,52 +51,46 @@ func (c *Config) Open() (engine.ResultCache, error) {
 	return NewMemory(c.MaxEntries, c.MaxBytes), nil
 }
 
-var configSchema = &hcl.BodySchema{Attributes: append([]hcl.AttributeSchema{
-	{Name: "max_entries"},
-	{Name: "max_bytes"},
-}, redisconn.StoreAttributes...)}
+// ConfigSpec is the top-level cache block.
+var ConfigSpec = &spec.Block{
+	Name:    "cache",
+	Summary: "Where the results of the tools with a cache block of their own are kept.",
+	Doc: "Without this block, results are kept in the memory of each process, within the default bounds. " +
+		`With store = "redis" every replica shares them, and Redis's own maxmemory bounds them.`,
+	Example: `cache {
+  store     = "redis"
+  redis_url = "redis://localhost:6379/0"
+  prefix    = "weather"
+}`,
+	Attrs: append([]*spec.Attr{
+		spec.Int("max_entries", "bounds how many results are kept in memory").Range(1, maxMaxEntries).WithDefault(DefaultMaxEntries),
+		spec.Int("max_bytes", "bounds the bytes of the results kept in memory").Range(1, maxMaxBytes).WithDefault(DefaultMaxBytes),
+	}, redisconn.StoreAttrs("the cached results")...),
+}
 
 // Decode reads the top-level cache block. It records the Redis URL's
 // secrets with ctx.Redactor and checks the URL, but does not connect.
 func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnostics) {
-	content, diags := block.Body.Content(configSchema)
-	if content == nil {
-		return nil, diags
-	}
-	cfg := DefaultConfig()
-	store, more := redisconn.DecodeStore(content, ctx, "the cached results", "share the cached results")
+	v, diags := ConfigSpec.Decode(block.Body, ctx)
+	store, more := redisconn.DecodeStore(v, ctx, "the cached results", "share the cached results")
 	diags = append(diags, more...)
-	cfg.Store = store
-	count := func(name string, limit int64, dst *int64) {
-		a, ok := content.Attributes[name]
-		if !ok {
-			return
-		}
-		n, more := ctx.Int(a.Expr)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			return
-		}
-		if n < 1 || n > limit {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + name,
-				Detail: fmt.Sprintf("%s bounds the results kept in memory: a number from 1 to %d, not %d.", name, limit, n), Subject: a.Expr.Range().Ptr()})
-			return
-		}
-		if store.Kind == "redis" {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unexpected " + name,
-				Detail: fmt.Sprintf(`%s bounds the results kept in memory; with store = "redis", Redis's own maxmemory bounds them: remove %s.`, name, name), Subject: a.NameRange.Ptr()})
-			return
-		}
-		*dst = n
-	}
-	entries := int64(cfg.MaxEntries)
-	count("max_entries", maxMaxEntries, &entries)
-	cfg.MaxEntries = int(entries)
-	count("max_bytes", maxMaxBytes, &cfg.MaxBytes)
+	diags = append(diags, checkConfig(v, store)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return cfg, diags
+	return &Config{Store: store, MaxEntries: int(v.Int("max_entries")), MaxBytes: v.Int("max_bytes")}, diags
+}
+
+// checkConfig refuses the bounds of the memory store with store = "redis".
+func checkConfig(v *spec.Values, store redisconn.Store) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range []string{"max_entries", "max_bytes"} {
+		if a := v.Attr(name); v.Has(name) && store.Kind == "redis" {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unexpected " + name,
+				Detail: fmt.Sprintf(`%s bounds the results kept in memory; with store = "redis", Redis's own maxmemory bounds them: remove %s.`, name, name), Subject: a.NameRange.Ptr()})
+		}
+	}
+	return diags
 }
 
 // Policy is a tool's cache block.
@@ -108,31 +103,29 @@ type Policy struct {
 	PublicRange hcl.Range
 }
 
-var policySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "ttl", Required: true},
-	{Name: "public"},
-}}
+// PolicySpec is the cache block of a tool.
+var PolicySpec = &spec.Block{
+	Name:    "cache",
+	In:      "tool",
+	Summary: "Keeps the tool's results for a while, and answers the same call from them.",
+	Doc: "Only a tool that declares itself read-only (annotations { read_only_hint = true }) may cache its results. " +
+		"A result is kept per caller unless public = true; a tool whose answer depends on the caller cannot be public. " +
+		"The top-level cache block says where results are kept.",
+	Example: `cache {
+  ttl = "5m"
+}`,
+	Attrs: []*spec.Attr{
+		spec.Duration("ttl", "is how long a result is kept").AtMost(int64(MaxTTL)).Mandatory(),
+		spec.Bool("public", "shares a result between every caller; otherwise each caller has entries of its own").WithDefault(false),
+	},
+}
 
 // DecodePolicy reads the cache block of a tool.
 func DecodePolicy(block *hcl.Block, ctx *engine.DecodeContext) (Policy, hcl.Diagnostics) {
-	content, diags := block.Body.Content(policySchema)
-	if content == nil {
-		return Policy{}, diags
-	}
-	var p Policy
-	if a, ok := content.Attributes["ttl"]; ok {
-		d, more := ctx.Duration(a.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && d > MaxTTL {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid ttl",
-				Detail: fmt.Sprintf("ttl is how long a result is kept: at most %s (30 days), not %s.", MaxTTL, d), Subject: a.Expr.Range().Ptr()})
-		}
-		p.TTL = d
-	}
-	if a, ok := content.Attributes["public"]; ok {
-		b, more := ctx.Bool(a.Expr)
-		diags = append(diags, more...)
-		p.Public, p.PublicRange = b, a.Range
+	v, diags := PolicySpec.Decode(block.Body, ctx)
+	p := Policy{TTL: v.Duration("ttl"), Public: v.Bool("public")}
+	if a := v.Attr("public"); a != nil {
+		p.PublicRange = a.Range
 	}
 	return p, diags
 }

@@ -3,15 +3,24 @@ package load
 import (
 	"path/filepath"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
-// auditBlock is the audit block as written.
-type auditBlock struct {
-	File      *string `hcl:"file,optional"`
-	Arguments *bool   `hcl:"arguments,optional"`
+// auditSpec is the audit block.
+var auditSpec = &spec.Block{
+	Name:    "audit",
+	Summary: "Writes one line per call: who called which tool, when, how it ended.",
+	Doc: "An audit file holds JSON lines; on standard error the lines follow the format of the logs. " +
+		`Argument values are left out unless arguments = true, and sensitive ones are written as "(sensitive)".`,
+	Example: `audit {
+  file      = "audit.log"
+  arguments = false
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("file", `is where audit lines are appended: a path relative to this file, or "-" for standard error`).WithDefault("-"),
+		spec.Bool("arguments", "adds the calls' argument values to the lines").WithDefault(false),
+	},
 }
 
 // audit decodes the audit block, if any: where to write one line per call,
@@ -21,35 +30,21 @@ func (l *loader) audit() *engine.Audit {
 	if b == nil {
 		return nil
 	}
-	var ab auditBlock
 	ctx := l.decodeContext(b.DefRange.Filename)
-	diags := decodeBody(ctx, b.Body, &ab)
+	v, diags := auditSpec.Decode(b.Body, ctx)
 	l.diags = append(l.diags, diags...)
+	if v.Has("file") && v.String("file") == "" {
+		l.error(v.Attr("file").Expr.Range(), "Invalid audit file", `file is where audit lines are appended: a path relative to this file, or "-" for standard error (the default).`)
+	}
 	if diags.HasErrors() {
 		return nil
 	}
-	a := &engine.Audit{}
-	if ab.Arguments != nil {
-		a.Arguments = *ab.Arguments
-	}
-	if ab.File != nil && *ab.File != "" && *ab.File != "-" {
-		a.File = *ab.File
+	a := &engine.Audit{Arguments: v.Bool("arguments")}
+	if f := v.String("file"); f != "" && f != "-" {
+		a.File = f
 		if !filepath.IsAbs(a.File) {
 			a.File = filepath.Join(ctx.Dir, a.File)
 		}
 	}
-	if ab.File != nil && *ab.File == "" {
-		attrs, _ := b.Body.JustAttributes()
-		l.error(attrRange(attrs, "file", b.DefRange), "Invalid audit file", `file is where audit lines are appended: a path relative to this file, or "-" for standard error (the default).`)
-	}
 	return a
-}
-
-// attrRange is the range of the named attribute's value, or def when it
-// cannot be found.
-func attrRange(attrs hcl.Attributes, name string, def hcl.Range) hcl.Range {
-	if a, ok := attrs[name]; ok {
-		return a.Expr.Range()
-	}
-	return def
 }

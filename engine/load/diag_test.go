@@ -75,7 +75,7 @@ func TestDiagnosticsOnlyTheRealError(t *testing.T) {
 			src: `server {
   log_level = "chatty"
 }`,
-			want: []string{`2:15-2:23: Invalid log_level: log_level is the level of the log messages sent to clients that set none: one of debug, info, notice, warning, error, critical, alert, emergency.`},
+			want: []string{`2:15-2:23: Invalid log_level: log_level is the level of the log messages sent to clients that set none: one of "debug", "info", "notice", "warning", "error", "critical", "alert" or "emergency", not "chatty".`},
 		},
 	}
 	for _, tc := range tests {

@@ -8,24 +8,36 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
-var serverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "name"},
-	{Name: "version"},
-	{Name: "title"},
-	{Name: "instructions"},
-	{Name: "timeout"},
-	{Name: "max_response_bytes"},
-	{Name: "max_argument_bytes"},
-	{Name: "max_result_bytes"},
-	{Name: "page_size"},
-	{Name: "allowed_origins"},
-	{Name: "max_connections"},
-	{Name: "log_level"},
-	{Name: "coerce_arguments"},
-	{Name: "output_schemas"},
-}}
+// serverSpec is the server block.
+var serverSpec = &spec.Block{
+	Name:    "server",
+	Summary: "What the server says of itself to clients, and the server-wide defaults: timeouts, sizes, origins.",
+	Example: `server {
+  name         = "weather"
+  version      = "1.0.0"
+  instructions = "Current weather and forecasts."
+  timeout      = "10s"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("name", "is the server's name, in initialize").WithDefault(DefaultServerName).Shown(),
+		spec.String("version", "is the server's version, in initialize").WithDefault(DefaultServerVersion).Shown(),
+		spec.String("title", "is the server's name for people").Shown(),
+		spec.String("instructions", "tells clients and models how to use the server").Shown(),
+		spec.Duration("timeout", "bounds one tool call").WithDefault(engine.DefaultSettings().Timeout),
+		spec.Int("max_response_bytes", "is the largest upstream body read").AtLeast(1).WithDefault(engine.DefaultSettings().MaxResponseBytes),
+		spec.Int("max_argument_bytes", "is the largest JSON arguments of one call").AtLeast(1).WithDefault(engine.DefaultSettings().MaxArgumentBytes),
+		spec.Int("max_result_bytes", "is the largest result of one call: text, data and structured content (a tool may set its own)").AtLeast(1).WithDefault(engine.DefaultSettings().MaxResultBytes),
+		spec.Int("page_size", "is how many tools one page of tools/list holds").AtLeast(1).WithDefault(engine.DefaultSettings().PageSize),
+		spec.List("allowed_origins", spec.KindString, `are the browser origins served over HTTP besides the server's own, such as ["https://app.example.com"]; ["*"] allows any`),
+		spec.Int("max_connections", "bounds the HTTP connections open at once, read at start (at most half the open-file limit)").AtLeast(1).WithDefault(engine.DefaultSettings().MaxConnections),
+		spec.Enum("log_level", "is the level of the log messages sent to clients that set none", spec.Choices(engine.LogLevels...)...),
+		spec.Bool("coerce_arguments", "takes a string that is exactly a JSON number or true/false for one where an argument wants a number, an integer or a boolean; false: arguments must have their schema's JSON types exactly").WithDefault(true),
+		spec.String("output_schemas", `says what each tool's outputSchema carries in tools/list: one of "full", "compact" or "none"`).WithDefault(engine.OutputSchemasFull),
+	},
+}
 
 // DefaultServerName and DefaultServerVersion describe the server when no
 // server block names it.
@@ -42,76 +54,35 @@ func (l *loader) server() engine.ServerInfo {
 	if b == nil {
 		return info
 	}
-	content, diags := b.Body.Content(serverSchema)
-	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
-	l.publicAttrs(ctx, content.Attributes, func(name string) string { return "the " + name + " of the server" },
-		"name", "version", "title", "instructions")
-	str := func(name string, dst *string) {
-		if attr, ok := content.Attributes[name]; ok {
-			s, diags := ctx.String(attr.Expr)
-			l.diags = append(l.diags, diags...)
-			if !diags.HasErrors() {
-				*dst = s
-			}
+	v, diags := serverSpec.Decode(b.Body, ctx)
+	l.diags = append(l.diags, diags...)
+	for _, a := range serverSpec.Attrs {
+		if a.Public && v.Written(a.Name) {
+			l.public(ctx, v.Attr(a.Name).Expr, "the "+a.Name+" of the server")
 		}
 	}
-	str("name", &info.Name)
-	str("version", &info.Version)
-	str("title", &info.Title)
-	str("instructions", &info.Instructions)
-	if attr, ok := content.Attributes["timeout"]; ok {
-		d, diags := ctx.Duration(attr.Expr)
-		l.diags = append(l.diags, diags...)
-		if !diags.HasErrors() {
-			l.settings.Timeout = d
+	info.Name, info.Version = v.String("name"), v.String("version")
+	info.Title, info.Instructions = v.String("title"), v.String("instructions")
+	s := &l.settings
+	s.Timeout = v.Duration("timeout")
+	s.MaxResponseBytes, s.MaxArgumentBytes, s.MaxResultBytes = v.Int("max_response_bytes"), v.Int("max_argument_bytes"), v.Int("max_result_bytes")
+	s.PageSize = int(v.Int("page_size"))
+	s.MaxConnections = int(min(v.Int("max_connections"), 1<<30))
+	if v.Written("allowed_origins") {
+		s.AllowedOrigins = l.origins(v)
+	}
+	s.LogLevel = v.String("log_level")
+	if v.Has("coerce_arguments") {
+		s.ExactArguments = !v.Bool("coerce_arguments")
+	}
+	if a := v.Attr("output_schemas"); a != nil {
+		if mode, ok := l.outputSchemas(ctx, a); ok {
+			s.OutputSchemas = mode
 		}
 	}
-	positive := func(name string, set func(int64)) {
-		if attr, ok := content.Attributes[name]; ok {
-			n, diags := ctx.Int(attr.Expr)
-			l.diags = append(l.diags, diags...)
-			if diags.HasErrors() {
-				return
-			}
-			if n <= 0 {
-				l.error(attr.Expr.Range(), "Invalid "+name, "%s must be a positive whole number.", name)
-				return
-			}
-			set(n)
-		}
-	}
-	positive("max_response_bytes", func(n int64) { l.settings.MaxResponseBytes = n })
-	positive("max_argument_bytes", func(n int64) { l.settings.MaxArgumentBytes = n })
-	positive("max_result_bytes", func(n int64) { l.settings.MaxResultBytes = n })
-	positive("page_size", func(n int64) { l.settings.PageSize = int(n) })
-	positive("max_connections", func(n int64) { l.settings.MaxConnections = int(min(n, 1<<30)) })
-	if attr, ok := content.Attributes["allowed_origins"]; ok {
-		l.settings.AllowedOrigins = l.origins(ctx, attr.Expr)
-	}
-	if attr, ok := content.Attributes["log_level"]; ok {
-		s, diags := ctx.String(attr.Expr)
-		l.diags = append(l.diags, diags...)
-		if !diags.HasErrors() && !engine.ValidLogLevel(s) {
-			l.error(attr.Expr.Range(), "Invalid log_level", "log_level is the level of the log messages sent to clients that set none: one of %s.", strings.Join(engine.LogLevels, ", "))
-		} else {
-			l.settings.LogLevel = s
-		}
-	}
-	if attr, ok := content.Attributes["coerce_arguments"]; ok {
-		b, diags := ctx.Bool(attr.Expr)
-		l.diags = append(l.diags, diags...)
-		if v, _ := ctx.Eval(attr.Expr); !diags.HasErrors() && !v.IsNull() {
-			l.settings.ExactArguments = !b
-		}
-	}
-	if attr, ok := content.Attributes["output_schemas"]; ok {
-		if mode, ok := l.outputSchemas(ctx, attr); ok {
-			l.settings.OutputSchemas = mode
-		}
-	}
-	if info.Name == "" {
-		l.error(content.Attributes["name"].Expr.Range(), "Invalid server name", "The server's name must not be empty.")
+	if v.Has("name") && info.Name == "" {
+		l.error(v.Attr("name").Expr.Range(), "Invalid server name", "The server's name must not be empty.")
 	}
 	return info
 }
@@ -128,28 +99,18 @@ func (l *loader) outputSchemas(ctx *engine.DecodeContext, attr *hcl.Attribute) (
 	return s, true
 }
 
-// origins decodes allowed_origins: a list of "*" or origins such as
+// origins checks allowed_origins: "*" or origins such as
 // "https://app.example.com", each scheme, host and port with no path.
-func (l *loader) origins(ctx *engine.DecodeContext, e hcl.Expression) []string {
-	elems, diags := hcl.ExprList(e)
-	if diags.HasErrors() {
-		l.error(e.Range(), "Invalid allowed_origins", `allowed_origins must be a list of origins, such as ["https://app.example.com"], or ["*"] to allow any.`)
-		return nil
-	}
+func (l *loader) origins(v *spec.Values) []string {
 	list := []string{}
-	for _, el := range elems {
-		s, diags := ctx.String(el)
-		l.diags = append(l.diags, diags...)
-		if diags.HasErrors() {
-			continue
-		}
+	for i, s := range v.Strings("allowed_origins") {
 		if s == "*" {
 			list = append(list, s)
 			continue
 		}
 		u, err := url.Parse(s)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-			l.error(el.Range(), "Invalid origin", "%q is not an origin: write the scheme, host and port a browser sends in its Origin header, such as \"https://app.example.com\" or \"http://localhost:3000\", or \"*\" to allow any.", s)
+			l.error(v.Ranges("allowed_origins")[i], "Invalid origin", "%q is not an origin: write the scheme, host and port a browser sends in its Origin header, such as \"https://app.example.com\" or \"http://localhost:3000\", or \"*\" to allow any.", s)
 			continue
 		}
 		list = append(list, u.Scheme+"://"+strings.ToLower(u.Host))

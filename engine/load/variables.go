@@ -14,14 +14,30 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
-var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "type"},
-	{Name: "default"},
-	{Name: "description"},
-	{Name: "sensitive"},
-}}
+// variableSpec is the variable block.
+var variableSpec = &spec.Block{
+	Name:    "variable",
+	Labels:  []string{"name"},
+	Summary: "A load-time input, read as var.NAME.",
+	Doc: "A value given with --var name=value wins over the environment variable MCPDECL_VAR_NAME " +
+		"(or the same name in an --env-file), which wins over default. A variable with neither is a load error. " +
+		"Values of non-string variables are written as HCL (42, [\"a\", \"b\"]).",
+	Example: `variable "api_key" {
+  type        = string
+  default     = env("WEATHER_API_KEY")
+  description = "The key of the weather API."
+  sensitive   = true
+}`,
+	Attrs: []*spec.Attr{
+		spec.TypeConstraint("type", "is an HCL type: string, number, bool, list(T), map(T), object({…}), any").DefaultIs("any"),
+		spec.Any("default", `is the value when none is given; it may call functions, such as env("KEY"), but reads no other variable`).Unevaluated(),
+		spec.String("description", "says what the variable is for"),
+		spec.Bool("sensitive", "keeps the value, and anything derived from it, out of logs, errors, listings and what clients see").WithDefault(false),
+	},
+}
 
 // variables decodes the variable blocks, applies overrides, and makes the
 // values available as var.<name>.
@@ -70,47 +86,20 @@ func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
 		l.error(b.LabelRanges[0], "Invalid variable name", "%q is not a valid name: use letters, digits, underscores and dashes, starting with a letter.", name)
 		return cty.NilVal, false
 	}
-	content, diags := b.Body.Content(variableSchema)
+	// Defaults may call functions, but see no other variable.
+	ctx := &hcl.EvalContext{Functions: l.evalContext(b.DefRange.Filename).Functions}
+	v, diags := variableSpec.Decode(b.Body, &engine.DecodeContext{EvalContext: ctx, Redactor: l.redactor})
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {
 		return cty.NilVal, false
 	}
-	// Defaults may call functions, but see no other variable.
-	ctx := &hcl.EvalContext{Functions: l.evalContext(b.DefRange.Filename).Functions}
-
-	ty := cty.DynamicPseudoType
-	if attr, ok := content.Attributes["type"]; ok {
-		t, diags := typeexpr.TypeConstraint(attr.Expr)
-		l.diags = append(l.diags, diags...)
-		if diags.HasErrors() {
-			return cty.NilVal, false
-		}
-		ty = t
-	}
-	sensitive := false
-	if attr, ok := content.Attributes["sensitive"]; ok {
-		v, diags := attr.Expr.Value(ctx)
-		l.diags = append(l.diags, diags...)
-		if v, err := convert.Convert(v, cty.Bool); err != nil || v.IsNull() || !v.IsKnown() {
-			l.error(attr.Expr.Range(), "Invalid sensitive flag", "sensitive must be true or false.")
-		} else {
-			sensitive = v.True()
-		}
-	}
-	if attr, ok := content.Attributes["description"]; ok {
-		v, diags := attr.Expr.Value(ctx)
-		l.diags = append(l.diags, diags...)
-		if _, err := convert.Convert(v, cty.String); err != nil {
-			l.error(attr.Expr.Range(), "Invalid description", "description must be a string.")
-		}
-	}
-
+	ty, sensitive := v.Type("type"), v.Bool("sensitive")
 	if sensitive {
 		// The files its default reads are as secret as its value: they
 		// stay out of the cache namespace (see cacheNamespace).
 		ctx.Functions = functions(filepath.Dir(b.DefRange.Filename), l.opts.LookupEnv, func(path string, _ []byte, _ error) { l.recordFile(path) })
 	}
-	val, ok := l.variableValue(b, name, ty, content, ctx)
+	val, ok := l.variableValue(b, name, ty, v.Attr("default"), ctx)
 	if !ok {
 		return cty.NilVal, false
 	}
@@ -125,7 +114,7 @@ func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
 
 // variableValue picks the value of a variable: a given Value, --var, then the environment,
 // then the default.
-func (l *loader) variableValue(b *hcl.Block, name string, ty cty.Type, content *hcl.BodyContent, ctx *hcl.EvalContext) (cty.Value, bool) {
+func (l *loader) variableValue(b *hcl.Block, name string, ty cty.Type, attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bool) {
 	if given, ok := l.opts.Values[name]; ok {
 		v, err := convert.Convert(given.Value, ty)
 		if err != nil {
@@ -140,8 +129,7 @@ func (l *loader) variableValue(b *hcl.Block, name string, ty cty.Type, content *
 	if raw, ok := l.opts.LookupEnv(EnvVarPrefix + name); ok {
 		return l.parseOverride(b, name, ty, raw, "the environment variable "+EnvVarPrefix+name)
 	}
-	attr, ok := content.Attributes["default"]
-	if !ok {
+	if attr == nil {
 		l.error(b.DefRange, "No value for required variable",
 			"Variable %q has no default. Give it a value with --var %s=VALUE or the environment variable %s%s, or add a default.", name, name, EnvVarPrefix, name)
 		return cty.NilVal, false

@@ -2,11 +2,13 @@ package ratelimit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/redisconn"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Config is the top-level rate_limit block.
@@ -43,91 +45,84 @@ func (c *Config) Open() (Store, error) {
 // maxCount bounds requests and burst.
 const maxCount = 1_000_000_000
 
-// schema is the schema of both rate_limit blocks. A tool's block names the
-// store attributes only to say where they belong.
-var schema = &hcl.BodySchema{Attributes: append([]hcl.AttributeSchema{
-	{Name: "requests", Required: true},
-	{Name: "per", Required: true},
-	{Name: "burst"},
-}, redisconn.StoreAttributes...)}
+// limitAttrs are the attributes of a limit, in both rate_limit blocks.
+func limitAttrs() []*spec.Attr {
+	return []*spec.Attr{
+		spec.Int("requests", "is how many calls are allowed per period (per)").Range(1, maxCount).Mandatory(),
+		spec.Duration("per", "is the period in which requests calls are allowed").Mandatory(),
+		spec.Int("burst", "is how many calls are allowed at once, by a full bucket").Range(1, maxCount).DefaultIs("requests"),
+	}
+}
+
+// ConfigSpec is the top-level rate_limit block.
+var ConfigSpec = &spec.Block{
+	Name:    "rate_limit",
+	Summary: "The server-wide limit of calls, per tool and per client, and where its buckets live.",
+	Doc: "Each client has a bucket per tool, refilled at requests per per, that holds burst calls. " +
+		"A tool's own rate_limit block replaces this limit for that tool. " +
+		`With store = "redis" every replica shares the buckets.`,
+	Example: `rate_limit {
+  requests = 60
+  per      = "1m"
+  burst    = 10
+}`,
+	Attrs: append(limitAttrs(), redisconn.StoreAttrs("the buckets")...),
+}
+
+// LimitSpec is the rate_limit block of a tool. It declares the store
+// attributes only to say where they belong.
+var LimitSpec = &spec.Block{
+	Name:    "rate_limit",
+	In:      "tool",
+	Summary: "The tool's own limit of calls per client, in place of the top-level one.",
+	Doc:     "Where the buckets live is set once for the server, by the top-level rate_limit block.",
+	Example: `rate_limit {
+  requests = 5
+  per      = "1s"
+}`,
+	Attrs: limitAttrs(),
+}
 
 // Decode reads the top-level rate_limit block. It records the Redis URL and
 // its password with ctx.Redactor, and checks that the URL can be parsed, but
 // does not connect.
 func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnostics) {
-	content, diags := block.Body.Content(schema)
-	if content == nil {
-		return nil, diags
-	}
-	cfg := &Config{}
-	cfg.Default, diags = decodeLimit(content, ctx, diags)
-	store, more := redisconn.DecodeStore(content, ctx, "the buckets", "share the limits")
+	v, diags := ConfigSpec.Decode(block.Body, ctx)
+	store, more := redisconn.DecodeStore(v, ctx, "the buckets", "share the limits")
 	diags = append(diags, more...)
-	cfg.Store, cfg.RedisURL, cfg.Prefix = store.Kind, store.URL, store.Prefix
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return cfg, diags
+	return &Config{Default: limit(v), Store: store.Kind, RedisURL: store.URL, Prefix: store.Prefix}, diags
 }
 
 // DecodeLimit reads the rate_limit block of a tool. Its limit replaces the
 // default of the top-level block for that tool.
 func DecodeLimit(block *hcl.Block, ctx *engine.DecodeContext) (Limit, hcl.Diagnostics) {
-	content, diags := block.Body.Content(schema)
-	if content == nil {
-		return Limit{}, diags
-	}
-	for _, name := range []string{"store", "redis_url", "prefix"} {
-		if a, ok := content.Attributes[name]; ok {
-			diags = append(diags, errorf(a.NameRange, "Unexpected "+name,
-				"Where the buckets live is set once for the server: move %s to the top-level rate_limit block.", name))
+	v, diags := LimitSpec.Decode(block.Body, ctx)
+	for _, d := range diags {
+		// The store attributes belong to the top-level block: say so
+		// rather than that they are unknown.
+		if d.Summary == "Unsupported argument" && d.Subject != nil {
+			for _, name := range []string{"store", "redis_url", "prefix"} {
+				if strings.HasPrefix(d.Detail, fmt.Sprintf("An argument named %q ", name)) {
+					d.Summary = "Unexpected " + name
+					d.Detail = fmt.Sprintf("Where the buckets live is set once for the server: move %s to the top-level rate_limit block.", name)
+				}
+			}
 		}
-	}
-	l, diags := decodeLimit(content, ctx, diags)
-	if diags.HasErrors() {
-		return Limit{}, diags
-	}
-	return l, diags
-}
-
-// decodeLimit reads requests, per and burst, appending to diags.
-func decodeLimit(content *hcl.BodyContent, ctx *engine.DecodeContext, diags hcl.Diagnostics) (Limit, hcl.Diagnostics) {
-	count := func(name, what string) int {
-		a, ok := content.Attributes[name]
-		if !ok {
-			return 0
-		}
-		n, more := ctx.Int(a.Expr)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			return 0
-		}
-		if n < 1 || n > maxCount {
-			diags = append(diags, errorf(a.Expr.Range(), "Invalid "+name,
-				"%s is how many calls are allowed %s: a whole number from 1 to %d, not %d.", name, what, maxCount, n))
-			return 0
-		}
-		return int(n)
-	}
-	var l Limit
-	l.Requests = count("requests", "per period (per)")
-	if a, ok := content.Attributes["per"]; ok {
-		// Duration refuses durations that are not positive.
-		d, more := ctx.Duration(a.Expr)
-		diags = append(diags, more...)
-		l.Per = d
-	}
-	l.Burst = l.Requests
-	if _, ok := content.Attributes["burst"]; ok {
-		l.Burst = count("burst", "at once, by a full bucket")
 	}
 	if diags.HasErrors() {
 		return Limit{}, diags
 	}
-	return l, diags
+	return limit(v), diags
 }
 
-// errorf returns an error diagnostic about rng.
-func errorf(rng hcl.Range, summary, detail string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: rng.Ptr()}
+// limit reads requests, per and burst.
+func limit(v *spec.Values) Limit {
+	l := Limit{Requests: int(v.Int("requests")), Per: v.Duration("per"), Burst: int(v.Int("requests"))}
+	if v.Has("burst") {
+		l.Burst = int(v.Int("burst"))
+	}
+	return l
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Store is where a block keeps the state that replicas may share: its
@@ -20,43 +21,33 @@ type Store struct {
 	Prefix string
 }
 
-// StoreAttributes are the attributes DecodeStore reads, for a block's
-// schema.
-var StoreAttributes = []hcl.AttributeSchema{{Name: "store"}, {Name: "redis_url"}, {Name: "prefix"}}
-
-// DecodeStore reads the store, redis_url and prefix attributes of content.
-// what names the state in messages ("the buckets"), and shares says what
-// Redis is for ("share the limits"). It records the URL's secrets with
-// ctx.Redactor and checks the URL, but does not connect.
-func DecodeStore(content *hcl.BodyContent, ctx *engine.DecodeContext, what, shares string) (Store, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	s := Store{Kind: "memory", Prefix: "mcpdecl"}
-	// str reads a string attribute into dst; failed is set when the
-	// attribute is there but has errors, already reported.
-	failed := map[string]bool{}
-	str := func(name string, dst *string) *hcl.Attribute {
-		a, ok := content.Attributes[name]
-		if !ok {
-			return nil
-		}
-		v, more := ctx.String(a.Expr)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			failed[name] = true
-			return a
-		}
-		*dst = v
-		return a
+// StoreAttrs declares the attributes DecodeStore reads, for a block's
+// spec: what names the state ("the buckets").
+func StoreAttrs(what string) []*spec.Attr {
+	return []*spec.Attr{
+		spec.Enum("store", "is where "+what+" live",
+			spec.Choice{Value: "memory", Doc: "this process"}, spec.Choice{Value: "redis", Doc: "shared by every replica"}).WithDefault("memory"),
+		spec.String("redis_url", `is where Redis is, with store = "redis": redis://[[user]:password@]host:port[/db], rediss:// for TLS, or unix:///path/to/socket[?db=N]`).MaySecret(),
+		spec.String("prefix", "starts the key of every entry in Redis, so that several servers can share one Redis").WithDefault("mcpdecl"),
 	}
-	storeAttr := str("store", &s.Kind)
-	urlAttr := str("redis_url", &s.URL)
-	prefixAttr := str("prefix", &s.Prefix)
+}
+
+// DecodeStore reads the attributes of [StoreAttrs] from v. what names the
+// state in messages ("the buckets"), and shares says what Redis is for
+// ("share the limits"). It records the URL's secrets with ctx.Redactor and
+// checks the URL, but does not connect.
+func DecodeStore(v *spec.Values, ctx *engine.DecodeContext, what, shares string) (Store, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	s := Store{Kind: v.String("store"), URL: v.String("redis_url"), Prefix: v.String("prefix")}
 	for _, secret := range Secrets(s.URL) {
 		ctx.Redactor.Add(secret)
 	}
-	if failed["store"] || failed["redis_url"] {
+	// An attribute written whose value has errors is reported already.
+	failed := func(name string) bool { return v.Written(name) && !v.Has(name) }
+	if failed("store") || failed("redis_url") {
 		return s, diags
 	}
+	urlAttr := v.Attr("redis_url")
 	switch s.Kind {
 	case "memory":
 		if s.URL != "" {
@@ -68,7 +59,7 @@ func DecodeStore(content *hcl.BodyContent, ctx *engine.DecodeContext, what, shar
 	case "redis":
 		switch {
 		case urlAttr == nil:
-			diags = append(diags, errorf(storeAttr.Expr.Range(), "Missing redis_url",
+			diags = append(diags, errorf(v.Attr("store").Expr.Range(), "Missing redis_url",
 				`With store = "redis" %s live in Redis: add redis_url = "redis://host:6379", or redis_url = env("REDIS_URL").`, what))
 		case s.URL == "":
 			diags = append(diags, errorf(urlAttr.Expr.Range(), "Empty redis_url",
@@ -79,12 +70,9 @@ func DecodeStore(content *hcl.BodyContent, ctx *engine.DecodeContext, what, shar
 					"This is not a Redis URL (%s); %s.", ctx.Redactor.Redact(reason), URLForms))
 			}
 		}
-	default:
-		diags = append(diags, errorf(storeAttr.Expr.Range(), "Invalid store",
-			`store is where %s live: "memory" (this process) or "redis" (shared by every replica), not %q.`, what, s.Kind))
 	}
-	if prefixAttr != nil && s.Prefix == "" {
-		diags = append(diags, errorf(prefixAttr.Expr.Range(), "Empty prefix",
+	if v.Has("prefix") && s.Prefix == "" {
+		diags = append(diags, errorf(v.Attr("prefix").Expr.Range(), "Empty prefix",
 			`prefix starts the key of every entry in Redis, so that several servers can share one Redis; it must not be empty (the default is "mcpdecl").`))
 	}
 	return s, diags
