@@ -38,6 +38,10 @@ type Settings struct {
 	// otherwise. Results are validated against the whole schema whatever
 	// it is.
 	OutputSchemas string
+	// ProgressHeartbeat is how often a call whose client asked for
+	// progress, and whose action reports none of its own, is sent a
+	// progress notification that says it still runs; 0 for never.
+	ProgressHeartbeat time.Duration
 }
 
 // The values of output_schemas: what a tool's outputSchema carries in
@@ -60,12 +64,13 @@ var OutputSchemaModes = []string{OutputSchemasFull, OutputSchemasCompact, Output
 // not change them.
 func DefaultSettings() Settings {
 	return Settings{
-		Timeout:          30 * time.Second,
-		MaxResponseBytes: 10 << 20,
-		MaxArgumentBytes: 1 << 20,
-		MaxResultBytes:   1 << 20,
-		PageSize:         100,
-		MaxConnections:   1024,
-		OutputSchemas:    OutputSchemasFull,
+		Timeout:           30 * time.Second,
+		MaxResponseBytes:  10 << 20,
+		MaxArgumentBytes:  1 << 20,
+		MaxResultBytes:    1 << 20,
+		PageSize:          100,
+		MaxConnections:    1024,
+		OutputSchemas:     OutputSchemasFull,
+		ProgressHeartbeat: 5 * time.Second,
 	}
 }

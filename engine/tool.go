@@ -125,6 +125,10 @@ type Tool struct {
 	// remoteStores is set when the rate limiter or the cache is a
 	// [RemoteStore]: each call has a [StoreTime] for them.
 	remoteStores bool
+	// heartbeat is set when a call whose client asked for progress is
+	// sent a heartbeat while its action runs: the action reports no
+	// progress of its own.
+	heartbeat bool
 	// scope is what a call without sensitive argument values tells its
 	// action (see callScope), made once: its redaction is the
 	// configuration's.
@@ -134,6 +138,7 @@ type Tool struct {
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
 func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error) {
 	t := &Tool{spec: spec, settings: settings, redactor: redactor}
+	t.heartbeat = spec.Action != nil && settings.ProgressHeartbeat > 0 && !emitsProgress(spec.Action)
 	t.scope = &callScope{maxResultBytes: spec.MaxResultBytes, redact: redactor.Redact, keepControls: spec.NoSanitize}
 	if u, ok := spec.Action.(CallerTokenUser); ok {
 		t.sendsCallerToken = u.UsesCallerToken()
@@ -471,7 +476,13 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		}
 		var err error
 		began := traceNow(t.tracer)
-		resp, err = t.spec.Action.Run(ctx, args)
+		if t.heartbeat {
+			stop := heartbeat(ctx, t.settings.ProgressHeartbeat)
+			resp, err = t.spec.Action.Run(ctx, args)
+			stop()
+		} else {
+			resp, err = t.spec.Action.Run(ctx, args)
+		}
 		t.traceAction(began, resp, err)
 		if err != nil {
 			return refused(timedOut(ctx), t.actionError(ctx, err, timeout)), sec

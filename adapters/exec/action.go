@@ -71,12 +71,20 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		logged = &stderrLog{ctx: ctx, level: a.logStderr}
 		errOut = io.MultiWriter(stderr, logged)
 	}
+	var outLines, errLines *progressLines
+	var out io.Writer = stdout
+	if a.progress != nil && engine.Progressing(ctx) {
+		outLines = &progressLines{ctx: ctx, pattern: a.progress}
+		errLines = &progressLines{ctx: ctx, pattern: a.progress}
+		out = io.MultiWriter(stdout, outLines)
+		errOut = io.MultiWriter(errOut, errLines)
+	}
 	err = g.start(a.cgroups, func() *exec.Cmd {
 		cmd := exec.CommandContext(runCtx, a.path, argv...)
 		cmd.Args[0] = a.name // as a shell would: programs name themselves so
 		cmd.Dir = a.dir
 		cmd.Env = environ
-		cmd.Stdout = stdout
+		cmd.Stdout = out
 		cmd.Stderr = errOut
 		if in != nil {
 			cmd.Stdin = bytes.NewReader(in)
@@ -96,6 +104,10 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	stopped, err := g.wait()
 	if logged != nil {
 		logged.flush()
+	}
+	if outLines != nil {
+		outLines.flush()
+		errLines.flush()
 	}
 	a.endExchange(&x, g, stopped, err)
 	if tr != nil {

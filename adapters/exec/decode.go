@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 
@@ -58,7 +59,10 @@ type action struct {
 	truncate  bool
 	parse     parseMode
 	logStderr string // the level of the log messages of stderr's lines; "" for none
-	dynamic   bool   // some value runs a program, so programs need an env
+	// progress matches the lines of stdout and stderr that report the
+	// program's progress; nil for none.
+	progress *regexp.Regexp
+	dynamic  bool // some value runs a program, so programs need an env
 
 	// cgroups is where each run gets a cgroup of its own: the server's
 	// cgroup v2 directory, found once at load; "" when runs can have none.
@@ -93,6 +97,7 @@ var blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "truncate"},
 	{Name: "parse"},
 	{Name: "log_stderr"},
+	{Name: "progress"},
 }}
 
 // decodeAction decodes an exec block. It returns nil when the block has
@@ -193,6 +198,24 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 				"log_stderr is the level at which each line the program writes to stderr is sent to the client as a log message: one of %s.", strings.Join(engine.LogLevels, ", ")))
 		}
 		a.logStderr = s
+	}
+	if attr, ok := attrs["progress"]; ok {
+		s, more := ctx.String(attr.Expr)
+		diags = append(diags, more...)
+		if !more.HasErrors() {
+			re, err := regexp.Compile(s)
+			msg := ""
+			if err != nil {
+				msg = err.Error()
+			} else {
+				msg = checkProgressPattern(re)
+			}
+			if msg != "" {
+				diags = append(diags, errorf(attr.Expr.Range(), "Invalid progress",
+					"progress is a regular expression matching the lines of stdout and stderr that report the program's progress: %s.", msg))
+			}
+			a.progress = re
+		}
 	}
 	if attr, ok := attrs["parse"]; ok {
 		s, more := ctx.String(attr.Expr)

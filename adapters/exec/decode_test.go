@@ -103,6 +103,16 @@ func TestLoadErrors(t *testing.T) {
 			want: []string{`5:18-5:27: Invalid log_stderr: log_stderr is the level at which each line the program writes to stderr is sent to the client as a log message: one of debug, info, notice, warning, error, critical, alert, emergency.`},
 		},
 		{
+			name: "progress without a group",
+			body: "command = [\"echo\"]\n    progress = \"\\\\d+%\"",
+			want: []string{`5:16-5:23: Invalid progress: progress is a regular expression matching the lines of stdout and stderr that report the program's progress: the pattern needs one group, a percentage such as "(\\d+)%", or two, done and total such as "(\\d+) of (\\d+)"; it has 0.`},
+		},
+		{
+			name: "progress that does not compile",
+			body: "command = [\"echo\"]\n    progress = \"(\\\\d+\"",
+			want: []string{`5:16-5:23: Invalid progress: progress is a regular expression matching the lines of stdout and stderr that report the program's progress: error parsing regexp: missing closing ): ` + "`(\\d+`."},
+		},
+		{
 			name: "missing dir",
 			body: "command = [\"echo\"]\n    dir = \"nope\"",
 			want: []string{`5:11-5:17: Invalid dir: The directory `, `/nope does not exist.`},

@@ -16,6 +16,7 @@
 //	  truncate    = false                        # true: cut the output instead of failing
 //	  parse       = "lines"                      # "text" (default), "json" or "lines"
 //	  log_stderr  = "info"                       # stderr lines sent to the client as log messages
+//	  progress    = "(\\d+)%"                     # lines that report progress (see below)
 //	}
 //
 // command is a list: the program, then its arguments. It is an argument

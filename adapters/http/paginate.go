@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr/types"
@@ -107,6 +108,12 @@ func decodePaginate(ctx *engine.DecodeContext, block *hcl.Block) (*paginate, hcl
 	return p, diags
 }
 
+var _ engine.ProgressEmitter = (*action)(nil)
+
+// EmitsProgress reports whether a call reports its progress: one
+// notification per page read, when the block paginates.
+func (a *action) EmitsProgress() bool { return a.pages != nil }
+
 // ResultTypes declares what a paginating call adds for the outputs: the
 // number of pages read, and whether a bound (max_pages, max_items, the
 // tool's max_result_bytes) stopped it before the upstream's last page.
@@ -164,6 +171,10 @@ func (a *action) paginated(ctx context.Context, env map[string]any, target strin
 			}
 		}
 		items = append(items, list...)
+		if engine.Progressing(ctx) {
+			// Out of max_pages: the upstream's last page may come sooner.
+			engine.Progress(ctx, float64(page), float64(p.maxPages), "page "+strconv.Itoa(page)+" read, "+strconv.Itoa(len(items))+" items so far")
+		}
 		next := any(nil)
 		if !truncated {
 			if next, err = p.next.Eval(penv); err != nil {

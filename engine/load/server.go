@@ -35,6 +35,7 @@ var serverSpec = &spec.Block{
 		spec.Int("max_connections", "bounds the HTTP connections open at once, read at start (at most half the open-file limit)").AtLeast(1).WithDefault(engine.DefaultSettings().MaxConnections),
 		spec.Enum("log_level", "is the level of the log messages sent to clients that set none", spec.Choices(engine.LogLevels...)...),
 		spec.Bool("coerce_arguments", "takes a string that is exactly a JSON number or true/false for one where an argument wants a number, an integer or a boolean; false: arguments must have their schema's JSON types exactly").WithDefault(true),
+		spec.Duration("progress_heartbeat", "is how often a call whose client asked for progress, and whose action reports none of its own (a slow upstream), is sent a progress notification that says it still runs").WithDefault(engine.DefaultSettings().ProgressHeartbeat),
 		spec.String("output_schemas", `says what each tool's outputSchema carries in tools/list: one of "full", "compact" or "none"`).WithDefault(engine.OutputSchemasFull),
 	},
 }
@@ -73,6 +74,7 @@ func (l *loader) server() engine.ServerInfo {
 		s.AllowedOrigins = l.origins(v)
 	}
 	s.LogLevel = v.String("log_level")
+	s.ProgressHeartbeat = v.Duration("progress_heartbeat")
 	if v.Has("coerce_arguments") {
 		s.ExactArguments = !v.Bool("coerce_arguments")
 	}

@@ -142,7 +142,10 @@ func (l *Live) HTTPHandler() http.Handler {
 // plain JSON: a 2026-07-28 subscriptions/listen, whose notifications go on
 // its stream for as long as the client keeps it; a tools/call of a tool
 // that may send log messages, from a client that accepts a stream, whose
-// log messages go on that stream before the result. Every other request
+// log messages go on that stream before the result; likewise a tools/call
+// of a tool whose action reports its progress (see
+// engine.ProgressEmitter), whose notifications go on the stream when the
+// call carries a progress token. Every other request
 // is answered with plain JSON. A 2026-07-28 request names its method and
 // tool in its Mcp-Method and Mcp-Name headers (which the SDK checks
 // against the body). An earlier revision sets its log level for a
@@ -161,13 +164,13 @@ func (l *Live) streams(r *http.Request) bool {
 		return false
 	}
 	g := l.generation()
-	if !g.declared.logging {
+	if !g.declared.logging && !g.declared.progress {
 		return false
 	}
-	if method == "" && g.cfg.Settings.LogLevel != "" || l.opts.Discovery && name == callTool {
+	if method == "" && (g.cfg.Settings.LogLevel != "" || g.declared.progress) || l.opts.Discovery && name == callTool {
 		// A client of an earlier revision, sent log messages at the
-		// server's log_level, or a call through discovery's call_tool:
-		// the request's body says what it calls.
+		// server's log_level or progress, or a call through discovery's
+		// call_tool: the request's body says what it calls.
 		var called string
 		method, name, called = peekCall(r, MaxRequestBody(g.cfg.Settings))
 		if l.opts.Discovery && name == callTool {
@@ -178,7 +181,7 @@ func (l *Live) streams(r *http.Request) bool {
 		return false
 	}
 	t, ok := g.cfg.Tool(name)
-	return ok && t.EmitsLogs()
+	return ok && (t.EmitsLogs() || t.EmitsProgress())
 }
 
 // peekCall reads the method and, for tools/call, the tool's name from the

@@ -401,6 +401,11 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		if t.EmitsLogs() && req.Session != nil {
 			ctx = engine.WithLog(ctx, logTo(ctx, req.Session, name))
 		}
+		if req.Session != nil && req.Params != nil {
+			if token := req.Params.GetProgressToken(); token != nil {
+				ctx = engine.WithProgress(ctx, progressTo(ctx, req.Session, token))
+			}
+		}
 		if l.opts.Metrics != nil {
 			ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
 		}
@@ -433,6 +438,15 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 func logTo(ctx context.Context, session *mcp.ServerSession, name string) engine.LogFunc {
 	return func(level, text string) {
 		_ = session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: name, Data: text})
+	}
+}
+
+// progressTo sends the progress of a call to the client of session, as
+// notifications/progress with the token of the call's request: over
+// streamable HTTP on the stream of that request (see streams).
+func progressTo(ctx context.Context, session *mcp.ServerSession, token any) engine.ProgressFunc {
+	return func(progress, total float64, message string) {
+		_ = session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: progress, Total: total, Message: message})
 	}
 }
 

@@ -45,7 +45,8 @@ func Prompt(p *engine.Prompt) *mcp.Prompt {
 // learns that of the configuration it is served. polled is true when a
 // resource or template has a poll_interval: its subscribers may be told of
 // changes even without reloads.
-type declared struct{ resources, prompts, completions, logging, polled bool }
+// progress is true when a tool's action reports its progress.
+type declared struct{ resources, prompts, completions, logging, polled, progress bool }
 
 // declaredBy is what cfg serves besides tools: resources and prompts when
 // it has some, completions when it has prompt arguments or resource
@@ -59,6 +60,7 @@ func declaredBy(cfg *engine.Config) declared {
 	}
 	for _, t := range cfg.Tools {
 		d.logging = d.logging || t.EmitsLogs()
+		d.progress = d.progress || t.EmitsProgress()
 	}
 	for _, r := range cfg.Served {
 		d.polled = d.polled || r.PollInterval > 0
