@@ -88,6 +88,17 @@ tool "test_logging_tool" {
   }
 }
 
+# The program's lines that match progress report its progress to a client
+# that sent a progress token (notifications/progress), at most a few a
+# second; its stdout is the result.
+tool "test_tool_with_progress" {
+  description = "Reports its progress three times while it runs."
+  exec {
+    command  = ["sh", "-c", "echo '0 of 100' >&2; sleep 0.3; echo '50 of 100' >&2; sleep 0.3; echo '100 of 100' >&2; echo 'Progress test completed'"]
+    progress = "(\\d+) of (\\d+)"
+  }
+}
+
 tool "json_schema_2020_12_tool" {
   description = "Tool with JSON Schema 2020-12 features"
   input_schema = jsonencode({
