@@ -68,7 +68,9 @@ type Request struct {
 // Response is a Message used as a reply to a call Request.
 // It will have the same ID as the call it is a response to.
 type Response struct {
-	// result is the content of the response.
+	// result is the content of the response. It must be valid JSON:
+	// EncodeMessage writes the result of a successful response as is,
+	// unless it spans lines.
 	Result json.RawMessage
 	// err is set only if the call failed.
 	Error error
@@ -77,10 +79,6 @@ type Response struct {
 	// Extra is additional information that does not appear on the wire. It can be
 	// used to pass information from the underlying transport to the application.
 	Extra any
-
-	// encoded reports that Result was encoded by NewResponse, so it is
-	// compact, valid JSON that EncodeMessage can copy without checking.
-	encoded bool
 }
 
 // StringID creates a new string request identifier.
@@ -122,7 +120,7 @@ func (msg *Request) marshal(to *wireCombined) {
 // supplied. If err is set result may be ignored.
 func NewResponse(id ID, result any, rerr error) (*Response, error) {
 	r, merr := marshalToRaw(result)
-	return &Response{ID: id, Result: r, Error: rerr, encoded: merr == nil}, merr
+	return &Response{ID: id, Result: r, Error: rerr}, merr
 }
 
 func (msg *Response) marshal(to *wireCombined) {
@@ -153,7 +151,8 @@ func toWireError(err error) *WireError {
 }
 
 func EncodeMessage(msg Message) ([]byte, error) {
-	if r, ok := msg.(*Response); ok && r.encoded && r.Error == nil && len(r.Result) > 0 {
+	if r, ok := msg.(*Response); ok && r.Error == nil && len(r.Result) > 0 &&
+		bytes.IndexByte(r.Result, '\n') < 0 && bytes.IndexByte(r.Result, '\r') < 0 {
 		return encodeResult(r)
 	}
 	wire := wireCombined{VersionTag: wireVersion}
@@ -165,9 +164,11 @@ func EncodeMessage(msg Message) ([]byte, error) {
 	return data, nil
 }
 
-// encodeResult encodes a successful response whose result NewResponse
-// encoded, as EncodeMessage would, without encoding/json checking and
-// compacting the result's bytes a second time.
+// encodeResult encodes a successful response as EncodeMessage would,
+// but writes its result as is: encoding/json would check and compact the
+// bytes, which NewResponse has just produced compact and valid. A result
+// that spans lines (as one decoded from indented JSON may) takes the
+// encoder's path, so that a message is always a single line.
 func encodeResult(r *Response) ([]byte, error) {
 	var id []byte
 	switch v := r.ID.value.(type) {
