@@ -93,24 +93,14 @@ func FromEnv(opts Options) (*Tracing, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 
-	exporter := opts.Exporter
 	endpoint := "(test exporter)"
-	if exporter == nil {
-		var options []otlptracehttp.Option
-		if name, _ := firstNamed(append(otlpVars("ENDPOINT"), otlpVars("INSECURE")...)...); name == "" {
-			// The specification's default is http://localhost:4318; the
-			// exporter's is https.
-			options = append(options, otlptracehttp.WithInsecure())
-		}
-		otlp, err := otlptracehttp.New(context.Background(), options...)
-		if err != nil {
-			return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_*: %w", err)
-		}
-		exporter, endpoint = otlp, endpointFromEnv()
+	if opts.Exporter == nil {
+		endpoint = endpointFromEnv()
 	}
 
 	// The SDK reports a failed export, and anything else that goes wrong
-	// outside a call, to its global error handler and logger.
+	// outside a call (a certificate file the exporter cannot read, say), to
+	// its global error handler and logger.
 	var lastLogged atomic.Int64
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
 		var failed exportError
@@ -126,6 +116,21 @@ func FromEnv(opts Options) (*Tracing, error) {
 		logger.Warn("traces could not be exported; the spans of that batch are dropped (mcpdecl_trace_spans_dropped_total counts them)", "endpoint", endpoint, "error", engine.Excerpt(context.Background(), failed.err.Error()))
 	}))
 	otel.SetLogger(logr.FromSlogHandler(logger.Handler()))
+
+	exporter := opts.Exporter
+	if exporter == nil {
+		var options []otlptracehttp.Option
+		if name, _ := firstNamed(append(otlpVars("ENDPOINT"), otlpVars("INSECURE")...)...); name == "" {
+			// The specification's default is http://localhost:4318; the
+			// exporter's is https.
+			options = append(options, otlptracehttp.WithInsecure())
+		}
+		otlp, err := otlptracehttp.New(context.Background(), options...)
+		if err != nil {
+			return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_*: %w", err)
+		}
+		exporter = otlp
+	}
 
 	d := &drops{limit: int64(queueSize)}
 	bsp := sdktrace.NewBatchSpanProcessor(countingExporter{exporter, d}, sdktrace.WithMaxQueueSize(queueSize+flushRoom))

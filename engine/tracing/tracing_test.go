@@ -272,3 +272,22 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestUnreadableCertificateLogged sets a certificate file that does not
+// exist: the exporter, which reads it, says so in the server's log.
+func TestUnreadableCertificateLogged(t *testing.T) {
+	setEnv(t, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://127.0.0.1:1"})
+	t.Setenv("OTEL_EXPORTER_OTLP_CERTIFICATE", "/nonexistent/ca.pem")
+	var log strings.Builder
+	var logMu sync.Mutex
+	tr, err := FromEnv(Options{Logger: slogTo(&log, &logMu)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = tr.Shutdown(context.Background())
+	logMu.Lock()
+	defer logMu.Unlock()
+	if !strings.Contains(log.String(), "/nonexistent/ca.pem") || !strings.Contains(log.String(), "level=ERROR") {
+		t.Errorf("the log does not say the certificate could not be read: %q", log.String())
+	}
+}
