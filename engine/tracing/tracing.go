@@ -73,7 +73,9 @@ func Enabled() bool {
 // the OTEL_BSP_* ones, and its resource OTEL_SERVICE_NAME and
 // OTEL_RESOURCE_ATTRIBUTES. Where the SDK would only log a value it cannot
 // use and go on with a default (or send elsewhere), FromEnv refuses it
-// first, with an error that names the variable (see [checkEnv]).
+// first, with an error that names the variable (see [checkEnv]). What the
+// SDK reports later goes to opts.Logger: FromEnv sets the SDK's global
+// error handler and logger (a process has one of each).
 func FromEnv(opts Options) (*Tracing, error) {
 	if opts.Exporter == nil && !Enabled() {
 		return nil, nil
