@@ -139,12 +139,20 @@ func tracingUpstream(t *testing.T) (string, func() []string) {
 // Jaeger, calls a tool with a traceparent in _meta, and reads the trace
 // back from Jaeger's query API as an operator would: the server's span of
 // tools/call, child of the client's span, and the upstream request's span
-// below it, whose context the upstream received.
+// below it, whose context the upstream received. The spans are sent in
+// each protocol OTLP/HTTP has: protobuf and JSON.
 func TestJaegerReceivesTrace(t *testing.T) {
 	otlp, query := startJaeger(t)
+	for _, protocol := range []string{"http/protobuf", "http/json"} {
+		t.Run(protocol, func(t *testing.T) { jaegerReceivesTrace(t, otlp, query, protocol) })
+	}
+}
+
+func jaegerReceivesTrace(t *testing.T, otlp, query, protocol string) {
 	up, seen := tracingUpstream(t)
 	cmd := exec.Command(binary(t), "serve", writeConfig(t), "--var", "base_url="+up)
-	cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT=http://"+otlp, "OTEL_SERVICE_NAME=mcpdecl-e2e", "OTEL_BSP_SCHEDULE_DELAY=100")
+	cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT=http://"+otlp, "OTEL_EXPORTER_OTLP_PROTOCOL="+protocol,
+		"OTEL_SERVICE_NAME=mcpdecl-e2e", "OTEL_BSP_SCHEDULE_DELAY=100")
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "jaeger-test", Version: "0"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -46,6 +46,7 @@ func BenchmarkHTTPCall(b *testing.B) {
 			h := live.HTTPHandler()
 			body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"typed","arguments":{"n":3}` + rev.meta + `}}`)
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					req := httptest.NewRequest(http.MethodPost, server.Path, bytes.NewReader(body))
@@ -120,6 +121,7 @@ func benchmarkStdioCall(b *testing.B, opts server.Options) {
 	answered := make(chan error, 1)
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer reportCPU(b)()
 	go func() {
 		for range b.N {
 			if !lines.Scan() {

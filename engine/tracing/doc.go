@@ -1,9 +1,14 @@
-// Package tracing sends a server's OpenTelemetry traces over OTLP: it
-// builds the tracer provider from the standard OTEL_* environment variables
-// (endpoint, headers, sampler, resource attributes), off unless they ask
-// for it, and hands the spans to the exporter through a bounded queue that
-// drops (and counts) what it cannot hold, so that an OTLP endpoint that is
-// down or slow never slows a call. The spans themselves are made where the
-// work is: the server's span per MCP request in engine/server, the spans of
-// upstream requests, statements and runs in the adapters.
+// Package tracing sends a server's OpenTelemetry traces over OTLP/HTTP:
+// off unless the standard OTEL_* environment variables ask for it, it
+// builds the tracer provider with the SDK's BatchSpanProcessor in front of
+// its otlptracehttp exporter, which read those variables themselves
+// (endpoint, headers, protocol, sampler, batching, resource). It refuses,
+// naming the variable, a value the SDK would silently replace by a default;
+// and it counts the spans dropped, because the queue was full or their
+// export failed, for mcpdecl_trace_spans_dropped_total. A span never waits
+// for the endpoint: the processor drops what its queue cannot hold, so an
+// OTLP endpoint that is down or slow never slows a call. The spans
+// themselves are made where the work is: the server's span per MCP request
+// in engine/server, the spans of upstream requests, statements and runs in
+// the adapters.
 package tracing
