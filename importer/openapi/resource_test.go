@@ -34,7 +34,8 @@ func TestResourceSelection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := importFile(t, "library.yaml", Options{Resources: tt.sel})
+			// A toolset per tag: of the tools (catalogue has none).
+			res, err := importFile(t, "library.yaml", Options{Resources: tt.sel, Toolsets: true})
 			if err != nil {
 				t.Fatal(err)
 			}
