@@ -66,7 +66,7 @@ func (b *builder) resource(op *Operation, base string, taken names) (*tool, erro
 		return nil, nil
 	}
 	name := taken.unique(base, maxToolName)
-	t, why, err := b.asResource(op, name)
+	t, why, err := b.asResource(op, name, nil)
 	if t == nil {
 		delete(taken, name)
 		if why != "" {
@@ -77,8 +77,10 @@ func (b *builder) resource(op *Operation, base string, taken names) (*tool, erro
 }
 
 // asResource builds the resource of op, or says why op cannot be one ("",
-// when it cannot be a tool either: the tool's import says why).
-func (b *builder) asResource(op *Operation, name string) (*tool, string, error) {
+// when it cannot be a tool either: the tool's import says why). drop names
+// optional query parameters to leave out besides those whose schema says
+// they are lists or objects.
+func (b *builder) asResource(op *Operation, name string, drop map[string]bool) (*tool, string, error) {
 	if op.Body != nil {
 		return nil, "it has a request body", nil
 	}
@@ -110,7 +112,7 @@ func (b *builder) asResource(op *Operation, name string) (*tool, string, error) 
 		case p.Required || p.In == "cookie":
 		case p.In == "query" && !template:
 			i = 0
-		case p.In == "query" && !b.scalarParam(p):
+		case p.In == "query" && (!b.scalarParam(p) || drop[p.Name]):
 			i = 1
 		case p.In == "header":
 			i = 2
@@ -128,6 +130,21 @@ func (b *builder) asResource(op *Operation, name string) (*tool, string, error) 
 	}
 	if err != nil {
 		return nil, "", nil
+	}
+	// An optional query parameter whose argument is not plain after all
+	// (a nullable integer, a oneOf) is left out too, and the rest built
+	// again.
+	if drop == nil {
+		drop = map[string]bool{}
+		for _, f := range t.query {
+			n, ok := argRef(f)
+			if ok && !b.scalarArg(argNamed(t.args, n)) && slices.ContainsFunc(c.Params, func(p Param) bool { return p.In == "query" && p.Name == f.key && !p.Required }) {
+				drop[f.key] = true
+			}
+		}
+		if len(drop) > 0 {
+			return b.asResource(op, name, drop)
+		}
 	}
 	for i, l := range left {
 		if n := leftNames[i]; len(n) == 1 {
@@ -247,15 +264,37 @@ func (b *builder) scalarParam(p Param) bool {
 }
 
 // scalarArg reports whether an argument is of one plain type, which a URI
-// template's variable carries as text.
+// template's variable carries as text: a string, a number or a boolean
+// (the text of a variable is read as one), a nullable string, or an enum
+// of strings.
 func (b *builder) scalarArg(a arg) bool {
 	switch a.typ {
 	case "string", "integer", "number", "bool":
 		return true
 	case "":
-		return a.schema != nil && scalarType(obj(b.locals.resolve(a.schema))) != ""
+		m := obj(b.locals.resolve(a.schema))
+		if scalarType(m) != "" {
+			return true
+		}
+		switch t := m["type"].(type) {
+		case []any:
+			return len(t) == 2 && slices.Contains(t, "string") && slices.Contains(t, "null")
+		case nil:
+			e := list(m["enum"])
+			return len(e) > 0 && !slices.ContainsFunc(e, func(v any) bool { _, ok := v.(string); return !ok })
+		}
 	}
 	return false
+}
+
+// argNamed is the argument called name.
+func argNamed(args []arg, name string) arg {
+	for _, a := range args {
+		if a.name == name {
+			return a
+		}
+	}
+	return arg{}
 }
 
 // uriLiteral escapes what RFC 6570 does not take as a literal of a

@@ -75,7 +75,7 @@ func TestResourceSelection(t *testing.T) {
 		"# Note: not a resource: its response is application/pdf, which the http action returns as text only when it is an image or audio.\ntool \"get_scan\"",
 		"# Note: left out the optional query parameter \"limit\": a resource is read at one URI, so the upstream's defaults apply.\n" +
 			"# Note: left out the optional header \"X-Trace\": a URI carries no headers.\nresource \"list_books\"",
-		"# Note: left out the optional query parameter \"fields\": a variable of a URI template holds one plain value.\nresource_template \"search_books\"",
+		"# Note: left out the optional query parameters \"fields\" and \"year\": a variable of a URI template holds one plain value.\nresource_template \"search_books\"",
 	} {
 		if !strings.Contains(main, want) {
 			t.Errorf("the file lacks %q", want)
@@ -270,7 +270,7 @@ func TestImportedResourcesRead(t *testing.T) {
 	for _, r := range templates.ResourceTemplates {
 		listed = append(listed, r.URITemplate+" "+r.MIMEType)
 	}
-	if want := "library://books/{isbn} application/json|library://books/{isbn}/cover{?size} image/png|library://search{?q,limit} application/json"; strings.Join(listed, "|") != want {
+	if want := "library://books/{isbn} application/json|library://books/{isbn}/cover{?size} image/png|library://search{?q,limit,lang} application/json"; strings.Join(listed, "|") != want {
 		t.Errorf("resources/templates/list: %q\nwant %q", strings.Join(listed, "|"), want)
 	}
 
@@ -283,6 +283,7 @@ func TestImportedResourcesRead(t *testing.T) {
 		{"library://books/978-1/cover?size=large", "GET /api/books/978-1/cover?size=large", "image/png", "", png},
 		{"library://books/978-1/cover", "GET /api/books/978-1/cover", "image/png", "", png},
 		{"library://search?q=dune%20messiah&limit=5", "GET /api/search?limit=5&q=dune+messiah", "application/json", `[{"isbn": "978-1", "title": "Dune"}]`, nil},
+		{"library://search?q=dune&lang=en", "GET /api/search?lang=en&q=dune", "application/json", `[{"isbn": "978-1", "title": "Dune"}]`, nil},
 		{"library://stats.csv", "GET /api/stats.csv", "text/csv", "month,loans\n2026-01,12\n", nil},
 	}
 	for _, tt := range tests {
