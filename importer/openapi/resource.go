@@ -16,15 +16,15 @@ import (
 // A GET operation may be imported as a resource, read by URI, instead of
 // a tool: when Options.Resources names it, or when its x-mcp-resource is
 // true. Its URI is <scheme>://<path>, the scheme the http_api's name with
-// dashes for underscores (pet-store://pets). Without a path parameter and
-// a required query parameter it is a resource block, its optional query
+// dashes for underscores (pet-store://pets). Without path parameters or
+// required query parameters it is a resource block, its optional query
 // parameters left out (the upstream's defaults apply); else it is a
 // resource_template block whose variables are its path parameters
 // ({pet_id}) and its query parameters ({?q,limit}, RFC 6570's form-style
 // query expansion). Either reads through the same http block as the tool
 // would, the response body its contents, with the response's media type.
-// An operation that a URI cannot carry (a required header, a list in the
-// query…) stays a tool, noted.
+// An operation that a URI cannot carry (a required header, a list in a
+// required query parameter…) stays a tool, noted.
 
 // resources are the operations imported as resources, and their URIs.
 type resources struct {
