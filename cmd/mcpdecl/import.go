@@ -64,7 +64,12 @@ names a directory, which gets <name>.hcl and one <name>_<tag>.hcl per tag.
 Existing files are not replaced without --force.
 
 Patterns in the selection flags are globs (* also matches /); flags repeat or
-take comma-separated lists. --overlay applies an OpenAPI Overlay (1.0) to the
+take comma-separated lists. --resources makes the GET operations it names
+resources, read by a URI such as pet-store://pets (the http_api's name, then
+the path), or, with path parameters or a required query parameter, resource
+templates such as pet-store://pets/{pet_id}{?fields}, instead of tools. An
+operation's x-mcp-resource (true or false, in the document or an overlay)
+decides over --resources. --overlay applies an OpenAPI Overlay (1.0) to the
 document first, so that names and descriptions curated once survive a new
 version of the document.
 
@@ -98,6 +103,7 @@ or send requests elsewhere.`,
 	f.StringSliceVar(&opts.Select.Paths, "path", nil, "import only operations on these paths")
 	f.StringSliceVar(&opts.Select.ExcludePaths, "exclude-path", nil, "leave out operations on these paths")
 	f.StringVar(&methods, "method", "", "import only these methods, such as GET,HEAD")
+	f.StringSliceVar(&opts.Resources, "resources", nil, "import these GET operations as resources or resource templates instead of tools: operationIds, tool names or paths ('*' for every one that can be)")
 	f.IntVar(&opts.MaxTools, "max-tools", 0, "import at most this many tools; the rest are reported")
 	f.IntVar(&opts.DescriptionBudget, "description-budget", 1200, "the longest tool description, in bytes")
 	f.BoolVar(&opts.SplitByTag, "split-by-tag", false, "write one file per tag into the directory -o names")
@@ -205,6 +211,9 @@ func (a *app) importReport(res *openapi.Result, tokens int) {
 	w := a.stderr
 	fmt.Fprintf(w, "%d operations read: %d imported, %d skipped, %d not selected, %d past --max-tools.\n",
 		res.Read, len(res.Imported), len(res.Skipped), res.Excluded, len(res.Capped))
+	if len(res.Resources)+len(res.Templates) > 0 {
+		fmt.Fprintf(w, "Imported as resources: %d; as resource templates: %d.\n", len(res.Resources), len(res.Templates))
+	}
 	for _, s := range res.Skipped {
 		fmt.Fprintf(w, "  skipped %s: %s\n", s.Operation, s.Reason)
 	}

@@ -1,7 +1,9 @@
 // Package openapi turns an OpenAPI document into mcpdecl configuration: one
 // http_api for the document's servers and security schemes, and one tool
 // per selected operation, with its arguments, request mapping and typed
-// outputs.
+// outputs; or, for the GET operations Options.Resources or x-mcp-resource
+// names, a resource or a resource template read through the same request
+// (see resource.go).
 //
 // It reads OpenAPI 3.0 and 3.1 and Swagger 2.0, as JSON or YAML, into
 // plain values and resolves references itself (local ones, and ones to

@@ -31,6 +31,11 @@ type Options struct {
 	// Source names the document in the header comment, such as the path
 	// given on the command line.
 	Source string
+	// Resources are the GET operations to import as resources or
+	// resource templates instead of tools: operationIds, tool names or
+	// paths, or patterns of them. An operation's x-mcp-resource (true or
+	// false) decides over them.
+	Resources []string
 	// File is the name of the main file, such as github.hcl (default: the
 	// http_api's name and .hcl); the names of the others start with its
 	// stem (github_issues.hcl, github_2.hcl).
@@ -44,8 +49,12 @@ type Result struct {
 	Files []File
 	// Read is the number of operations in the document.
 	Read int
-	// Imported are the names of the tools written.
+	// Imported are the names of the tools, resources and resource
+	// templates written.
 	Imported []string
+	// Resources and Templates are those of Imported written as resource
+	// and resource_template blocks.
+	Resources, Templates []string
 	// Skipped are the operations that could not become tools.
 	Skipped []Skipped
 	// Excluded is the number of operations the selection left out.
@@ -73,9 +82,10 @@ type Skipped struct {
 
 // builder holds what an import shares.
 type builder struct {
-	spec   *Spec
-	opts   Options
-	locals *locals
+	spec      *Spec
+	opts      Options
+	locals    *locals
+	resources resources
 }
 
 // Import turns the document into configuration.
@@ -102,6 +112,7 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	if api.authNote != "" {
 		res.Notes = append(res.Notes, "left out "+api.authNote)
 	}
+	b.resources = resources{scheme: strings.ReplaceAll(api.name, "_", "-"), served: map[*tool]*served{}, uris: map[string]bool{}}
 	taken := names{}
 	var tools []*tool
 	for _, op := range ops {
@@ -115,7 +126,21 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, Skipped{label, op.Skip})
 			continue
 		}
-		if opts.MaxTools > 0 && len(tools) >= opts.MaxTools {
+		r, err := b.resource(op, base, taken)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			tools = append(tools, r)
+			res.Imported = append(res.Imported, r.name)
+			if b.resources.served[r].template {
+				res.Templates = append(res.Templates, r.name)
+			} else {
+				res.Resources = append(res.Resources, r.name)
+			}
+			continue
+		}
+		if opts.MaxTools > 0 && len(tools)-len(b.resources.served) >= opts.MaxTools {
 			res.Capped = append(res.Capped, Skipped{label, fmt.Sprintf("past --max-tools %d", opts.MaxTools)})
 			continue
 		}

@@ -44,6 +44,7 @@ func TestGolden(t *testing.T) {
 		{"petstore.yaml", Options{SplitByTag: true, Name: "pets", Select: Selection{ExcludeTags: []string{"photos"}}}},
 		{"swagger.json", Options{}},
 		{"openapi31.yaml", Options{BaseURL: "https://notes.example.com/v2"}},
+		{"library.yaml", Options{Resources: []string{"*"}}},
 	}
 	for i, tt := range tests {
 		golden := filepath.Join("testdata", "golden", strings.TrimSuffix(tt.spec, filepath.Ext(tt.spec))+".hcl.txt")

@@ -34,6 +34,13 @@ type Operation struct {
 	// annotations by name (readOnlyHint…), replacing those the method
 	// implies.
 	Annotations map[string]any
+	// Resource is the operation's x-mcp-resource: true to import it as a
+	// resource (or a resource template), false to keep it a tool; nil
+	// when it has none.
+	Resource any
+	// MediaType is the media type of the success response's content, the
+	// JSON one when there are several; "" when the document gives none.
+	MediaType string
 }
 
 // Param is a path, query, header or cookie parameter.
@@ -128,6 +135,7 @@ func (s *Spec) operation(method, path string, item, raw map[string]any, doc, ptr
 		Description: strings.TrimSpace(str(raw["description"])),
 		Deprecated:  raw["deprecated"] == true,
 		Annotations: obj(raw["x-mcp-annotations"]),
+		Resource:    raw["x-mcp-resource"],
 	}
 	for _, t := range list(raw["tags"]) {
 		// A tag becomes a tool's tag, which is at most 128 bytes with no
@@ -165,6 +173,7 @@ func (s *Spec) operation(method, path string, item, raw map[string]any, doc, ptr
 		op.Skip = err.Error()
 		return op, nil
 	}
+	op.MediaType = s.responseMedia(raw, doc)
 	if err := s.response(op, raw, doc); err != nil {
 		if errors.As(err, &b) {
 			return nil, brokenAt(err, ptr+"/responses")

@@ -48,7 +48,9 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 			tag = t.op.Tags[0]
 		}
 		for _, tg := range t.op.Tags {
-			byTag[tg] = append(byTag[tg], t.name)
+			if b.resources.served[t] == nil { // toolsets are of tools
+				byTag[tg] = append(byTag[tg], t.name)
+			}
 		}
 		key := ""
 		if b.opts.SplitByTag {
@@ -135,7 +137,11 @@ func (b *builder) render(api *apiDecl, tools []*tool) [][]byte {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(tools); i = int(next.Add(1) - 1) {
 				f := hclwrite.NewEmptyFile()
-				b.toolBlock(f.Body(), api, tools[i])
+				if s := b.resources.served[tools[i]]; s != nil {
+					b.servedBlock(f.Body(), api, tools[i], s)
+				} else {
+					b.toolBlock(f.Body(), api, tools[i])
+				}
 				pieces[i] = tidy(hclwrite.Format(f.Bytes()))
 			}
 		})
