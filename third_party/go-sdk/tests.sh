@@ -45,3 +45,7 @@ skip '^TestStreamableStateful_DiscoverDoesNotLeakSession$'
 skip '^TestStreamableSessionTimeout$'
 skip '^TestServerTransportCleanup$'
 skip '^TestResourceSubscriptions_MultipleURIs$'
+# - InMemory has the same shape as MultipleURIs (an update sent as soon
+#   as Subscribe returns, awaited 5 s): it timed out once in CI's run on a
+#   busy machine.
+skip '^TestResourceSubscriptions_InMemory$'
