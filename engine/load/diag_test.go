@@ -29,7 +29,7 @@ func TestDiagnosticsOnlyTheRealError(t *testing.T) {
   text = expr("args.city")
 }`,
 			want: []string{`5:5-5:15: Unsupported argument`},
-			not:  []string{"declares no arguments", "unknown field", "city"},
+			not:  []string{"none are declared here", "unknown field", "city"},
 		},
 		{
 			name: "enum value of the wrong type",

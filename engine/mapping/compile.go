@@ -308,7 +308,7 @@ func describeEnv(env Env) string {
 		fields := mapFields(env[name])
 		if name == "args" {
 			if len(fields) == 0 {
-				parts = append(parts, "args (this tool declares no arguments)")
+				parts = append(parts, "args (none are declared here)")
 				continue
 			}
 			parts = append(parts, "args ("+strings.Join(fields, ", ")+")")
