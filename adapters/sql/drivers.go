@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -175,6 +177,7 @@ func (d *Database) openMySQL(ctx *engine.DecodeContext, dsn string, rng hcl.Rang
 			"interpolateParams=true makes the driver write values into the SQL text; mcpdecl sends them only as bound parameters. Remove it from the dsn.")}, nil
 	}
 	cfg.ParseTime = true
+	cfg.Logger = driverLogger{d.logger.With("database", d.name)}
 	if _, ok := cfg.Params["time_zone"]; !ok {
 		if cfg.Params == nil {
 			cfg.Params = map[string]string{}
@@ -202,6 +205,17 @@ func (d *Database) openMySQL(ctx *engine.DecodeContext, dsn string, rng hcl.Rang
 	}
 	return nil, nil
 }
+
+// driverLogger sends what the MySQL driver logs (a dropped connection, a
+// bad packet) to the server's log instead of a bare line on stderr.
+type driverLogger struct{ logger *slog.Logger }
+
+// Print logs the driver's message as a warning.
+func (l driverLogger) Print(v ...any) {
+	l.logger.Warn("mysql driver: " + strings.TrimSpace(fmt.Sprint(v...)))
+}
+
+var _ mysql.Logger = driverLogger{}
 
 // killer ends MySQL statements on the server. Closing the connection, what
 // the driver does when a context ends, leaves the statement running there.

@@ -183,3 +183,31 @@ tool "huge" {
 		t.Errorf("the statement still runs on the server")
 	}
 }
+
+// TestMySQLDriverLogsToTheServerLog: what the driver reports (here, an idle
+// connection the server closed) reaches the server's log with the
+// database's name, not a bare "[mysql]" line on stderr.
+func TestMySQLDriverLogsToTheServerLog(t *testing.T) {
+	b, s := mysqlBackend(t)
+	var log logBuffer
+	cfg := loadLogged(t, "", b.database("db", "")+`
+tool "conn" {
+  description = "The connection's id."
+  sql {
+    database = database.db
+    query    = "SELECT CONNECTION_ID() AS id"
+  }
+  output "id" { value = expr("rows[0].id") }
+}
+`, &log)
+	var out struct{ ID int64 }
+	if err := json.Unmarshal([]byte(structured(t, mustCall(t, cfg, "conn", `{}`))), &out); err != nil {
+		t.Fatal(err)
+	}
+	s.exec(t, fmt.Sprintf("KILL %d", out.ID))
+	mustCall(t, cfg, "conn", `{}`)
+	got := log.take()
+	if !strings.Contains(got, "closing bad idle connection") || !strings.Contains(got, "mysql driver") || !strings.Contains(got, "database=db") {
+		t.Errorf("the server log has no line from the driver:\n%s", got)
+	}
+}
