@@ -291,8 +291,15 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		return nil, diags
 	}
 
-	// Headers: the api's (User-Agent, headers, auth), the body's type, the
-	// action's own.
+	a.provision(hdr)
+	return a, diags
+}
+
+// provision completes a decoded action from its api: the headers (the
+// api's User-Agent, headers and auth, the body's type, the action's own
+// hdr), the api's query string, timeout and response cap where the action
+// sets none, and whether its values run programs.
+func (a *action) provision(hdr http.Header) {
 	a.header = a.api.header.Clone()
 	if a.contentType != "" {
 		a.header["Content-Type"] = []string{a.contentType}
@@ -316,7 +323,6 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 			a.dynamic = true
 		}
 	}
-	return a, diags
 }
 
 // placeholdersOutsidePath reports the placeholders of a url or path that

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
+	graphqlaction "github.com/mcpdecl/mcpdecl/adapters/graphql"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -143,7 +144,7 @@ func configBytes(paths []string) int64 {
 
 // registry lists the adapters mcpdecl is built with.
 func registry() *engine.Registry {
-	return engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())
+	return engine.NewRegistry(httpaction.New(), graphqlaction.New(), execaction.New(), sqlaction.New())
 }
 
 // load reads the configuration at paths, printing every diagnostic to

@@ -1,0 +1,46 @@
+package graphqlaction
+
+import "github.com/mcpdecl/mcpdecl/engine/spec"
+
+// Spec declares the graphql block of a tool.
+var Spec = &spec.Block{
+	Name:    "graphql",
+	In:      "tool",
+	Summary: "sends one GraphQL operation to an http_api per call",
+	Doc: "The operation is posted as JSON (query, operationName, variables) to the api's base_url, or to path under it. " +
+		"With schema, the query is validated when the files load and data is typed from its selection. " +
+		"Programs after the call read data, errors (the server's, each with message and path), status and headers. " +
+		"A response with errors fails the call; error_if replaces that rule, for instance error_if = expr(\"data == nil\") to keep partial data.",
+	Example: `http_api "countries" {
+  base_url = "https://countries.example.com/graphql"
+}
+
+tool "country" {
+  description = "A country's capital and currency, by its ISO code."
+  arg "code" {
+    type = string
+  }
+  graphql {
+    api   = http_api.countries
+    query = <<-GQL
+      query Country($code: ID!) {
+        country(code: $code) { name capital currency }
+      }
+    GQL
+    variables = { code = expr("args.code") }
+  }
+  output "capital" {
+    type  = string
+    value = expr("data.country.capital")
+  }
+}`,
+	Attrs: []*spec.Attr{
+		spec.Any("api", "is the http_api the operation is sent to, as http_api.<name>: its auth, headers, hosts, retries and timeout apply").Mandatory().Unevaluated(),
+		spec.String("path", "is where the GraphQL endpoint is, under the api's base_url, such as \"/graphql\"").DefaultIs("the base_url itself"),
+		spec.String("query", "is the GraphQL document: one operation, or several and operation to name one; write it in a heredoc, or read it with file(\"name.graphql\")").Mandatory(),
+		spec.String("operation", "names the operation of query to run, when it holds several"),
+		spec.String("schema", "is the path of the API's schema, as SDL (a .graphql file) or the JSON result of an introspection query; with it, query is validated at load and data is typed from its selection"),
+		spec.Expr("variables", "are the operation's variables: an object whose values may be expr() programs reading args"),
+		spec.Duration("timeout", "bounds the request").DefaultIs("the api's timeout"),
+	},
+}
