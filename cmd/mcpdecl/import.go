@@ -13,7 +13,9 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	gqlimport "github.com/mcpdecl/mcpdecl/importer/graphql"
 	"github.com/mcpdecl/mcpdecl/importer/openapi"
+	"github.com/mcpdecl/mcpdecl/internal/gqlschema"
 )
 
 // defaultTokenBudget is the estimated size of tools/list above which an
@@ -27,12 +29,12 @@ func (a *app) importCmd() *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, rest []string) error {
 			if len(rest) == 0 {
-				return usageError{errors.New("import needs the kind of description to read: mcpdecl import openapi SPEC")}
+				return usageError{errors.New("import needs the kind of description to read: mcpdecl import openapi SPEC, or mcpdecl import graphql --schema SCHEMA OPERATION…")}
 			}
-			return usageError{fmt.Errorf("unknown command %q for \"mcpdecl import\": the one there is is openapi (OpenAPI 3.0, 3.1 and Swagger 2.0)", rest[0])}
+			return usageError{fmt.Errorf("unknown command %q for \"mcpdecl import\": there are openapi (OpenAPI 3.0, 3.1 and Swagger 2.0) and graphql (a schema and operation files)", rest[0])}
 		},
 	}
-	c.AddCommand(a.importOpenAPICmd())
+	c.AddCommand(a.importOpenAPICmd(), a.importGraphQLCmd())
 	return c
 }
 
@@ -239,4 +241,172 @@ func estimateTokens(cfg *engine.Config) int {
 		}
 	}
 	return n / 4
+}
+
+func (a *app) importGraphQLCmd() *cobra.Command {
+	var (
+		opts   gqlimport.Options
+		schema string
+		out    string
+		force  bool
+	)
+	c := &cobra.Command{
+		Use:   "graphql --schema SCHEMA OPERATION…",
+		Short: "Write one http_api and a tool per operation file from a GraphQL schema",
+		Long: `Import reads a GraphQL schema (SDL, or the JSON result of an introspection
+query) and operation files (.graphql or .gql; a directory gives every such
+file in it, in name order), one operation per file, and writes configuration:
+a variable for the endpoint's URL (read from the environment, --endpoint by
+default), one http_api, and a tool per operation — its arguments are the
+operation's variables (non-null ones required, enums and input objects as
+JSON Schema), its outputs the fields it selects, typed from the schema, and
+its description the comment lines that open the file. The tools read the
+schema and the operation files with relative paths, so that an operation
+edited later is checked again at load.
+
+The configuration is loaded as serve would load it before anything is
+written: an import writes a file that validates, or nothing. A file whose
+operation does not validate against the schema is skipped, with its reason.`,
+		Args: args(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, rest []string) error {
+			if schema == "" {
+				return usageError{errors.New("import graphql needs the API's schema: --schema schema.graphql (SDL) or --schema schema.json (an introspection result)")}
+			}
+			return a.importGraphQL(schema, rest, out, force, opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&schema, "schema", "", "the API's schema: SDL, or the JSON result of an introspection query")
+	f.StringVarP(&out, "output", "o", "", "the file to write (default: <name>.hcl here)")
+	f.BoolVar(&force, "force", false, "replace the file if it exists")
+	f.StringVar(&opts.Name, "name", "graphql", "the http_api's name, and the prefix of its variables")
+	f.StringVar(&opts.Endpoint, "endpoint", "", "the endpoint's URL, the default of the variable <name>_url")
+	f.StringVar(&opts.BearerEnv, "bearer-env", "", "the environment variable that holds a bearer token for the endpoint")
+	return c
+}
+
+// importGraphQL reads the schema and the operations, converts, validates
+// and writes.
+func (a *app) importGraphQL(schemaPath string, paths []string, out string, force bool, opts gqlimport.Options) error {
+	if out == "" {
+		out = opts.Name + ".hcl"
+	}
+	if !strings.HasSuffix(out, ".hcl") {
+		return usageError{fmt.Errorf("-o %s: the file to write must end with .hcl", out)}
+	}
+	dir := filepath.Dir(out)
+	data, err := engine.ReadConfigFile(schemaPath)
+	if err != nil {
+		return err
+	}
+	schema, err := gqlschema.Parse(schemaPath, data)
+	if err != nil {
+		return fmt.Errorf("the schema %s is invalid: %w", schemaPath, err)
+	}
+	if opts.Schema, err = relativeTo(dir, schemaPath); err != nil {
+		return err
+	}
+	var ops []gqlimport.Operation
+	for _, p := range paths {
+		files, err := operationFiles(p)
+		if err != nil {
+			return err
+		}
+		for _, name := range files {
+			text, err := engine.ReadConfigFile(name)
+			if err != nil {
+				return err
+			}
+			rel, err := relativeTo(dir, name)
+			if err != nil {
+				return err
+			}
+			ops = append(ops, gqlimport.Operation{Path: rel, Text: string(text)})
+		}
+	}
+	res, err := gqlimport.Import(schema, ops, opts)
+	if err != nil {
+		return usageError{err}
+	}
+	fmt.Fprintf(a.stderr, "%d operation files read: %d imported, %d skipped.\n", len(ops), len(res.Imported), len(res.Skipped))
+	for _, s := range res.Skipped {
+		fmt.Fprintf(a.stderr, "  skipped %s: %s\n", s.Path, s.Reason)
+	}
+	if len(res.Imported) == 0 {
+		return errors.New("no operation became a tool, so nothing was written")
+	}
+	if _, err := os.Stat(out); err == nil && !force {
+		return fmt.Errorf("%s already exists, and import never replaces a file: give another -o, or add --force to replace it", out)
+	}
+	// Load what would be written, as serve would, before writing it: next
+	// to where it goes, so that its relative paths hold.
+	staged, err := os.CreateTemp(dir, ".mcpdecl-import-*.hcl")
+	if err != nil {
+		return fmt.Errorf("write into %s: %w", dir, err)
+	}
+	defer os.Remove(staged.Name())
+	if _, err := staged.Write(res.Data); err != nil {
+		_ = staged.Close()
+		return fmt.Errorf("write %s: %w", staged.Name(), err)
+	}
+	if err := staged.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", staged.Name(), err)
+	}
+	cfg, files, diags := load.Load(load.Options{Registry: registry(), LookupEnv: func(string) (string, bool) { return "", false }}, staged.Name())
+	if diags.HasErrors() {
+		a.report(files, diags, nil)
+		return errors.New("the configuration made from these operations does not load, so nothing was written; this is a bug in mcpdecl import: please report it with the schema and the operations")
+	}
+	_ = cfg.Close()
+	if err := os.Rename(staged.Name(), out); err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	fmt.Fprintf(a.stdout, "Wrote %s\n", out)
+	fmt.Fprintf(a.stdout, "Set %s before calling its tools.\n", strings.Join(res.Env, " and "))
+	fmt.Fprintf(a.stdout, "Try: mcpdecl list %s\n", out)
+	return nil
+}
+
+// operationFiles lists the operation files p names: p itself, or the
+// .graphql and .gql files of the directory p, in name order.
+func operationFiles(p string) ([]string, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{p}, nil
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if ext := filepath.Ext(e.Name()); !e.IsDir() && (ext == ".graphql" || ext == ".gql") {
+			out = append(out, filepath.Join(p, e.Name()))
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s has no .graphql or .gql file", p)
+	}
+	return out, nil
+}
+
+// relativeTo is path relative to dir, with forward slashes, as a
+// configuration in dir names it.
+func relativeTo(dir, path string) (string, error) {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
 }

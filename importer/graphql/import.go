@@ -1,0 +1,526 @@
+package graphql
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// Options say what to write.
+type Options struct {
+	// Name is the http_api's name and the prefix of its variables.
+	Name string
+	// Endpoint is the GraphQL endpoint's URL, the default of the variable
+	// <name>_url.
+	Endpoint string
+	// BearerEnv, when not empty, names the environment variable that holds
+	// a bearer token: the http_api then sends it.
+	BearerEnv string
+	// Schema is the schema's path as the configuration names it (relative
+	// to the file written).
+	Schema string
+}
+
+// Operation is one operation file.
+type Operation struct {
+	// Path is the file's path as the configuration names it, for file().
+	Path string
+	// Text is its content.
+	Text string
+}
+
+// Skip is an operation that did not become a tool, and why.
+type Skip struct {
+	Path, Reason string
+}
+
+// Result is what an import wrote.
+type Result struct {
+	// Data is the configuration.
+	Data []byte
+	// Imported names the tools written, in order.
+	Imported []string
+	// Skipped are the operation files that did not become tools.
+	Skipped []Skip
+	// Env names the environment variables the configuration reads.
+	Env []string
+}
+
+// maxDepth bounds how deep input objects are written into an argument's
+// schema; a recursive input type is cut where it recurs.
+const maxDepth = 8
+
+// Import writes the configuration for ops, validated against schema.
+func Import(schema *ast.Schema, ops []Operation, opts Options) (*Result, error) {
+	if !hclsyntax.ValidIdentifier(opts.Name) {
+		return nil, fmt.Errorf("the name %q is not a valid identifier: use letters, digits and underscores", opts.Name)
+	}
+	res := &Result{}
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	urlVar := opts.Name + "_url"
+	envURL := strings.ToUpper(urlVar)
+	res.Env = append(res.Env, envURL)
+	v := body.AppendNewBlock("variable", []string{urlVar}).Body()
+	v.SetAttributeValue("description", cty.StringVal("The URL of the GraphQL endpoint."))
+	v.SetAttributeRaw("default", envDefault(envURL, opts.Endpoint))
+	if opts.BearerEnv != "" {
+		res.Env = append(res.Env, opts.BearerEnv)
+		body.AppendNewline()
+		t := body.AppendNewBlock("variable", []string{opts.Name + "_token"}).Body()
+		t.SetAttributeValue("description", cty.StringVal("The bearer token the endpoint is called with."))
+		t.SetAttributeRaw("default", envDefault(opts.BearerEnv, ""))
+		t.SetAttributeValue("sensitive", cty.True)
+	}
+	body.AppendNewline()
+	api := body.AppendNewBlock("http_api", []string{opts.Name}).Body()
+	api.SetAttributeTraversal("base_url", traversal("var", urlVar))
+	if opts.BearerEnv != "" {
+		api.AppendNewBlock("auth", nil).Body().SetAttributeTraversal("bearer", traversal("var", opts.Name+"_token"))
+	}
+
+	used := map[string]bool{}
+	for _, op := range ops {
+		t, err := tool(schema, op)
+		if err != nil {
+			res.Skipped = append(res.Skipped, Skip{Path: op.Path, Reason: err.Error()})
+			continue
+		}
+		name := t.name
+		for i := 2; used[name]; i++ {
+			name = fmt.Sprintf("%s_%d", t.name, i)
+		}
+		used[name] = true
+		t.name = name
+		body.AppendNewline()
+		t.write(body, opts)
+		res.Imported = append(res.Imported, name)
+	}
+	res.Data = hclwrite.Format(f.Bytes())
+	return res, nil
+}
+
+// envDefault writes env("NAME"), or a fallback when it is empty.
+func envDefault(name, fallback string) hclwrite.Tokens {
+	if fallback == "" {
+		return hclwrite.TokensForFunctionCall("env", hclwrite.TokensForValue(cty.StringVal(name)))
+	}
+	return hclwrite.TokensForFunctionCall("env", hclwrite.TokensForValue(cty.StringVal(name)), hclwrite.TokensForValue(cty.StringVal(fallback)))
+}
+
+func traversal(names ...string) hcl.Traversal {
+	t := hcl.Traversal{hcl.TraverseRoot{Name: names[0]}}
+	for _, n := range names[1:] {
+		t = append(t, hcl.TraverseAttr{Name: n})
+	}
+	return t
+}
+
+// toolDecl is one tool to write.
+type toolDecl struct {
+	name, description string
+	op                Operation
+	args              []argDecl
+	outputs           []outputDecl
+}
+
+type argDecl struct {
+	name, typ, description string
+	schema                 map[string]any // instead of typ, for enums and input objects
+	optional               bool
+	def                    any // the variable's default, or nil
+}
+
+type outputDecl struct {
+	name, description string
+	schema            map[string]any
+	optional          bool
+}
+
+// tool reads one operation file.
+func tool(schema *ast.Schema, op Operation) (*toolDecl, error) {
+	doc, err := parser.ParseQuery(&ast.Source{Name: op.Path, Input: op.Text})
+	if err != nil {
+		return nil, fmt.Errorf("it does not parse: %v", err)
+	}
+	if errs := validator.Validate(schema, doc); len(errs) > 0 {
+		return nil, fmt.Errorf("it does not validate against the schema: %v", errs[0])
+	}
+	if len(doc.Operations) != 1 {
+		return nil, fmt.Errorf("it holds %d operations; a file gives one tool, so write one operation per file", len(doc.Operations))
+	}
+	o := doc.Operations[0]
+	if o.Operation == ast.Subscription {
+		return nil, errors.New("it is a subscription, which a tool's one request and one answer cannot serve")
+	}
+	t := &toolDecl{op: op, name: snake(o.Name)}
+	if t.name == "" {
+		base := path.Base(op.Path)
+		t.name = snake(strings.TrimSuffix(base, path.Ext(base)))
+	}
+	if t.name == "" {
+		return nil, errors.New("neither the operation nor the file has a name a tool can take")
+	}
+	t.description = leadingComment(op.Text)
+	if t.description == "" {
+		t.description = describe(o)
+	}
+	for _, d := range o.VariableDefinitions {
+		t.args = append(t.args, argFor(schema, d))
+	}
+	for _, s := range o.SelectionSet {
+		f, ok := s.(*ast.Field)
+		if !ok || f.Definition == nil || f.Name == "__typename" {
+			continue
+		}
+		key := f.Alias
+		if key == "" {
+			key = f.Name
+		}
+		out := outputDecl{name: key, description: firstSentence(f.Definition.Description), optional: !f.Definition.Type.NonNull}
+		out.schema = valueSchema(f.Definition.Type, f.SelectionSet, schema, false)
+		t.outputs = append(t.outputs, out)
+	}
+	return t, nil
+}
+
+// describe is a tool's description when its file has no leading comment:
+// what its root fields are.
+func describe(o *ast.OperationDefinition) string {
+	kind := "Reads"
+	if o.Operation == ast.Mutation {
+		kind = "Changes"
+	}
+	var parts []string
+	for _, s := range o.SelectionSet {
+		if f, ok := s.(*ast.Field); ok && f.Definition != nil {
+			p := f.Name
+			if d := firstSentence(f.Definition.Description); d != "" {
+				p += " (" + strings.TrimSuffix(d, ".") + ")"
+			}
+			parts = append(parts, p)
+		}
+	}
+	return kind + " " + strings.Join(parts, ", ") + " through GraphQL."
+}
+
+// leadingComment is the text of the # comment lines that open the file.
+func leadingComment(text string) string {
+	var lines []string
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" && len(lines) == 0 {
+			continue
+		}
+		c, ok := strings.CutPrefix(line, "#")
+		if !ok {
+			break
+		}
+		lines = append(lines, strings.TrimSpace(c))
+	}
+	return strings.TrimSpace(strings.Join(lines, " "))
+}
+
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, ". "); i > 0 {
+		s = s[:i+1]
+	}
+	if i := strings.IndexByte(s, '\n'); i > 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// snake writes a GraphQL name as a tool or argument name: getCountry →
+// get_country.
+func snake(s string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case unicode.IsUpper(r):
+			if i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && rs[i-1] != '_') {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		case r == '-' || r == ' ' || r == '.':
+			b.WriteByte('_')
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'):
+			b.WriteRune(r)
+		}
+	}
+	return strings.Trim(b.String(), "_")
+}
+
+// argFor is the argument of one variable.
+func argFor(schema *ast.Schema, d *ast.VariableDefinition) argDecl {
+	a := argDecl{name: d.Variable, optional: !d.Type.NonNull || d.DefaultValue != nil}
+	if d.DefaultValue != nil {
+		if v, err := d.DefaultValue.Value(nil); err == nil {
+			a.def = v
+		}
+	}
+	if def := schema.Types[d.Type.Name()]; def != nil && !def.BuiltIn {
+		a.description = firstSentence(def.Description)
+	}
+	switch t := d.Type; {
+	case t.Elem == nil && scalarType(t.NamedType) != "":
+		a.typ = scalarType(t.NamedType)
+	case t.Elem != nil && t.Elem.Elem == nil && scalarType(t.Elem.NamedType) != "":
+		a.typ = "list(" + scalarType(t.Elem.NamedType) + ")"
+	default:
+		a.schema = inputSchema(schema, t, nil, 0, true)
+	}
+	return a
+}
+
+// scalarType is the mcpdecl type of a built-in scalar, or "".
+func scalarType(name string) string {
+	switch name {
+	case "Int":
+		return "integer"
+	case "Float":
+		return "number"
+	case "String", "ID":
+		return "string"
+	case "Boolean":
+		return "bool"
+	}
+	return ""
+}
+
+// jsonType is the JSON Schema type of a built-in scalar, or "".
+func jsonType(name string) string {
+	switch name {
+	case "Int":
+		return "integer"
+	case "Float":
+		return "number"
+	case "String", "ID":
+		return "string"
+	case "Boolean":
+		return "boolean"
+	}
+	return ""
+}
+
+// inputSchema is the JSON Schema of an input type: a variable's, or an
+// input object's field. stack holds the input objects being written, so
+// that a recursive one is cut where it recurs.
+func inputSchema(schema *ast.Schema, t *ast.Type, stack []string, depth int, top bool) map[string]any {
+	if t.Elem != nil {
+		return map[string]any{"type": "array", "items": inputSchema(schema, t.Elem, stack, depth, false)}
+	}
+	if jt := jsonType(t.NamedType); jt != "" {
+		return map[string]any{"type": jt}
+	}
+	def := schema.Types[t.NamedType]
+	if def == nil {
+		return map[string]any{}
+	}
+	out := map[string]any{}
+	if d := firstSentence(def.Description); d != "" && !top {
+		out["description"] = d
+	}
+	switch def.Kind {
+	case ast.Enum:
+		out["type"] = "string"
+		var vals []any
+		for _, v := range def.EnumValues {
+			vals = append(vals, v.Name)
+		}
+		out["enum"] = vals
+	case ast.InputObject:
+		out["type"] = "object"
+		if slices.Contains(stack, def.Name) || depth >= maxDepth {
+			return out // cut where it recurs
+		}
+		props := map[string]any{}
+		var required []any
+		for _, f := range def.Fields {
+			p := inputSchema(schema, f.Type, append(stack, def.Name), depth+1, false)
+			if d := firstSentence(f.Description); d != "" {
+				p["description"] = d
+			}
+			props[f.Name] = p
+			if f.Type.NonNull && f.DefaultValue == nil {
+				required = append(required, f.Name)
+			}
+		}
+		out["properties"] = props
+		if len(required) > 0 {
+			out["required"] = required
+		}
+		out["additionalProperties"] = false
+	default: // a custom scalar: its text form, as the server parses it
+		if d := firstSentence(def.Description); d != "" {
+			out["description"] = d
+		}
+	}
+	return out
+}
+
+// valueSchema is the JSON Schema of what a field yields: a scalar, an
+// enum's name, or an object of the fields its selection picks. A nullable
+// value also takes null, except at the top, where the output is optional.
+func valueSchema(t *ast.Type, set ast.SelectionSet, schema *ast.Schema, nullable bool) map[string]any {
+	var out map[string]any
+	switch {
+	case t.Elem != nil:
+		out = map[string]any{"type": "array", "items": valueSchema(t.Elem, set, schema, !t.Elem.NonNull)}
+	case len(set) > 0:
+		props := map[string]any{}
+		var required []any
+		addFields(props, &required, set, schema)
+		out = map[string]any{"type": "object", "properties": props}
+		if len(required) > 0 {
+			out["required"] = required
+		}
+	default:
+		out = map[string]any{}
+		if jt := jsonType(t.NamedType); jt != "" {
+			out["type"] = jt
+		} else if def := schema.Types[t.NamedType]; def != nil && def.Kind == ast.Enum {
+			out["type"] = "string"
+		}
+	}
+	if nullable {
+		if typ, ok := out["type"].(string); ok {
+			out["type"] = []any{typ, "null"}
+		}
+	}
+	return out
+}
+
+// addFields adds the fields of a selection set to an object's properties.
+// Fields of fragments on one type of an interface or a union may be
+// absent: they are not required.
+func addFields(props map[string]any, required *[]any, set ast.SelectionSet, schema *ast.Schema) {
+	for _, s := range set {
+		switch s := s.(type) {
+		case *ast.Field:
+			key := s.Alias
+			if key == "" {
+				key = s.Name
+			}
+			if s.Name == "__typename" || s.Definition == nil {
+				props[key] = map[string]any{"type": "string"}
+			} else {
+				props[key] = valueSchema(s.Definition.Type, s.SelectionSet, schema, !s.Definition.Type.NonNull)
+			}
+			// @include and @skip may leave the field out.
+			conditional := s.Directives.ForName("include") != nil || s.Directives.ForName("skip") != nil
+			if !conditional && !slices.Contains(*required, any(key)) {
+				*required = append(*required, key)
+			}
+		case *ast.InlineFragment:
+			var none []any
+			addFields(props, &none, s.SelectionSet, schema)
+		case *ast.FragmentSpread:
+			if s.Definition != nil {
+				var none []any
+				addFields(props, &none, s.Definition.SelectionSet, schema)
+			}
+		}
+	}
+}
+
+// write writes the tool block.
+func (t *toolDecl) write(body *hclwrite.Body, opts Options) {
+	blk := body.AppendNewBlock("tool", []string{t.name}).Body()
+	blk.SetAttributeValue("description", cty.StringVal(t.description))
+	for _, a := range t.args {
+		ab := blk.AppendNewBlock("arg", []string{a.name}).Body()
+		if a.typ != "" && a.typ != "string" {
+			ab.SetAttributeRaw("type", typeTokens(a.typ))
+		}
+		if a.description != "" {
+			ab.SetAttributeValue("description", cty.StringVal(a.description))
+		}
+		if a.schema != nil {
+			ab.SetAttributeRaw("schema", valueTokens(a.schema))
+		}
+		switch {
+		case a.def != nil:
+			ab.SetAttributeRaw("default", valueTokens(a.def))
+		case a.optional:
+			ab.SetAttributeValue("optional", cty.True)
+		}
+	}
+	g := blk.AppendNewBlock("graphql", nil).Body()
+	g.SetAttributeTraversal("api", traversal("http_api", opts.Name))
+	g.SetAttributeValue("schema", cty.StringVal(opts.Schema))
+	g.SetAttributeRaw("query", hclwrite.TokensForFunctionCall("file", hclwrite.TokensForValue(cty.StringVal(t.op.Path))))
+	if len(t.args) > 0 {
+		attrs := make([]hclwrite.ObjectAttrTokens, len(t.args))
+		for i, a := range t.args {
+			attrs[i] = hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.name), Value: exprTokens("args." + a.name)}
+		}
+		g.SetAttributeRaw("variables", hclwrite.TokensForObject(attrs))
+	}
+	for _, o := range t.outputs {
+		ob := blk.AppendNewBlock("output", []string{o.name}).Body()
+		ob.SetAttributeRaw("schema", valueTokens(o.schema))
+		if o.description != "" {
+			ob.SetAttributeValue("description", cty.StringVal(o.description))
+		}
+		if o.optional {
+			ob.SetAttributeValue("optional", cty.True)
+		}
+		ob.SetAttributeRaw("value", exprTokens(member("data", o.name)))
+	}
+}
+
+// member is a program that reads field name of v: v.name, or v['name']
+// where name is a word of expr's own.
+func member(v, name string) string {
+	switch name {
+	case "in", "not", "and", "or", "matches", "contains", "startsWith", "endsWith", "let", "nil", "true", "false", "if", "else":
+		return v + "['" + name + "']"
+	}
+	return v + "." + name
+}
+
+// typeTokens writes a type such as integer or list(string).
+func typeTokens(t string) hclwrite.Tokens {
+	if open := strings.IndexByte(t, '('); open > 0 && strings.HasSuffix(t, ")") {
+		return hclwrite.TokensForFunctionCall(t[:open], typeTokens(t[open+1:len(t)-1]))
+	}
+	return hclwrite.TokensForIdentifier(t)
+}
+
+// exprTokens writes expr("program").
+func exprTokens(program string) hclwrite.Tokens {
+	return hclwrite.TokensForFunctionCall("expr", hclwrite.TokensForValue(cty.StringVal(program)))
+}
+
+// valueTokens writes a plain value (a schema, a default) as HCL.
+func valueTokens(v any) hclwrite.Tokens {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
+	}
+	ty, err := ctyjson.ImpliedType(b)
+	if err != nil {
+		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
+	}
+	cv, err := ctyjson.Unmarshal(b, ty)
+	if err != nil {
+		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
+	}
+	return hclwrite.TokensForValue(cv)
+}
