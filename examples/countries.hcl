@@ -11,8 +11,13 @@ server {
   version = "1.0.0"
 }
 
+variable "countries_url" {
+  description = "The endpoint of the Countries API."
+  default     = env("COUNTRIES_URL", "https://countries.trevorblades.com/")
+}
+
 http_api "countries" {
-  base_url = "https://countries.trevorblades.com/"
+  base_url = var.countries_url
   timeout  = "10s"
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -64,6 +65,23 @@ type gqlStringFilter struct {
 	Regex *string
 }
 
+// match is what the countries API's StringQueryOperatorInput does with eq
+// and regex.
+func (f *gqlStringFilter) match(s *string) bool {
+	if s == nil {
+		return false
+	}
+	if f.Eq != nil && *s != *f.Eq {
+		return false
+	}
+	if f.Regex != nil {
+		if ok, err := regexp.MatchString(*f.Regex, *s); err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
 type gqlRoot struct{ countries []*gqlCountry }
 
 func (r *gqlRoot) Continents() []gqlContinent                        { return nil }
@@ -84,7 +102,7 @@ func (r *gqlRoot) Countries(args struct {
 }) []gqlCountryValue {
 	var out []gqlCountryValue
 	for _, c := range r.countries {
-		if f := args.Filter; f != nil && f.Currency != nil && f.Currency.Eq != nil && (c.currency == nil || *c.currency != *f.Currency.Eq) {
+		if f := args.Filter; f != nil && f.Currency != nil && !f.Currency.match(c.currency) {
 			continue
 		}
 		out = append(out, gqlCountryValue{c})
@@ -214,6 +232,47 @@ func TestImportGraphQL(t *testing.T) {
 		defer session.Close()
 		check(t, session)
 	})
+}
+
+// TestCountriesExample serves examples/countries.hcl against the local
+// countries server and calls its hand-written tools.
+func TestCountriesExample(t *testing.T) {
+	srv := countriesServer(t)
+	endpoint, _ := startHTTP(t, "../../examples/countries.hcl", "--var", "countries_url="+srv.URL+"/graphql")
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-test", Version: "0"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	for _, tt := range []struct {
+		tool    string
+		args    map[string]any
+		isError bool
+		want    string
+	}{
+		{"country", map[string]any{"code": "ke"}, false, `{"capital":"Nairobi","continent":"Africa","currency":"KES","languages":["English","Swahili"],"name":"Kenya"}`},
+		{"country", map[string]any{"code": "zz"}, true, "No country has the code ZZ."},
+		{"countries_by_currency", map[string]any{"currency": "eur"}, false, `{"countries":[{"code":"FR","name":"France"},{"code":"DE","name":"Germany"}]}`},
+	} {
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(res.StructuredContent)
+		if tt.isError {
+			text := ""
+			if len(res.Content) > 0 {
+				if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+					text = tc.Text
+				}
+			}
+			got = []byte(text)
+		}
+		if res.IsError != tt.isError || string(got) != tt.want {
+			t.Errorf("%s %v: error %v, got %s, want %s", tt.tool, tt.args, res.IsError, got, tt.want)
+		}
+	}
 }
 
 func writeFile(t *testing.T, name, text string) {
