@@ -114,3 +114,12 @@ func TestUndeclaredNamePanics(t *testing.T) {
 	}()
 	v.Int("cnt")
 }
+
+// TestNestedTwiceNames: a block nested in a nested block is named by its
+// path, and its anchor in the reference is a plain ID.
+func TestNestedTwiceNames(t *testing.T) {
+	b := &spec.Block{Name: "oauth2", In: "http_api › auth"}
+	if b.ID() != "http_api-auth-oauth2" || b.Path() != "http_api › auth › oauth2" {
+		t.Errorf("ID %q, Path %q", b.ID(), b.Path())
+	}
+}
