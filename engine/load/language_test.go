@@ -21,30 +21,64 @@ func adapters() *engine.Registry {
 }
 
 // TestSpecExamplesLoad: the example of every spec'd block loads, as the
-// only block of a configuration (a nested one inside a read-only tool with
-// an argument id, next to the examples of the adapters' top-level blocks
-// that it may refer to), with its cross-field rules.
+// only block of a configuration, or nested where it belongs: in a
+// read-only tool with an argument id, next to the examples of the
+// adapters' top-level blocks that it may refer to; in a block nested
+// deeper, inside that block's example or an empty one.
 func TestSpecExamplesLoad(t *testing.T) {
 	reg := adapters()
+	lang := load.Language(reg)
 	var upstreams string
-	for _, b := range load.Language(reg) {
+	for _, b := range lang {
 		if _, ok := reg.Resource(b.Name); ok && b.In == "" {
 			upstreams += b.Example + "\n"
 		}
 	}
-	for _, b := range load.Language(reg) {
+	for _, b := range lang {
 		if b.Example == "" {
 			t.Errorf("%s: no example", b.Path())
 			continue
 		}
-		src := b.Example
-		if b.In == "tool" {
-			src = upstreams + "tool \"t\" {\n  description = \"A tool.\"\n  arg \"id\" {}\n  annotations {\n    read_only_hint = true\n  }\n" + b.Example + "\n}\n"
+		var errs []string
+		for _, src := range placed(lang, b.In, b.Example, upstreams) {
+			_, _, diags := enginetest.Load(t, reg, src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			if !diags.HasErrors() {
+				errs = nil
+				break
+			}
+			errs = append(errs, src+"\n"+describe(diags))
 		}
-		if _, _, diags := enginetest.Load(t, reg, src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)}); diags.HasErrors() {
-			t.Errorf("the example of %s does not load:\n%s\n%s", b.Path(), src, describe(diags))
+		if errs != nil {
+			t.Errorf("the example of %s does not load:\n%s", b.Path(), strings.Join(errs, "\n"))
 		}
 	}
+}
+
+// placed returns configurations that hold example where in (a path such
+// as "tool › http") says it goes.
+func placed(lang []*spec.Block, in, example, upstreams string) []string {
+	if in == "" {
+		return []string{example}
+	}
+	if in == "tool" {
+		return []string{upstreams + "tool \"t\" {\n  description = \"A tool.\"\n  arg \"id\" {}\n  annotations {\n    read_only_hint = true\n  }\n" + example + "\n}\n"}
+	}
+	outer, name := "", in
+	if i := strings.LastIndex(in, " › "); i >= 0 {
+		outer, name = in[:i], in[i+len(" › "):]
+	}
+	wraps := []string{name + " {\n" + example + "\n}"}
+	for _, p := range lang {
+		if p.Name == name && p.In == outer {
+			i := strings.LastIndex(p.Example, "}")
+			wraps = append([]string{p.Example[:i] + example + "\n}"}, wraps...)
+		}
+	}
+	var out []string
+	for _, w := range wraps {
+		out = append(out, placed(lang, outer, w, upstreams)...)
+	}
+	return out
 }
 
 // TestReferenceIsCurrent: docs/language.md is what the specs generate, and
