@@ -115,8 +115,9 @@ var ActionSpec = &spec.Block{
 		"After the request, programs see status, headers (by lower-case name), body (decoded JSON, else text) and content_type; " +
 		"a status of 400 or more is a tool error unless error_if decides otherwise.",
 	Example: `http {
+  api         = http_api.weather
   method      = "GET"
-  url         = "https://api.example.com/forecast/{city}"
+  path        = "/forecast/{city}"
   path_params = { city = expr("args.id") }
   query       = { units = "metric" }
   timeout     = "5s"

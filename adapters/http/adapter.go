@@ -58,5 +58,9 @@ func (*Adapter) DecodeAction(ctx *engine.DecodeContext, block *hcl.Block) (engin
 	return a, diags
 }
 
-// Specs declares the http action block and the blocks nested in it.
-func (*Adapter) Specs() []*spec.Block { return []*spec.Block{ActionSpec, PaginateSpec} }
+// Specs declares the http_api block, the http action block and the blocks
+// nested in them.
+func (*Adapter) Specs() []*spec.Block {
+	return []*spec.Block{APISpec, AuthSpec, basicSpec, apiKeySpec, oauth2Spec, tokenExchangeSpec, callerTokenSpec,
+		RetrySpec, TLSSpec, BreakerSpec, ActionSpec, PaginateSpec}
+}

@@ -256,7 +256,7 @@ func TestLoadErrors(t *testing.T) {
   retry {}
   retry {}
 }`,
-		summary: "Duplicate retry block", detail: "at most one retry block", subject: "4:3-4:8",
+		summary: "Duplicate retry block", detail: "takes one retry block", subject: "4:3-4:8",
 	}, {
 		name: "retry waits",
 		src: `http_api "x" {
