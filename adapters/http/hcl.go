@@ -33,16 +33,6 @@ func warnf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
 	return d
 }
 
-// positiveInt evaluates a load-time attribute that must be a whole number
-// above zero.
-func positiveInt(ctx *engine.DecodeContext, attr *hcl.Attribute) (int64, hcl.Diagnostics) {
-	n, diags := ctx.Int(attr.Expr)
-	if !diags.HasErrors() && n <= 0 {
-		diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a whole number above zero; got %d.", attr.Name, n))
-	}
-	return n, diags
-}
-
 // entry is one key = value pair of an object written in the configuration.
 type entry struct {
 	name     string
