@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 // adapters are the adapters mcpdecl is built with, whose specs the
@@ -89,12 +90,13 @@ func TestReferenceIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := spec.Markdown(load.Language(adapters()), load.NotYetSpecified)
+	blocks := append(load.Language(adapters()), testrun.Language()...)
+	want := spec.Markdown(blocks, load.NotYetSpecified)
 	if string(got) != string(want) {
 		t.Error("docs/language.md is stale: run go generate ./cmd/mcpdecl/ and commit the result")
 	}
 	doc := string(got)
-	for _, b := range load.Language(adapters()) {
+	for _, b := range blocks {
 		section := doc[strings.Index(doc, `<a id="`+b.ID()+`"></a>`):]
 		if i := strings.Index(section[1:], "<a id="); i >= 0 {
 			section = section[:i+1]
