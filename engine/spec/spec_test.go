@@ -123,3 +123,11 @@ func TestNestedTwiceNames(t *testing.T) {
 		t.Errorf("ID %q, Path %q", b.ID(), b.Path())
 	}
 }
+
+func TestErrorf(t *testing.T) {
+	rng := hcl.Range{Filename: "t.hcl", Start: hcl.Pos{Line: 2, Column: 3}, End: hcl.Pos{Line: 2, Column: 9}}
+	d := spec.Errorf(rng, "Invalid ttl", "ttl is %s.", "too long")
+	if d.Severity != hcl.DiagError || d.Summary != "Invalid ttl" || d.Detail != "ttl is too long." || *d.Subject != rng {
+		t.Errorf("got %+v", d)
+	}
+}
