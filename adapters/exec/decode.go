@@ -535,14 +535,8 @@ func where(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
 }
 
-func errorf(r hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   fmt.Sprintf(format, args...),
-		Subject:  r.Ptr(),
-	}
-}
+// errorf is an error diagnostic.
+var errorf = spec.Errorf
 
 func upperFirst(s string) string {
 	if s == "" {

@@ -13,17 +13,11 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // errorf is an error diagnostic about rng.
-func errorf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   fmt.Sprintf(format, args...),
-		Subject:  rng.Ptr(),
-	}
-}
+var errorf = spec.Errorf
 
 // warnf returns a warning diagnostic: the configuration loads, but likely
 // not as its author meant.

@@ -450,14 +450,7 @@ func (d *Database) applyInit(ctx context.Context, db *sql.DB, sum string, create
 }
 
 // errorf is an error diagnostic.
-func errorf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   fmt.Sprintf(format, args...),
-		Subject:  rng.Ptr(),
-	}
-}
+var errorf = spec.Errorf
 
 // isCanceled reports whether err comes from a context that ended.
 func isCanceled(err error) bool {
