@@ -340,36 +340,6 @@ func (d *decoder) error(rng hcl.Range, summary, detail string, args ...any) {
 	d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: rng.Ptr()})
 }
 
-// eval evaluates a load-time expression; ok is false when it failed (and
-// was reported) or holds an expr() program.
-func (d *decoder) eval(e hcl.Expression) (cty.Value, bool) {
-	v, diags := e.Value(d.ctx)
-	d.diags = append(d.diags, diags...)
-	if diags.HasErrors() {
-		return cty.NilVal, false
-	}
-	if _, err := mapping.FromCty(v); err != nil {
-		d.error(e.Range(), "Invalid value", "%s.", upperFirst(err.Error()))
-		return cty.NilVal, false
-	}
-	return v, true
-}
-
-// typed evaluates a load-time expression that must convert to ty.
-func (d *decoder) typed(e hcl.Expression, ty cty.Type, what string) (cty.Value, bool) {
-	v, ok := d.eval(e)
-	if !ok {
-		return cty.NilVal, false
-	}
-	cv, err := convert.Convert(v, ty)
-	if err != nil || cv.IsNull() {
-		d.error(e.Range(), "Invalid value", "This must be %s.", what)
-		return cty.NilVal, false
-	}
-	cv, _ = cv.Unmark()
-	return cv, true
-}
-
 func (d *decoder) file(name string, body hcl.Body) *File {
 	f := &File{Name: name, Config: []string{filepath.Dir(name)}}
 	v := d.decode(fileSpec, body)
@@ -446,7 +416,8 @@ func (d *decoder) variables(b *hcl.Block) map[string]load.Value {
 	d.diags = append(d.diags, diags...)
 	vars := map[string]load.Value{}
 	for name, a := range attrs {
-		if v, ok := d.eval(a.Expr); ok {
+		v, diags := d.dctx.Eval(a.Expr)
+		if d.diags = append(d.diags, diags...); !diags.HasErrors() {
 			vars[name] = load.Value{Value: v, Range: a.Expr.Range()}
 		}
 	}
@@ -459,8 +430,9 @@ func (d *decoder) env(b *hcl.Block) map[string]string {
 	d.diags = append(d.diags, diags...)
 	env := map[string]string{}
 	for name, a := range attrs {
-		if v, ok := d.typed(a.Expr, cty.String, "the text of the environment variable"); ok {
-			env[name] = v.AsString()
+		s, diags := d.dctx.String(a.Expr)
+		if d.diags = append(d.diags, diags...); !diags.HasErrors() {
+			env[name] = s
 		}
 	}
 	return env
