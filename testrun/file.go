@@ -25,6 +25,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // File is one test file: the configuration it tests, and its variables,
@@ -145,48 +146,143 @@ var assertEnv = mapping.Env{
 	"args":       types.Any,
 }
 
-var (
-	fileSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "config"}},
-		Blocks: []hcl.BlockHeaderSchema{
-			{Type: "variables"},
-			{Type: "env"},
-			{Type: "mock", LabelNames: []string{"kind", "name"}},
-			{Type: "test", LabelNames: []string{"name"}},
-		},
-	}
-	testSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{
-			{Name: "tool"},
-			{Name: "resource"},
-			{Name: "prompt"},
-			{Name: "args"},
-			{Name: "expect_error"},
-			{Name: "snapshot"},
-		},
-		Blocks: []hcl.BlockHeaderSchema{
-			{Type: "variables"},
-			{Type: "env"},
-			{Type: "mock", LabelNames: []string{"kind", "name"}},
-			{Type: "assert"},
-		},
-	}
-	assertSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "condition", Required: true},
-		{Name: "error_message"},
-	}}
-	httpMockSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
-		{Type: "request"},
-		{Type: "response"},
-	}}
-	requestSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "method"}, {Name: "path"}, {Name: "query"}, {Name: "headers"}, {Name: "body"},
-	}}
-	responseSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "status"}, {Name: "headers"}, {Name: "body"}, {Name: "body_file"}, {Name: "delay"},
-	}}
-	databaseMockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "seed"}}}
-)
+// The blocks of a test file, each declared once; the reference
+// (docs/language.md) lists them after the configuration's.
+
+// fileSpec is the body of a test file.
+var fileSpec = &spec.Block{
+	Name:    "test file",
+	Summary: "A file whose name ends in .test.hcl: the configuration its tests run against, and its variables, env, mocks and tests.",
+	Attrs: []*spec.Attr{
+		spec.Any("config", "is the configuration the file's tests run against: a path or a list of paths (files or directories), relative to the file").
+			DefaultIs("the .hcl files of the file's own directory"),
+	},
+	Blocks: []spec.Nested{{Block: variablesSpec, Max: 1}, {Block: envSpec, Max: 1}, {Block: mockSpec}, {Block: testSpec}},
+}
+
+var variablesSpec = &spec.Block{
+	Name:    "variables",
+	Summary: "In a test file or a test: values of the configuration's variables, one attribute each; they win over --var, the environment and defaults.",
+	Doc:     "A test's variables add to the file's and win over them.",
+	Example: `variables {
+  api_key = "test-key"
+}`,
+}
+
+var envSpec = &spec.Block{
+	Name:    "env",
+	Summary: "In a test file or a test: what env(\"NAME\") (and MCPDECL_VAR_name) read in the configuration, before the process's environment, one attribute each.",
+	Example: `env {
+  WEATHER_TOKEN = "test-token"
+}`,
+}
+
+var mockSpec = &spec.Block{
+	Name:   "mock",
+	Labels: []string{"kind", "name"},
+	Summary: "In a test file or a test: stands in for an http_api (one exchange, a request and its response) or a database " +
+		"(a fresh SQLite database for each test).",
+	Doc: "mock \"http_api\" \"name\" answers the requests to that http_api that match its request block with its response block; the first mock whose request matches answers. " +
+		"mock \"database\" \"name\" makes that database a fresh SQLite database for each test, filled by seed or, without it, by the database's own init; " +
+		"a SQLite dsn's settings, such as _pragma=foreign_keys(1), are kept. A test's own mocks add to the file's, and are tried first.",
+	Example: `mock "http_api" "weather" {
+  request {
+    method = "GET"
+    path   = "/weather/Paris"
+  }
+  response {
+    status = 200
+    body   = { main = { temp = 21.5 } }
+  }
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("seed", "is, for a database mock, the SQL that fills it, usually file(\"seed.sql\")").DefaultIs("the database's own init"),
+	},
+	Blocks: []spec.Nested{{Block: requestSpec, Max: 1}, {Block: responseSpec, Max: 1}},
+}
+
+var requestSpec = &spec.Block{
+	Name:    "request",
+	In:      "mock",
+	Summary: "What a request must be for an http_api mock to answer it; each attribute is optional.",
+	Example: `request {
+  method = "GET"
+  path   = "/weather/Paris"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("method", "is the request's method, such as \"GET\""),
+		spec.String("path", "is the request's path, relative to the http_api's base_url, such as \"/users/42\""),
+		spec.Map("query", spec.KindString, "are query parameters the request must carry, with these values"),
+		spec.Map("headers", spec.KindString, "are headers the request must carry, with these values (names in any case)"),
+		spec.Any("body", "is a string the body must be, or a value its JSON must equal"),
+	},
+}
+
+var responseSpec = &spec.Block{
+	Name:    "response",
+	In:      "mock",
+	Summary: "What an http_api mock answers.",
+	Example: `response {
+  status = 200
+  body   = { main = { temp = 21.5 } }
+}`,
+	Attrs: []*spec.Attr{
+		spec.Int("status", "is the response's HTTP status").Range(100, 599).WithDefault(200),
+		spec.Map("headers", spec.KindString, "are the response's headers"),
+		spec.Any("body", "is the response's body: a string sent as is, or any other value sent as JSON"),
+		spec.String("body_file", "is, instead of body, a file sent as is with its detected type, relative to the test file"),
+		spec.Duration("delay", "is how long the mock waits before it answers"),
+	},
+}
+
+var testSpec = &spec.Block{
+	Name:   "test",
+	Labels: []string{"name"},
+	Summary: "In a test file: one test, a call of a tool (or a read of a resource, or a get of a prompt) and what its result must be. " +
+		"Its name is letters, digits, underscores, dashes and dots.",
+	Doc: "At the top of a test file, config names the configuration its tests run against: a path or a list of paths (files or directories), relative to the file; " +
+		"without it, the .hcl files of the file's own directory. " +
+		"A test exercises exactly one of tool, resource and prompt. Each test loads the configuration afresh with its variables and mocks. " +
+		"It fails when an assertion is false, when the call fails (unless expect_error), when a mocked http_api is sent a request no mock matches, " +
+		"when one of its own mocks answers no request, and when the call does not return within the tool's timeout.",
+	Example: `test "paris" {
+  tool = "get_weather"
+  args = { city = "Paris" }
+  assert {
+    condition = expr("structured.temperature == 21.5")
+  }
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("tool", "is the name of the tool the test calls"),
+		spec.String("resource", "is the URI the test reads: a resource's or a template's"),
+		spec.String("prompt", "is the name of the prompt the test gets"),
+		spec.Any("args", "are the call's arguments, an object; a prompt's are text").DefaultIs("{}"),
+		spec.Bool("expect_error", "says the call must be a tool error; otherwise a tool error fails the test, showing its message").WithDefault(false),
+		spec.String("snapshot", "is a JSON file, under the test file's directory, that the structured content must equal; mcpdecl test --update writes it"),
+	},
+	Blocks: []spec.Nested{{Block: variablesSpec, Max: 1}, {Block: envSpec, Max: 1}, {Block: mockSpec}, {Block: assertSpec}},
+}
+
+var assertSpec = &spec.Block{
+	Name:    "assert",
+	In:      "test",
+	Summary: "A condition on the result that must be true.",
+	Doc: "The condition is compiled when the file is read. It reads is_error, structured, text, content, messages, args and requests; " +
+		"in a test of a tool, args and structured are typed by the tool's arg and output blocks.",
+	Example: `assert {
+  condition     = expr("structured.temperature == 21.5")
+  error_message = "the temperature is read from main.temp"
+}`,
+	Attrs: []*spec.Attr{
+		spec.Expr("condition", "is an expr program that must yield true").Mandatory().Unevaluated(),
+		spec.Expr("error_message", "is what a false condition says; it may be an expr program").Unevaluated(),
+	},
+}
+
+// Language is the blocks of a test file, in the order of the reference.
+func Language() []*spec.Block {
+	return []*spec.Block{testSpec, assertSpec, mockSpec, requestSpec, responseSpec, variablesSpec, envSpec}
+}
 
 // testName is what a test may be called: it names it in reports and in
 // --run.
@@ -213,6 +309,7 @@ func Parse(names []string, lookupEnv func(string) (string, bool)) ([]*File, load
 			continue
 		}
 		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv)}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines}
+		d.dctx = &engine.DecodeContext{EvalContext: d.ctx, Dir: d.dir, Redactor: &engine.Redactor{}}
 		f := d.file(name, hf.Body)
 		diags = append(diags, d.diags...)
 		if !d.diags.HasErrors() {
@@ -225,6 +322,7 @@ func Parse(names []string, lookupEnv func(string) (string, bool)) ([]*File, load
 // decoder holds the state of one test file's decoding.
 type decoder struct {
 	ctx   *hcl.EvalContext
+	dctx  *engine.DecodeContext // ctx, for decoding through specs
 	dir   string
 	src   []byte // the file's source, for quoting conditions
 	diags hcl.Diagnostics
@@ -242,70 +340,27 @@ func (d *decoder) error(rng hcl.Range, summary, detail string, args ...any) {
 	d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: rng.Ptr()})
 }
 
-// eval evaluates a load-time expression; ok is false when it failed (and
-// was reported) or holds an expr() program.
-func (d *decoder) eval(e hcl.Expression) (cty.Value, bool) {
-	v, diags := e.Value(d.ctx)
-	d.diags = append(d.diags, diags...)
-	if diags.HasErrors() {
-		return cty.NilVal, false
-	}
-	if _, err := mapping.FromCty(v); err != nil {
-		d.error(e.Range(), "Invalid value", "%s.", upperFirst(err.Error()))
-		return cty.NilVal, false
-	}
-	return v, true
-}
-
-// typed evaluates a load-time expression that must convert to ty.
-func (d *decoder) typed(e hcl.Expression, ty cty.Type, what string) (cty.Value, bool) {
-	v, ok := d.eval(e)
-	if !ok {
-		return cty.NilVal, false
-	}
-	cv, err := convert.Convert(v, ty)
-	if err != nil || cv.IsNull() {
-		d.error(e.Range(), "Invalid value", "This must be %s.", what)
-		return cty.NilVal, false
-	}
-	cv, _ = cv.Unmark()
-	return cv, true
-}
-
 func (d *decoder) file(name string, body hcl.Body) *File {
 	f := &File{Name: name, Config: []string{filepath.Dir(name)}}
-	content, diags := body.Content(fileSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := content.Attributes["config"]; ok {
-		f.Config = d.config(a)
+	v := d.decode(fileSpec, body)
+	if a := v.Attr("config"); v.Has("config") {
+		f.Config = d.config(a, v.Value("config"))
 	}
 	d.readOutline(f.Config)
-	once := map[string]*hcl.Block{}
-	for _, b := range content.Blocks {
-		switch b.Type {
-		case "variables", "env":
-			if prev, dup := once[b.Type]; dup {
-				d.error(b.DefRange, "Duplicate "+b.Type+" block", "A test file takes one %s block; one is already declared at %s. Merge them.", b.Type, prev.DefRange)
-				continue
-			}
-			once[b.Type] = b
-			if b.Type == "env" {
-				f.Env = d.env(b)
-			} else {
-				f.Vars = d.variables(b)
-			}
-		case "mock":
-			if m := d.mock(b); m != nil {
-				f.Mocks = append(f.Mocks, m)
-			}
+	for _, b := range v.Blocks("env") {
+		f.Env = d.env(b)
+	}
+	for _, b := range v.Blocks("variables") {
+		f.Vars = d.variables(b)
+	}
+	for _, b := range v.Blocks("mock") {
+		if m := d.mock(b); m != nil {
+			f.Mocks = append(f.Mocks, m)
 		}
 	}
 	d.checkDatabaseMocks(f.Mocks)
 	seen := map[string]*Test{}
-	for _, b := range content.Blocks {
-		if b.Type != "test" {
-			continue
-		}
+	for _, b := range v.Blocks("test") {
 		t := d.test(f, b)
 		if prev, dup := seen[t.Name]; dup {
 			d.error(b.LabelRanges[0], "Duplicate test", "A test named %q is already declared at %s; rename one.", t.Name, prev.Range)
@@ -321,13 +376,17 @@ func (d *decoder) file(name string, body hcl.Body) *File {
 	return f
 }
 
-// config reads the config attribute: a path or a list of paths, relative
-// to the test file.
-func (d *decoder) config(a *hcl.Attribute) []string {
-	v, ok := d.eval(a.Expr)
-	if !ok {
-		return nil
-	}
+// decode reads body through sp, and keeps its errors.
+func (d *decoder) decode(sp *spec.Block, body hcl.Body) *spec.Values {
+	v, diags := sp.Decode(body, d.dctx)
+	d.diags = append(d.diags, diags...)
+	return v
+}
+
+// config reads the config attribute, v: a path or a list of paths,
+// relative to the test file.
+func (d *decoder) config(a *hcl.Attribute, v cty.Value) []string {
+	v, _ = v.UnmarkDeep()
 	if v.Type() == cty.String {
 		v = cty.TupleVal([]cty.Value{v})
 	}
@@ -357,7 +416,8 @@ func (d *decoder) variables(b *hcl.Block) map[string]load.Value {
 	d.diags = append(d.diags, diags...)
 	vars := map[string]load.Value{}
 	for name, a := range attrs {
-		if v, ok := d.eval(a.Expr); ok {
+		v, diags := d.dctx.Eval(a.Expr)
+		if d.diags = append(d.diags, diags...); !diags.HasErrors() {
 			vars[name] = load.Value{Value: v, Range: a.Expr.Range()}
 		}
 	}
@@ -370,8 +430,9 @@ func (d *decoder) env(b *hcl.Block) map[string]string {
 	d.diags = append(d.diags, diags...)
 	env := map[string]string{}
 	for name, a := range attrs {
-		if v, ok := d.typed(a.Expr, cty.String, "the text of the environment variable"); ok {
-			env[name] = v.AsString()
+		s, diags := d.dctx.String(a.Expr)
+		if d.diags = append(d.diags, diags...); !diags.HasErrors() {
+			env[name] = s
 		}
 	}
 	return env
@@ -382,82 +443,68 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	if !testName.MatchString(t.Name) {
 		d.error(b.LabelRanges[0], "Invalid test name", "%q is not a valid test name: use letters, digits, underscores, dashes and dots.", t.Name)
 	}
-	content, diags := b.Body.Content(testSchema)
-	d.diags = append(d.diags, diags...)
+	n := len(d.diags)
+	v := d.decode(testSpec, b.Body)
+	bodyErrs := d.diags[n:].HasErrors()
 	var kinds []*hcl.Attribute
 	for _, kind := range []string{"tool", "resource", "prompt"} {
-		a, ok := content.Attributes[kind]
-		if !ok {
-			continue
-		}
-		kinds = append(kinds, a)
-		if v, ok := d.typed(a.Expr, cty.String, "the name of a "+kind+" of the configuration"); ok {
-			t.Kind, t.Target, t.TargetRange = kind, v.AsString(), a.Expr.Range()
+		if a := v.Attr(kind); a != nil {
+			kinds = append(kinds, a)
+			if v.Has(kind) {
+				t.Kind, t.Target, t.TargetRange = kind, v.String(kind), a.Expr.Range()
+			}
 		}
 	}
 	switch {
-	case len(kinds) == 0 && !diags.HasErrors():
+	case len(kinds) == 0 && !bodyErrs:
 		d.error(b.DefRange, "Nothing to test", "A test names what it exercises: tool = \"NAME\" (a call), resource = \"URI\" (a read) or prompt = \"NAME\".")
 	case len(kinds) > 1:
 		d.error(kinds[1].NameRange, "More than one subject", "A test exercises one thing: a tool, a resource or a prompt; %s and %s are both given. Split it into two tests.", kinds[0].Name, kinds[1].Name)
 	}
-	if a, ok := content.Attributes["args"]; ok {
-		t.Args = d.args(a)
+	if v.Has("args") {
+		t.Args = d.args(v.Attr("args"), v.Value("args"))
 	}
 	env := d.assertEnv(t)
-	if a, ok := content.Attributes["expect_error"]; ok {
-		if v, ok := d.typed(a.Expr, cty.Bool, "true or false"); ok {
-			t.ExpectError = v.True()
+	t.ExpectError = v.Bool("expect_error")
+	if a := v.Attr("snapshot"); v.Has("snapshot") {
+		t.Snapshot, t.SnapshotRange = v.String("snapshot"), a.Expr.Range()
+		if !filepath.IsAbs(t.Snapshot) {
+			t.Snapshot = filepath.Join(d.dir, t.Snapshot)
+		}
+		t.snapshotRel = d.snapshotPath(a.Expr.Range(), v.String("snapshot"), t.Snapshot, t.Name)
+	}
+	for _, sb := range v.Blocks("env") {
+		t.Env = d.env(sb)
+	}
+	for _, sb := range v.Blocks("variables") {
+		t.Vars = d.variables(sb)
+	}
+	for _, sb := range v.Blocks("mock") {
+		if m := d.mock(sb); m != nil {
+			t.Mocks = append(t.Mocks, m)
 		}
 	}
-	if a, ok := content.Attributes["snapshot"]; ok {
-		if v, ok := d.typed(a.Expr, cty.String, "the path of a JSON file, relative to this file"); ok {
-			t.Snapshot, t.SnapshotRange = v.AsString(), a.Expr.Range()
-			if !filepath.IsAbs(t.Snapshot) {
-				t.Snapshot = filepath.Join(d.dir, t.Snapshot)
-			}
-			t.snapshotRel = d.snapshotPath(a.Expr.Range(), v.AsString(), t.Snapshot, t.Name)
-		}
-	}
-	once := map[string]*hcl.Block{}
-	for _, sb := range content.Blocks {
-		switch sb.Type {
-		case "variables", "env":
-			if prev, dup := once[sb.Type]; dup {
-				d.error(sb.DefRange, "Duplicate "+sb.Type+" block", "A test takes one %s block; one is already declared at %s. Merge them.", sb.Type, prev.DefRange)
-				continue
-			}
-			once[sb.Type] = sb
-			if sb.Type == "env" {
-				t.Env = d.env(sb)
-			} else {
-				t.Vars = d.variables(sb)
-			}
-		case "mock":
-			if m := d.mock(sb); m != nil {
-				t.Mocks = append(t.Mocks, m)
-			}
-		case "assert":
-			if a := d.assert(sb, env); a != nil {
-				t.Asserts = append(t.Asserts, a)
-			}
+	for _, sb := range v.Blocks("assert") {
+		if a := d.assert(sb, env); a != nil {
+			t.Asserts = append(t.Asserts, a)
 		}
 	}
 	d.checkDatabaseMocks(t.Mocks)
 	return t
 }
 
-// args reads a test's arguments: an object, written as JSON.
-func (d *decoder) args(a *hcl.Attribute) json.RawMessage {
-	v, ok := d.eval(a.Expr)
-	if !ok {
-		return nil
-	}
+// args reads a test's arguments, v: an object, written as JSON.
+func (d *decoder) args(a *hcl.Attribute, v cty.Value) json.RawMessage {
+	v, _ = v.UnmarkDeep()
 	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
 		d.error(a.Expr.Range(), "Invalid args", "args are the call's arguments: an object such as { city = \"Paris\" }.")
 		return nil
 	}
-	g, _ := mapping.FromCty(v)
+	g, err := mapping.FromCty(v)
+	if err != nil {
+		d.error(a.Expr.Range(), "Invalid args", "%s.", upperFirst(err.Error()))
+		return nil
+	}
 	b, err := json.Marshal(g)
 	if err != nil {
 		d.error(a.Expr.Range(), "Invalid args", "The arguments cannot be written as JSON: %s.", err)
@@ -504,10 +551,9 @@ func (d *decoder) assertEnv(t *Test) mapping.Env {
 }
 
 func (d *decoder) assert(b *hcl.Block, env mapping.Env) *Assert {
-	content, diags := b.Body.Content(assertSchema)
-	d.diags = append(d.diags, diags...)
+	v := d.decode(assertSpec, b.Body)
 	a := &Assert{}
-	if attr, ok := content.Attributes["condition"]; ok {
+	if attr := v.Attr("condition"); attr != nil {
 		a.Range = attr.Expr.Range()
 		a.Condition, a.Source = d.program(attr, reflect.Bool, env)
 		if a.Condition == nil {
@@ -519,7 +565,7 @@ func (d *decoder) assert(b *hcl.Block, env mapping.Env) *Assert {
 			}
 		}
 	}
-	if attr, ok := content.Attributes["error_message"]; ok {
+	if attr := v.Attr("error_message"); attr != nil {
 		a.Message, _ = d.program(attr, reflect.Invalid, env)
 	}
 	if a.Condition == nil {
@@ -562,14 +608,21 @@ func (d *decoder) program(a *hcl.Attribute, want reflect.Kind, env mapping.Env) 
 
 func (d *decoder) mock(b *hcl.Block) *Mock {
 	m := &Mock{Kind: b.Labels[0], Name: b.Labels[1], Range: b.DefRange}
-	switch m.Kind {
-	case mockHTTP:
-		d.httpMock(m, b.Body)
-	case mockDatabase:
-		d.databaseMock(m, b.Body)
-	default:
+	if m.Kind != mockHTTP && m.Kind != mockDatabase {
 		d.error(b.LabelRanges[0], "Unknown mock kind", "A mock stands in for an http_api or a database: write mock \"http_api\" \"NAME\" or mock \"database\" \"NAME\", not %q.", m.Kind)
 		return nil
+	}
+	v := d.decode(mockSpec, b.Body)
+	d.checkMockKind(m.Kind, v)
+	if m.Kind == mockDatabase {
+		m.Seed, m.HasSeed = v.String("seed"), v.Has("seed")
+	}
+	m.Response = Response{Status: http.StatusOK, Headers: http.Header{}}
+	for _, rb := range v.Blocks("request") {
+		d.request(&m.Request, rb.Body)
+	}
+	for _, rb := range v.Blocks("response") {
+		d.response(&m.Response, rb.Body)
 	}
 	if d.outline != nil && !slices.Contains(d.outline.Blocks[m.Kind], m.Name) {
 		names := d.outline.Blocks[m.Kind]
@@ -596,130 +649,84 @@ func quoteAll(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-func (d *decoder) httpMock(m *Mock, body hcl.Body) {
-	content, diags := body.Content(httpMockSchema)
-	d.diags = append(d.diags, diags...)
-	m.Response.Status = http.StatusOK
-	m.Response.Headers = http.Header{}
-	seen := map[string]*hcl.Block{}
-	for _, b := range content.Blocks {
-		if prev, dup := seen[b.Type]; dup {
-			d.error(b.DefRange, "Duplicate "+b.Type+" block", "A mock answers one request with one response; this mock already has a %s block at %s. Declare another mock for another exchange.", b.Type, prev.DefRange)
-			continue
-		}
-		seen[b.Type] = b
-		switch b.Type {
-		case "request":
-			d.request(&m.Request, b.Body)
-		case "response":
-			d.response(&m.Response, b.Body)
+// checkMockKind reports what a mock of kind holds that only the other
+// kind takes: seed for a database, request and response for an http_api.
+func (d *decoder) checkMockKind(kind string, v *spec.Values) {
+	if a := v.Attr("seed"); a != nil && kind == mockHTTP {
+		d.error(a.NameRange, "Unexpected seed", "seed fills a mocked database; a mock of an http_api answers with its response block instead.")
+	}
+	if kind != mockDatabase {
+		return
+	}
+	for _, name := range []string{"request", "response"} {
+		for _, b := range v.Blocks(name) {
+			d.error(b.DefRange, "Unexpected "+name+" block", "A mocked database answers with SQL: fill it with seed = file(\"seed.sql\"); request and response blocks are for a mock of an http_api.")
 		}
 	}
 }
 
 func (d *decoder) request(r *Match, body hcl.Body) {
-	content, diags := body.Content(requestSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := content.Attributes["method"]; ok {
-		if v, ok := d.typed(a.Expr, cty.String, "an HTTP method such as \"GET\""); ok {
-			r.Method = strings.ToUpper(v.AsString())
+	v := d.decode(requestSpec, body)
+	r.Method = strings.ToUpper(v.String("method"))
+	if a := v.Attr("path"); v.Has("path") {
+		r.Path = v.String("path")
+		if !strings.HasPrefix(r.Path, "/") {
+			d.error(a.Expr.Range(), "Invalid path", "A mock's path starts with /, as the tool's path does: it is relative to the http_api's base_url, such as \"/users/42\".")
 		}
 	}
-	if a, ok := content.Attributes["path"]; ok {
-		if v, ok := d.typed(a.Expr, cty.String, "a path such as \"/users/42\""); ok {
-			r.Path = v.AsString()
-			if !strings.HasPrefix(r.Path, "/") {
-				d.error(a.Expr.Range(), "Invalid path", "A mock's path starts with /, as the tool's path does: it is relative to the http_api's base_url, such as \"/users/42\".")
-			}
-		}
+	if v.Has("query") {
+		r.Query = d.stringMap(v, "query")
 	}
-	if a, ok := content.Attributes["query"]; ok {
-		r.Query = d.stringMap(a, "the query parameters the request must carry, such as { units = \"metric\" }")
-	}
-	if a, ok := content.Attributes["headers"]; ok {
+	if v.Has("headers") {
 		r.Headers = map[string]string{}
-		for k, v := range d.stringMap(a, "the headers the request must carry, such as { Accept = \"application/json\" }") {
-			r.Headers[http.CanonicalHeaderKey(k)] = v
+		for k, val := range d.stringMap(v, "headers") {
+			r.Headers[http.CanonicalHeaderKey(k)] = val
 		}
 	}
-	if a, ok := content.Attributes["body"]; ok {
-		if v, ok := d.eval(a.Expr); ok && !v.IsNull() {
-			r.Body, _ = mapping.FromCty(v)
-			if _, isText := r.Body.(string); !isText {
-				r.Body = normalJSON(r.Body)
-			}
+	if b := v.Value("body"); v.Has("body") {
+		r.Body, _ = mapping.FromCty(b)
+		if _, isText := r.Body.(string); !isText {
+			r.Body = normalJSON(r.Body)
 		}
 	}
 }
 
 func (d *decoder) response(r *Response, body hcl.Body) {
-	content, diags := body.Content(responseSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := content.Attributes["status"]; ok {
-		if v, ok := d.typed(a.Expr, cty.Number, "an HTTP status code from 100 to 599"); ok {
-			n, acc := v.AsBigFloat().Int64()
-			if acc != 0 || n < 100 || n > 599 {
-				d.error(a.Expr.Range(), "Invalid status", "The status of a response is a code from 100 to 599.")
-			}
-			r.Status = int(n)
-		}
+	v := d.decode(responseSpec, body)
+	r.Status, r.Delay = int(v.Int("status")), v.Duration("delay")
+	for k, val := range d.stringMap(v, "headers") {
+		r.Headers.Set(k, val)
 	}
-	if a, ok := content.Attributes["headers"]; ok {
-		for k, v := range d.stringMap(a, "the response's headers, such as { \"Content-Type\" = \"text/csv\" }") {
-			r.Headers.Set(k, v)
-		}
-	}
-	if a, ok := content.Attributes["body"]; ok {
-		if v, ok := d.eval(a.Expr); ok && !v.IsNull() {
-			g, _ := mapping.FromCty(v)
-			if s, isText := g.(string); isText {
-				r.Body = []byte(s)
-				if r.Headers.Get("Content-Type") == "" {
-					r.Headers.Set("Content-Type", "text/plain; charset=utf-8")
-				}
-			} else {
-				r.Body, _ = json.Marshal(g)
-				if r.Headers.Get("Content-Type") == "" {
-					r.Headers.Set("Content-Type", "application/json")
-				}
-			}
-		}
-	}
-	if a, ok := content.Attributes["body_file"]; ok {
-		if _, both := content.Attributes["body"]; both {
-			d.error(a.NameRange, "Both body and body_file", "A response has one body: write it with body, or read it from a file with body_file, not both.")
-		} else if v, ok := d.typed(a.Expr, cty.String, "the path of a file, relative to this file"); ok {
-			path := v.AsString()
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(d.dir, path)
-			}
-			b, err := engine.ReadConfigFile(path)
-			if err != nil {
-				d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", upperFirst(err.Error()))
-			}
-			r.Body = b
+	if v.Has("body") {
+		g, _ := mapping.FromCty(v.Value("body"))
+		if s, isText := g.(string); isText {
+			r.Body = []byte(s)
 			if r.Headers.Get("Content-Type") == "" {
-				r.Headers.Set("Content-Type", http.DetectContentType(b))
+				r.Headers.Set("Content-Type", "text/plain; charset=utf-8")
+			}
+		} else {
+			r.Body, _ = json.Marshal(g)
+			if r.Headers.Get("Content-Type") == "" {
+				r.Headers.Set("Content-Type", "application/json")
 			}
 		}
 	}
-	if a, ok := content.Attributes["delay"]; ok {
-		if v, ok := d.typed(a.Expr, cty.String, "a duration such as \"2s\""); ok {
-			t, err := engine.ParseDuration(v.AsString())
-			if err != nil {
-				d.error(a.Expr.Range(), "Invalid delay", "%s.", err)
-			}
-			r.Delay = t
+	a := v.Attr("body_file")
+	switch {
+	case a != nil && v.Attr("body") != nil:
+		d.error(a.NameRange, "Both body and body_file", "A response has one body: write it with body, or read it from a file with body_file, not both.")
+	case v.Has("body_file"):
+		path := v.String("body_file")
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(d.dir, path)
 		}
-	}
-}
-
-func (d *decoder) databaseMock(m *Mock, body hcl.Body) {
-	content, diags := body.Content(databaseMockSchema)
-	d.diags = append(d.diags, diags...)
-	if a, ok := content.Attributes["seed"]; ok {
-		if v, ok := d.typed(a.Expr, cty.String, "SQL statements, usually file(\"seed.sql\")"); ok {
-			m.Seed, m.HasSeed = v.AsString(), true
+		b, err := engine.ReadConfigFile(path)
+		if err != nil {
+			d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", upperFirst(err.Error()))
+		}
+		r.Body = b
+		if r.Headers.Get("Content-Type") == "" {
+			r.Headers.Set("Content-Type", http.DetectContentType(b))
 		}
 	}
 }
@@ -739,16 +746,15 @@ func (d *decoder) checkDatabaseMocks(mocks []*Mock) {
 	}
 }
 
-// stringMap reads an attribute that must be a map of strings.
-func (d *decoder) stringMap(a *hcl.Attribute, what string) map[string]string {
-	v, ok := d.typed(a.Expr, cty.Map(cty.String), what)
-	if !ok {
+// stringMap reads name, a map of strings, none of them null.
+func (d *decoder) stringMap(v *spec.Values, name string) map[string]string {
+	if !v.Has(name) {
 		return nil
 	}
 	out := map[string]string{}
-	for k, e := range v.AsValueMap() {
+	for k, e := range v.Value(name).AsValueMap() {
 		if e.IsNull() {
-			d.error(a.Expr.Range(), "Invalid value", "The value of %q is null; write %s.", k, what)
+			d.error(v.Attr(name).Expr.Range(), "Invalid value", "The value of %q is null; write a string, or leave it out.", k)
 			continue
 		}
 		out[k] = e.AsString()

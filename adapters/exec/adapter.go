@@ -6,12 +6,16 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Adapter provides the exec action block to the engine. It holds no state.
 type Adapter struct{}
 
-var _ engine.Adapter = (*Adapter)(nil)
+var (
+	_ engine.Adapter = (*Adapter)(nil)
+	_ spec.Declarer  = (*Adapter)(nil)
+)
 
 // New returns the exec adapter.
 func New() *Adapter { return &Adapter{} }
@@ -41,3 +45,6 @@ func (*Adapter) DecodeAction(ctx *engine.DecodeContext, block *hcl.Block) (engin
 	}
 	return a, diags
 }
+
+// Specs declares the exec action block.
+func (*Adapter) Specs() []*spec.Block { return []*spec.Block{ActionSpec} }

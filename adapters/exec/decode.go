@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // DefaultMaxOutput is how many bytes of stdout, and of stderr, a run keeps
@@ -86,31 +87,56 @@ type envVar struct {
 	where string
 }
 
-var blockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "command", Required: true},
-	{Name: "dir"},
-	{Name: "env"},
-	{Name: "inherit_env"},
-	{Name: "stdin"},
-	{Name: "timeout"},
-	{Name: "max_output"},
-	{Name: "truncate"},
-	{Name: "parse"},
-	{Name: "log_stderr"},
-	{Name: "progress"},
-}}
+// parseChoices are the ways stdout reaches programs.
+var parseChoices = []spec.Choice{
+	{Value: "text", Doc: "the output as a string, the default"},
+	{Value: "json", Doc: "the output decoded"},
+	{Value: "lines", Doc: "a list of its lines"},
+}
+
+// ActionSpec is the exec block of a tool.
+var ActionSpec = &spec.Block{
+	Name:    "exec",
+	In:      "tool",
+	Summary: "Runs a program once per call, with an argument vector, never through a shell.",
+	Doc: "An argument element yields a string, a number or bool (written plainly), or a list of those, spliced in place: " +
+		"expr(\"args.v ? ['-v'] : []\") adds one argument or none. An argument such as \"; rm -rf / #\" reaches the program as that one literal argument; " +
+		"put \"--\" before values that come from the call. The program does not see the server's environment, so its secrets stay out: it sees PATH plus what env names. " +
+		"After the run, programs see stdout, stderr, exit_code and truncated.",
+	Example: `exec {
+  command = ["echo", "--", expr("args.id")]
+  env     = { LANG = "C.UTF-8" }
+  timeout = "10s"
+  parse   = "lines"
+}`,
+	Attrs: []*spec.Attr{
+		spec.List("command", spec.KindExpr, "is the program then its arguments, passed as an argument vector. "+
+			"command[0] is fixed and resolved at load: a bare name is looked up on the server's PATH, a relative path is relative to the file; a missing program is a load error. "+
+			"The other elements may be expr(…) over args").Mandatory().Unevaluated(),
+		spec.String("dir", "is the working directory, relative to the file; it must exist").DefaultIs("the file's directory"),
+		spec.Map("env", spec.KindExpr, "is the program's environment variables; values may be expr(…); null leaves one out").Unevaluated(),
+		spec.Bool("inherit_env", "makes the program also see the server's whole environment, env winning").WithDefault(false),
+		spec.Expr("stdin", "is what the program reads: a string as is, any other value as JSON plus a newline").DefaultIs("nothing"),
+		spec.Duration("timeout", "bounds one run (the tool's timeout applies too)").DefaultIs("the tool's timeout"),
+		spec.Int("max_output", "is how many bytes of stdout, and of stderr, are kept, such as 1048576 for 1 MiB; a program that writes more is stopped there").Range(1, 1<<40).WithDefault(DefaultMaxOutput),
+		spec.Bool("truncate", "cuts output beyond max_output, truncated being true and exit_code 0; otherwise the call fails").WithDefault(false),
+		spec.Enum("parse", "is how stdout reaches programs", parseChoices...).WithDefault("text"),
+		spec.Enum("log_stderr", "is the level at which each line the program writes to stderr is sent to the client as a log message", spec.Choices(engine.LogLevels...)...),
+		spec.String("progress", `is a regular expression matching the lines of stdout and stderr that report the program's progress: with one group a percentage ("(\\d+)%"), with two done and total ("(\\d+) of (\\d+)")`),
+	},
+}
 
 // decodeAction decodes an exec block. It returns nil when the block has
 // errors, or refers to values whose errors were reported elsewhere; it
 // reports all of its own.
 func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Diagnostics) {
-	content, diags := block.Body.Content(blockSchema)
-	attrs := content.Attributes
+	v, diags := ActionSpec.Decode(block.Body, ctx)
 	if !supported {
 		diags = append(diags, errorf(block.DefRange, "exec is not supported here",
 			"The exec action runs programs in process groups, which needs a Unix system such as Linux or macOS."))
 	}
-	a := &action{maxOutput: DefaultMaxOutput, cgroups: ownCgroupDir()}
+	a := &action{cgroups: ownCgroupDir(), inherit: v.Bool("inherit_env"), timeout: v.Duration("timeout"), maxOutput: int(v.Int("max_output")),
+		truncate: v.Bool("truncate"), parse: parseModes[v.String("parse")], logStderr: v.String("log_stderr")}
 	broken := false // a value refers to something whose errors were already reported
 
 	base := ctx.Dir
@@ -120,27 +146,17 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		}
 	}
 	a.dir = base
-
-	if attr, ok := attrs["dir"]; ok {
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			dir, err := resolveDir(s, base)
-			if err != nil {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid dir", "%s.", upperFirst(err.Error())))
-			}
-			a.dir = dir
+	if v.Has("dir") {
+		dir, err := resolveDir(v.String("dir"), base)
+		if err != nil {
+			diags = append(diags, errorf(v.Attr("dir").Expr.Range(), "Invalid dir", "%s.", upperFirst(err.Error())))
 		}
+		a.dir = dir
 	}
-	if attr, ok := attrs["command"]; ok {
+	if attr := v.Attr("command"); attr != nil {
 		ok, more := a.decodeCommand(ctx, attr, base)
 		diags = append(diags, more...)
 		broken = broken || !ok
-	}
-	if attr, ok := attrs["inherit_env"]; ok {
-		b, more := ctx.Bool(attr.Expr)
-		diags = append(diags, more...)
-		a.inherit = b
 	}
 	if !a.inherit {
 		path := os.Getenv("PATH")
@@ -149,85 +165,35 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		}
 		a.env = append(a.env, "PATH="+path)
 	}
-	if attr, ok := attrs["env"]; ok {
+	if attr := v.Attr("env"); attr != nil {
 		ok, more := a.decodeEnv(ctx, attr)
 		diags = append(diags, more...)
 		broken = broken || !ok
 	}
-	if attr, ok := attrs["stdin"]; ok {
-		v, more := ctx.Value(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			if c, fixed := mapping.IsConst(v); fixed {
-				in, err := stdinBytes(c)
-				if err != nil {
-					diags = append(diags, errorf(attr.Expr.Range(), "Invalid stdin", "%s.", upperFirst(err.Error())))
-				}
-				a.stdinFixed, a.hasStdin = in, c != nil
-			} else {
-				a.stdin, a.hasStdin, a.dynamic = v, true, true
-			}
-		}
-	}
-	if attr, ok := attrs["timeout"]; ok {
-		d, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		a.timeout = d
-	}
-	if attr, ok := attrs["max_output"]; ok {
-		n, more := ctx.Int(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			if n < 1 || n > 1<<40 {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_output",
-					"max_output is how many bytes of stdout, and of stderr, are kept: a whole number from 1, such as 1048576 for 1 MiB; got %d.", n))
-			}
-			a.maxOutput = int(n)
-		}
-	}
-	if attr, ok := attrs["truncate"]; ok {
-		b, more := ctx.Bool(attr.Expr)
-		diags = append(diags, more...)
-		a.truncate = b
-	}
-	if attr, ok := attrs["log_stderr"]; ok {
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && !engine.ValidLogLevel(s) {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid log_stderr",
-				"log_stderr is the level at which each line the program writes to stderr is sent to the client as a log message: one of %s.", strings.Join(engine.LogLevels, ", ")))
-		}
-		a.logStderr = s
-	}
-	if attr, ok := attrs["progress"]; ok {
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			re, err := regexp.Compile(s)
-			msg := ""
+	if m := v.Program("stdin"); m != nil {
+		if c, fixed := mapping.IsConst(m); fixed {
+			in, err := stdinBytes(c)
 			if err != nil {
-				msg = err.Error()
-			} else {
-				msg = checkProgressPattern(re)
+				diags = append(diags, errorf(v.Attr("stdin").Expr.Range(), "Invalid stdin", "%s.", upperFirst(err.Error())))
 			}
-			if msg != "" {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid progress",
-					"progress is a regular expression matching the lines of stdout and stderr that report the program's progress: %s.", msg))
-			}
-			a.progress = re
+			a.stdinFixed, a.hasStdin = in, c != nil
+		} else {
+			a.stdin, a.hasStdin, a.dynamic = m, true, true
 		}
 	}
-	if attr, ok := attrs["parse"]; ok {
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			mode, known := parseModes[s]
-			if !known {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid parse mode",
-					`%q is not a way to read stdout; use "text" (the output as a string, the default), "json" (the output decoded) or "lines" (a list of its lines).`, s))
-			}
-			a.parse = mode
+	if v.Has("progress") {
+		re, err := regexp.Compile(v.String("progress"))
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		} else {
+			msg = checkProgressPattern(re)
 		}
+		if msg != "" {
+			diags = append(diags, errorf(v.Attr("progress").Expr.Range(), "Invalid progress",
+				"progress is a regular expression matching the lines of stdout and stderr that report the program's progress: %s.", msg))
+		}
+		a.progress = re
 	}
 	if broken || diags.HasErrors() {
 		return nil, diags
@@ -569,14 +535,8 @@ func where(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
 }
 
-func errorf(r hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   fmt.Sprintf(format, args...),
-		Subject:  r.Ptr(),
-	}
-}
+// errorf is an error diagnostic.
+var errorf = spec.Errorf
 
 func upperFirst(s string) string {
 	if s == "" {

@@ -95,12 +95,12 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "bad parse",
 			body: "command = [\"echo\"]\n    parse = \"yaml\"",
-			want: []string{`5:13-5:19: Invalid parse mode: "yaml" is not a way to read stdout; use "text" (the output as a string, the default), "json" (the output decoded) or "lines" (a list of its lines).`},
+			want: []string{`5:13-5:19: Invalid parse: parse is how stdout reaches programs: one of "text" (the output as a string, the default), "json" (the output decoded) or "lines" (a list of its lines), not "yaml".`},
 		},
 		{
 			name: "bad log_stderr",
 			body: "command = [\"echo\"]\n    log_stderr = \"verbose\"",
-			want: []string{`5:18-5:27: Invalid log_stderr: log_stderr is the level at which each line the program writes to stderr is sent to the client as a log message: one of debug, info, notice, warning, error, critical, alert, emergency.`},
+			want: []string{`5:18-5:27: Invalid log_stderr: log_stderr is the level at which each line the program writes to stderr is sent to the client as a log message: one of "debug", "info", "notice", "warning", "error", "critical", "alert" or "emergency", not "verbose".`},
 		},
 		{
 			name: "progress without a group",
@@ -150,7 +150,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "max_output zero",
 			body: "command = [\"echo\"]\n    max_output = 0",
-			want: []string{`5:18-5:19: Invalid max_output: max_output is how many bytes of stdout, and of stderr, are kept: a whole number from 1`},
+			want: []string{`5:18-5:19: Invalid max_output: max_output is how many bytes of stdout, and of stderr, are kept, such as 1048576 for 1 MiB; a program that writes more is stopped there: a whole number from 1 to 1099511627776, not 0.`},
 		},
 		{
 			name: "bad timeout",
@@ -170,7 +170,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "every error at once",
 			body: "command = [\"no-such-program-xyz\"]\n    parse = \"yaml\"\n    dir = \"nope\"",
-			want: []string{`4:16-4:37: Program not found`, `5:13-5:19: Invalid parse mode`, `6:11-6:17: Invalid dir`},
+			want: []string{`4:16-4:37: Program not found`, `5:13-5:19: Invalid parse`, `6:11-6:17: Invalid dir`},
 		},
 	}
 	for _, tt := range tests {

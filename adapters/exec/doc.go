@@ -5,19 +5,8 @@
 //
 // # The exec block
 //
-//	exec {
-//	  command     = ["git", "-C", expr("args.repo"), "log", "-n", expr("args.limit"), "--"]
-//	  dir         = "repos"                      # relative to the file's directory
-//	  env         = { GIT_PAGER = "cat", TZ = expr("args.tz") }
-//	  inherit_env = false                        # true: the server's environment too
-//	  stdin       = expr("args.input")           # a string as is, anything else as JSON
-//	  timeout     = "10s"                        # default: the tool's timeout
-//	  max_output  = 1048576                      # bytes kept of stdout, and of stderr
-//	  truncate    = false                        # true: cut the output instead of failing
-//	  parse       = "lines"                      # "text" (default), "json" or "lines"
-//	  log_stderr  = "info"                       # stderr lines sent to the client as log messages
-//	  progress    = "(\\d+)%"                     # lines that report progress (see below)
-//	}
+// Its attributes are declared once, by [ActionSpec]; docs/language.md
+// lists them with their bounds and defaults.
 //
 // command is a list: the program, then its arguments. It is an argument
 // vector handed to the operating system as is: no shell ever reads it, so an

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Adapter provides the graphql action block to the engine. Its actions send
@@ -15,7 +16,10 @@ type Adapter struct {
 	schemas *schemaCache
 }
 
-var _ engine.Adapter = (*Adapter)(nil)
+var (
+	_ engine.Adapter = (*Adapter)(nil)
+	_ spec.Declarer  = (*Adapter)(nil)
+)
 
 // New returns the GraphQL adapter.
 func New() *Adapter { return &Adapter{schemas: newSchemaCache()} }
@@ -44,6 +48,9 @@ var errorsType = types.Array(types.Map{
 	"extensions": types.Any,
 	types.Extra:  types.Any,
 })
+
+// Specs declares the graphql block.
+func (*Adapter) Specs() []*spec.Block { return []*spec.Block{Spec} }
 
 // DecodeAction decodes a graphql block into an action that sends one
 // operation per call.

@@ -11,28 +11,15 @@ var Spec = &spec.Block{
 		"With schema, the query is validated when the files load and data is typed from its selection. " +
 		"Programs after the call read data, errors (the server's, each with message and path), status and headers. " +
 		"A response with errors fails the call; error_if replaces that rule, for instance error_if = expr(\"data == nil\") to keep partial data.",
-	Example: `http_api "countries" {
-  base_url = "https://countries.example.com/graphql"
-}
-
-tool "country" {
-  description = "A country's capital and currency, by its ISO code."
-  arg "code" {
-    type = string
-  }
-  graphql {
-    api   = http_api.countries
-    query = <<-GQL
-      query Country($code: ID!) {
-        country(code: $code) { name capital currency }
-      }
-    GQL
-    variables = { code = expr("args.code") }
-  }
-  output "capital" {
-    type  = string
-    value = expr("data.country.capital")
-  }
+	Example: `graphql {
+  api   = http_api.weather
+  path  = "/graphql"
+  query = <<-GQL
+    query Forecast($id: ID!) {
+      forecast(city: $id) { temperature conditions }
+    }
+  GQL
+  variables = { id = expr("args.id") }
 }`,
 	Attrs: []*spec.Attr{
 		spec.Any("api", "is the http_api the operation is sent to, as http_api.<name>: its auth, headers, hosts, retries and timeout apply").Mandatory().Unevaluated(),

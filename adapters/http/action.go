@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // action is a decoded http block: everything a call needs, compiled.
@@ -103,117 +104,143 @@ var methods = []string{
 	http.MethodPatch, http.MethodDelete, http.MethodOptions,
 }
 
-var actionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "api"},
-	{Name: "method"},
-	{Name: "url"},
-	{Name: "path"},
-	{Name: "path_params"},
-	{Name: "query"},
-	{Name: "headers"},
-	{Name: "body"},
-	{Name: "form"},
-	{Name: "multipart"},
-	{Name: "raw_body"},
-	{Name: "content_type"},
-	{Name: "timeout"},
-	{Name: "max_response_bytes"},
-	{Name: "allowed_hosts"},
-}, Blocks: []hcl.BlockHeaderSchema{
-	{Type: "paginate"},
-}}
+// ActionSpec is the http block of a tool.
+var ActionSpec = &spec.Block{
+	Name:    "http",
+	In:      "tool",
+	Summary: "Sends one HTTP request per call: to a path under an http_api, or to a url.",
+	Doc: "The values of path_params, query, headers, body, form, multipart and raw_body may be, or contain, expr(…) programs over args; " +
+		"query, headers and form may also be one program yielding a whole map. Every placeholder needs a path_params entry and every entry must be used. " +
+		"Arguments never change the scheme, host or port of a request: the final URL is checked before it is sent. " +
+		"After the request, programs see status, headers (by lower-case name), body (decoded JSON, else text) and content_type; " +
+		"a status of 400 or more is a tool error unless error_if decides otherwise.",
+	Example: `http {
+  api         = http_api.weather
+  method      = "GET"
+  path        = "/forecast/{city}"
+  path_params = { city = expr("args.id") }
+  query       = { units = "metric" }
+  timeout     = "5s"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("api", "is the http_api the request goes to, as http_api.name").Unevaluated(),
+		spec.String("method", "is the request's method: GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS").WithDefault("GET"),
+		spec.String("path", "is, with api, the path under its base_url, with {name} placeholders").Unevaluated(),
+		spec.Expr("url", "is, instead of api and path, an absolute URL with {name} placeholders in its path (its own client, no retries); "+
+			"or expr(…) yielding the whole URL of each call, which requires allowed_hosts").Unevaluated(),
+		spec.List("allowed_hosts", spec.KindString, "are, with url, the hosts a computed URL may reach and redirects may lead to (with a fixed url, only the latter; with api, put it on the http_api). "+
+			"Entries are names (api.example.com), wildcards for subdomains (*.example.com: a.example.com, a.b.example.com, not example.com itself) or IP literals (10.0.0.1, [::1]), "+
+			"each with an optional port from 1 to 65535; an entry without a port allows the scheme's default port only. "+
+			"Names compare without regard to case or a final dot, and international names as punycode. "+
+			"An IP address is reached only when listed as that address: wildcards never match one, and localhost is not 127.0.0.1. "+
+			"A listed name is also checked at the addresses it resolves to, when the connection is opened: one resolving to a loopback, private, shared (100.64.0.0/10), "+
+			"link-local or unspecified address is refused unless that address is listed too, which defeats DNS rebinding (behind a proxy set by HTTP_PROXY/HTTPS_PROXY the proxy resolves names and the check cannot apply). "+
+			"A computed URL that is not absolute http(s), holds user:pass@ or names an unlisted host fails the call before anything is sent").Unevaluated(),
+		spec.Map("path_params", spec.KindExpr, "fills the placeholders; every value is path-escaped, so it stays one path segment").Unevaluated(),
+		spec.Map("query", spec.KindExpr, "are the query parameters; a list repeats the parameter, null leaves it out").Unevaluated(),
+		spec.Map("headers", spec.KindExpr, "are the request's headers; null leaves one out, a list repeats it. "+
+			"A value holding a control character (CR, LF, NUL…; tab is fine) fails the call before anything is sent, "+
+			"and so does an invalid or reserved (Host, Content-Length, Transfer-Encoding) name yielded by a program").Unevaluated(),
+		spec.Expr("body", "is any value, sent as JSON; a program yielding null sends no body").Unevaluated(),
+		spec.Map("form", spec.KindExpr, "is sent as application/x-www-form-urlencoded").Unevaluated(),
+		spec.Map("multipart", spec.KindExpr, "is sent as multipart/form-data: a part per field (a list repeats the field, null leaves it out), strings, numbers and booleans as text, objects as JSON parts. Parts are text fields: a file's content is sent as text, with no file name").Unevaluated(),
+		spec.Expr("raw_body", "is a string sent as is").Unevaluated(),
+		spec.String("content_type", "is the type of raw_body, body or form").DefaultIs("text/plain; charset=utf-8 for raw_body").Unevaluated(),
+		spec.Duration("timeout", "bounds this request").DefaultIs("the http_api's timeout"),
+		spec.Int("max_response_bytes", "is the largest body read").AtLeast(1).DefaultIs("the http_api's"),
+	},
+	Blocks: []spec.Nested{{Block: PaginateSpec, Max: 1}},
+}
 
 // decodeAction decodes an http block. It returns nil when the block, or the
 // http_api it refers to, has errors; it reports all of its own.
 func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Diagnostics) {
-	content, diags := block.Body.Content(actionSchema)
-	attrs := content.Attributes
-	a := &action{method: http.MethodGet}
+	v, diags := ActionSpec.Decode(block.Body, ctx)
+	a := &action{method: strings.ToUpper(v.String("method")), timeout: v.Duration("timeout"), maxBytes: v.Int("max_response_bytes")}
 	broken := false // the http_api referred to has errors of its own
-
-	if attr, ok := attrs["api"]; ok {
+	if attr := v.Attr("api"); attr != nil {
 		r, more := ctx.Resource(attr.Expr, "http_api")
 		diags = append(diags, more...)
-		if api, ok := r.(*API); ok {
-			a.api = api
-		} else {
-			broken = true
-		}
+		a.api, _ = r.(*API)
+		broken = a.api == nil
 	}
-	if attr, ok := attrs["method"]; ok {
-		m, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			a.method = strings.ToUpper(m)
-			if !slices.Contains(methods, a.method) {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid HTTP method",
-					"%q is not a method an http block can send; use one of %s.", m, strings.Join(methods, ", ")))
-			}
-		}
+	if attr := v.Attr("method"); v.Has("method") && !slices.Contains(methods, a.method) {
+		diags = append(diags, errorf(attr.Expr.Range(), "Invalid HTTP method",
+			"%q is not a method an http block can send; use one of %s.", v.String("method"), strings.Join(methods, ", ")))
 	}
+	diags = append(diags, a.decodeTarget(ctx, block, v)...)
 
-	// Where the request goes: path under the api, or url without one.
-	var target *hcl.Attribute
-	var text string
-	var phs []placeholder
-	if _, hasAPI := attrs["api"]; hasAPI {
-		if attr, ok := attrs["url"]; ok {
-			diags = append(diags, errorf(attr.NameRange, "Unexpected url",
+	if attr := v.Attr("query"); attr != nil {
+		query, more := decodePairs(ctx, attr, "query parameter")
+		diags = append(diags, more...)
+		a.query.fixed = joinQuery(a.query.fixed, query.fixed)
+		a.query.fields, a.query.dynamic = query.fields, query.dynamic
+	}
+	diags = append(diags, a.decodeBody(ctx, v)...)
+	var hdr http.Header
+	if attr := v.Attr("headers"); attr != nil {
+		var more hcl.Diagnostics
+		hdr, more = a.decodeHeaders(ctx, attr)
+		diags = append(diags, more...)
+	}
+	for _, b := range v.Blocks("paginate") {
+		var more hcl.Diagnostics
+		a.pages, more = decodePaginate(ctx, b)
+		diags = append(diags, more...)
+	}
+	if broken || a.api == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	a.inherit(hdr)
+	return a, diags
+}
+
+// decodeTarget reads where the request goes: path under the api, or url
+// without one, the placeholders' values, and allowed_hosts.
+func (a *action) decodeTarget(ctx *engine.DecodeContext, block *hcl.Block, v *spec.Values) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	target := v.Attr("url")
+	if api := v.Attr("api"); api != nil {
+		if target != nil {
+			diags = append(diags, errorf(target.NameRange, "Unexpected url",
 				"With api, the request goes to path, relative to the api's base_url; url is for requests without an api."))
 		}
-		target = attrs["path"]
-		if target == nil && attrs["url"] == nil {
+		if attr := v.Attr("allowed_hosts"); attr != nil {
+			diags = append(diags, errorf(attr.NameRange, "Unexpected allowed_hosts",
+				"The hosts an api's requests may be redirected to are the api's: move allowed_hosts to its http_api block."))
+		}
+		target = v.Attr("path")
+		if target == nil && v.Attr("url") == nil {
 			diags = append(diags, errorf(block.DefRange, "Missing path",
 				`An http block with api needs path, relative to the api's base_url, such as path = "/users/{id}".`))
 		}
 	} else {
-		if attr, ok := attrs["path"]; ok {
+		if attr := v.Attr("path"); attr != nil {
 			diags = append(diags, errorf(attr.NameRange, "Missing api",
 				`path is relative to the base_url of an http_api: add api = http_api.<name>, or give an absolute url instead.`))
 		}
-		target = attrs["url"]
-		if target == nil && attrs["path"] == nil {
+		if target == nil && v.Attr("path") == nil {
 			diags = append(diags, errorf(block.DefRange, "Missing url",
 				`An http block needs api = http_api.<name> and path = "…", or an absolute url = "https://…".`))
 		}
-	}
-	if attr, ok := attrs["allowed_hosts"]; ok {
-		if _, hasAPI := attrs["api"]; hasAPI {
-			diags = append(diags, errorf(attr.NameRange, "Unexpected allowed_hosts",
-				"The hosts an api's requests may be redirected to are the api's: move allowed_hosts to its http_api block."))
-		} else {
+		if attr := v.Attr("allowed_hosts"); attr != nil {
 			var more hcl.Diagnostics
 			a.allowed, more = decodeHosts(ctx, attr)
 			diags = append(diags, more...)
 		}
 	}
 	if target != nil && target.Name == "url" {
-		if v, more := ctx.Value(target.Expr); !more.HasErrors() && !isConst(v) {
-			diags = append(diags, a.decodeDynamicURL(ctx, target, attrs)...)
-			target = nil
+		if m, more := ctx.Value(target.Expr); !more.HasErrors() && !isConst(m) {
+			return append(diags, a.decodeDynamicURL(ctx, target, v)...)
 		}
 	}
+	var text string
+	var phs []placeholder
 	if target != nil {
-		s, more := ctx.String(target.Expr)
+		var more hcl.Diagnostics
+		text, phs, more = readTarget(ctx, target)
 		diags = append(diags, more...)
-		if !more.HasErrors() {
-			text = s
-			var err *templateError
-			phs, err = scanPlaceholders(text)
-			if err != nil {
-				diags = append(diags, errorf(textRange(target.Expr, text, err.start, err.end), "Invalid "+target.Name, "%s.", upperFirst(err.msg)))
-				target = nil
-			} else {
-				// A placeholder outside the path gets the one error that
-				// says so, and no advice to give it a path parameter.
-				var outside hcl.Diagnostics
-				phs, outside = placeholdersOutsidePath(target, text, phs)
-				diags = append(diags, outside...)
-				if outside.HasErrors() {
-					target = nil // said; the rest of it would only repeat it
-				}
-			}
-		} else {
+		if more.HasErrors() {
 			target = nil
 		}
 	}
@@ -221,85 +248,56 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 	// The placeholders' values.
 	index := map[string]int{}
 	named := map[string]bool{} // every key of path_params, even one with errors
-	opaque := false            // path_params could not be read at all
-	if attr, ok := attrs["path_params"]; ok {
+	if attr := v.Attr("path_params"); attr != nil {
 		var more hcl.Diagnostics
 		a.params, named, more = decodePathParams(ctx, attr, phs, target != nil)
 		diags = append(diags, more...)
-		opaque = named == nil
 		for i, p := range a.params {
 			index[p.name] = i
 		}
 	}
-	if target != nil && !opaque {
-		for _, ph := range phs {
-			if !named[ph.name] {
-				diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Missing path parameter",
-					"The %s uses {%s}, but path_params has no %q entry: add path_params = { %s = expr(\"args.%s\") }, or the value it should have.",
-					target.Name, ph.name, ph.name, ph.name, ph.name))
-			}
-		}
-		if target.Name == "url" {
-			api, more := a.decodeURL(ctx, target, text, phs, index)
-			a.ownAPI = true
-			diags = append(diags, more...)
-			a.api = api
-		} else if a.api != nil {
-			diags = append(diags, a.decodePath(target, text, phs, index, a.api.prefix, 0)...)
+	if target == nil || named == nil {
+		return diags // named is nil when path_params could not be read at all
+	}
+	for _, ph := range phs {
+		if !named[ph.name] {
+			diags = append(diags, errorf(textRange(target.Expr, text, ph.start, ph.end), "Missing path parameter",
+				"The %s uses {%s}, but path_params has no %q entry: add path_params = { %s = expr(\"args.%s\") }, or the value it should have.",
+				target.Name, ph.name, ph.name, ph.name, ph.name))
 		}
 	}
-
-	var query pairs
-	if attr, ok := attrs["query"]; ok {
-		var more hcl.Diagnostics
-		query, more = decodePairs(ctx, attr, "query parameter")
-		diags = append(diags, more...)
+	if target.Name == "url" {
+		api, more := a.decodeURL(ctx, target, text, phs, index)
+		a.api, a.ownAPI = api, true
+		return append(diags, more...)
 	}
-	a.query.fixed = joinQuery(a.query.fixed, query.fixed)
-	a.query.fields, a.query.dynamic = query.fields, query.dynamic
-
-	diags = append(diags, a.decodeBody(ctx, attrs)...)
-
-	var hdr http.Header
-	if attr, ok := attrs["headers"]; ok {
-		var more hcl.Diagnostics
-		hdr, more = a.decodeHeaders(ctx, attr)
-		diags = append(diags, more...)
+	if a.api != nil {
+		diags = append(diags, a.decodePath(target, text, phs, index, a.api.prefix, 0)...)
 	}
-	if attr, ok := attrs["timeout"]; ok {
-		d, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		a.timeout = d
-	}
-	if attr, ok := attrs["max_response_bytes"]; ok {
-		n, more := positiveInt(ctx, attr)
-		diags = append(diags, more...)
-		a.maxBytes = n
-	}
-
-	for _, b := range content.Blocks {
-		if a.pages != nil {
-			diags = append(diags, errorf(b.DefRange, "Duplicate paginate block", "This http block already says how to follow pages; merge the two blocks."))
-			continue
-		}
-		var more hcl.Diagnostics
-		a.pages, more = decodePaginate(ctx, b)
-		diags = append(diags, more...)
-	}
-
-	if broken || a.api == nil || diags.HasErrors() {
-		return nil, diags
-	}
-
-	a.provision(hdr)
-	return a, diags
+	return diags
 }
 
-// provision completes a decoded action from its api: the headers (the
-// api's User-Agent, headers and auth, the body's type, the action's own
-// hdr), the api's query string, timeout and response cap where the action
-// sets none, and whether its values run programs.
-func (a *action) provision(hdr http.Header) {
+// readTarget reads a fixed url or path and its placeholders, and reports
+// those outside the path.
+func readTarget(ctx *engine.DecodeContext, target *hcl.Attribute) (string, []placeholder, hcl.Diagnostics) {
+	text, diags := ctx.String(target.Expr)
+	if diags.HasErrors() {
+		return "", nil, diags
+	}
+	phs, err := scanPlaceholders(text)
+	if err != nil {
+		return "", nil, append(diags, errorf(textRange(target.Expr, text, err.start, err.end), "Invalid "+target.Name, "%s.", upperFirst(err.msg)))
+	}
+	// A placeholder outside the path gets the one error that says so, and
+	// no advice to give it a path parameter.
+	phs, outside := placeholdersOutsidePath(target, text, phs)
+	return text, phs, append(diags, outside...)
+}
+
+// inherit completes a decoded action with what its upstream says: headers
+// (User-Agent, headers, auth), the body's type, the action's own headers
+// hdr, the query, the bounds.
+func (a *action) inherit(hdr http.Header) {
 	a.header = a.api.header.Clone()
 	if a.contentType != "" {
 		a.header["Content-Type"] = []string{a.contentType}
@@ -446,27 +444,25 @@ func isConst(v mapping.Value) bool {
 
 // decodeDynamicURL reads url = expr(…): a program yielding the whole URL of
 // each request, which may only reach the hosts of allowed_hosts.
-func (a *action) decodeDynamicURL(ctx *engine.DecodeContext, target *hcl.Attribute, attrs hcl.Attributes) hcl.Diagnostics {
+func (a *action) decodeDynamicURL(ctx *engine.DecodeContext, target *hcl.Attribute, v *spec.Values) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if a.allowed == nil {
-		if _, ok := attrs["allowed_hosts"]; !ok {
-			diags = append(diags, errorf(target.Expr.Range(), "Missing allowed_hosts",
-				`A url computed per call could reach any host, the server's own network included: add allowed_hosts = ["api.example.com"] with the hosts it may reach.`))
-		}
+	if a.allowed == nil && v.Attr("allowed_hosts") == nil {
+		diags = append(diags, errorf(target.Expr.Range(), "Missing allowed_hosts",
+			`A url computed per call could reach any host, the server's own network included: add allowed_hosts = ["api.example.com"] with the hosts it may reach.`))
 	}
-	if attr, ok := attrs["path_params"]; ok {
+	if attr := v.Attr("path_params"); attr != nil {
 		diags = append(diags, errorf(attr.NameRange, "Unexpected path_params",
 			"A url computed by a program has no placeholders: build the whole URL in the program, escaping values with urlencode()."))
 	}
-	v, more := ctx.Value(target.Expr)
+	m, more := ctx.Value(target.Expr)
 	diags = append(diags, more...)
-	if rt := mapping.ResultType(v); !more.HasErrors() && rt != nil && rt.Kind() != reflect.String && rt.Kind() != reflect.Interface {
+	if rt := mapping.ResultType(m); !more.HasErrors() && rt != nil && rt.Kind() != reflect.String && rt.Kind() != reflect.Interface {
 		diags = append(diags, errorf(target.Expr.Range(), "Invalid url", "url must yield a string, the whole URL, but this program yields %s.", rt))
 	}
 	if diags.HasErrors() {
 		return diags
 	}
-	a.dynURL = v
+	a.dynURL = m
 	a.ownAPI = true
 	a.api = &API{
 		header:   http.Header{"User-Agent": {userAgent}},
@@ -669,11 +665,11 @@ func (a *action) decodeHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) (
 }
 
 // decodeBody reads body, form or raw_body, at most one of them.
-func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl.Diagnostics {
+func (a *action) decodeBody(ctx *engine.DecodeContext, v *spec.Values) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	var given []*hcl.Attribute
 	for _, name := range []string{"body", "form", "multipart", "raw_body"} {
-		if attr, ok := attrs[name]; ok {
+		if attr := v.Attr(name); attr != nil {
 			given = append(given, attr)
 		}
 	}
@@ -682,8 +678,9 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl
 		return append(diags, errorf(given[1].NameRange, "Conflicting request bodies",
 			"%q and %q cannot both be set: a request has one body. Keep one of body (sent as JSON), form, multipart and raw_body.", given[0].Name, given[1].Name))
 	}
-	if attr, ok := attrs["content_type"]; ok && len(given) == 0 {
-		diags = append(diags, errorf(attr.NameRange, "Unexpected content_type",
+	ct := v.Attr("content_type")
+	if ct != nil && len(given) == 0 {
+		diags = append(diags, errorf(ct.NameRange, "Unexpected content_type",
 			"content_type is the type of the request body, but this block sends none: add body, form, multipart or raw_body, or remove content_type."))
 	}
 	if len(given) == 0 {
@@ -695,10 +692,10 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, attrs hcl.Attributes) hcl
 		"form":     "application/x-www-form-urlencoded",
 		"raw_body": "text/plain; charset=utf-8",
 	}[attr.Name]
-	if ct, ok := attrs["content_type"]; ok && attr.Name == "multipart" {
+	if ct != nil && attr.Name == "multipart" {
 		diags = append(diags, errorf(ct.NameRange, "Unexpected content_type",
 			"A multipart body's type is multipart/form-data with a boundary of its own: remove content_type."))
-	} else if ok {
+	} else if ct != nil {
 		s, more := ctx.String(ct.Expr)
 		diags = append(diags, more...)
 		if !more.HasErrors() {

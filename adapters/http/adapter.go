@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Adapter provides the http action block and the http_api top-level block to
@@ -13,7 +14,10 @@ import (
 // and so does every http block that gives a url without an api.
 type Adapter struct{}
 
-var _ engine.ResourceAdapter = (*Adapter)(nil)
+var (
+	_ engine.ResourceAdapter = (*Adapter)(nil)
+	_ spec.Declarer          = (*Adapter)(nil)
+)
 
 // New returns the HTTP adapter.
 func New() *Adapter { return &Adapter{} }
@@ -52,4 +56,11 @@ func (*Adapter) DecodeAction(ctx *engine.DecodeContext, block *hcl.Block) (engin
 		return nil, diags
 	}
 	return a, diags
+}
+
+// Specs declares the http_api block, the http action block and the blocks
+// nested in them.
+func (*Adapter) Specs() []*spec.Block {
+	return []*spec.Block{APISpec, AuthSpec, basicSpec, apiKeySpec, oauth2Spec, tokenExchangeSpec, callerTokenSpec,
+		RetrySpec, TLSSpec, BreakerSpec, ActionSpec, PaginateSpec}
 }

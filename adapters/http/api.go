@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // API is a decoded http_api block: an upstream's base URL, what every
@@ -80,86 +81,76 @@ func (a *API) Close() error {
 // userAgent is sent unless the configuration names another.
 const userAgent = "mcpdecl"
 
-var apiSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "base_url", Required: true},
-		{Name: "headers"},
-		{Name: "timeout"},
-		{Name: "max_response_bytes"},
-		{Name: "allowed_hosts"},
+// APISpec is the http_api block.
+var APISpec = &spec.Block{
+	Name:    "http_api",
+	Labels:  []string{"name"},
+	Summary: "A reusable HTTP upstream, referred to as http_api.name: its base URL, what every request carries, and one client shared by its actions.",
+	Doc: "The credentials of auth are secrets: they are redacted from everything that leaves the server, and so are the access tokens oauth2 gets. " +
+		"An empty credential, such as bearer = var.token whose default env(\"GITHUB_TOKEN\") finds nothing set, is a warning at load time; " +
+		"every call through the API then fails before anything is sent, saying what to set. " +
+		"Redirects (at most 10) are followed within the same scheme, host and port, from http to https on the same host, and to the hosts of allowed_hosts; cookies are never kept.",
+	Example: `http_api "weather" {
+  base_url = "https://api.example.com/v1"
+  headers  = { Accept = "application/json" }
+  timeout  = "10s"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("base_url", "is the absolute http or https URL that paths are relative to").Mandatory(),
+		spec.Map("headers", spec.KindString, "are headers sent with every request").Unevaluated(),
+		spec.Duration("timeout", "bounds one request, retries and reading the body included").DefaultIs("the server's timeout"),
+		spec.Int("max_response_bytes", "is the largest body read").AtLeast(1).DefaultIs("the server's"),
+		spec.List("allowed_hosts", spec.KindString, `are other hosts that redirects may lead to, such as ["cdn.example.com", "*.example.org"], written as for the http action's allowed_hosts`).Unevaluated(),
 	},
-	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "auth"},
-		{Type: "retry"},
-		{Type: "tls"},
-		{Type: "circuit_breaker"},
-	},
+	Blocks: []spec.Nested{{Block: AuthSpec, Max: 1}, {Block: RetrySpec, Max: 1}, {Block: TLSSpec, Max: 1}, {Block: BreakerSpec, Max: 1}},
 }
 
 // decodeAPI decodes an http_api block. It returns nil when the block has
 // errors.
 func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnostics) {
-	content, diags := block.Body.Content(apiSchema)
+	v, diags := APISpec.Decode(block.Body, ctx)
 	api := &API{
 		name:     block.Labels[0],
 		header:   http.Header{"User-Agent": {userAgent}},
 		timeout:  ctx.Settings.Timeout,
 		maxBytes: ctx.Settings.MaxResponseBytes,
 	}
-	if attr, ok := content.Attributes["base_url"]; ok {
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			if err := api.setBase(s); err != nil {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid base_url", "%s.", err))
-			}
+	if v.Has("base_url") {
+		if err := api.setBase(v.String("base_url")); err != nil {
+			diags = append(diags, errorf(v.Attr("base_url").Expr.Range(), "Invalid base_url", "%s.", err))
 		}
 	}
-	if attr, ok := content.Attributes["headers"]; ok {
+	if attr := v.Attr("headers"); attr != nil {
 		diags = append(diags, api.staticHeaders(ctx, attr)...)
 	}
-	if attr, ok := content.Attributes["timeout"]; ok {
-		d, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		api.timeout = d
+	if v.Has("timeout") {
+		api.timeout = v.Duration("timeout")
 	}
-	if attr, ok := content.Attributes["max_response_bytes"]; ok {
-		n, more := positiveInt(ctx, attr)
-		diags = append(diags, more...)
-		api.maxBytes = n
+	if v.Has("max_response_bytes") {
+		api.maxBytes = v.Int("max_response_bytes")
 	}
-
-	blocks := map[string]*hcl.Block{}
-	for _, b := range content.Blocks {
-		if prev, dup := blocks[b.Type]; dup {
-			diags = append(diags, errorf(b.DefRange, "Duplicate "+b.Type+" block",
-				"An http_api takes at most one %s block; one is already declared at %s.", b.Type, prev.DefRange))
-			continue
-		}
-		blocks[b.Type] = b
-	}
-	if b := blocks["auth"]; b != nil {
+	for _, b := range v.Blocks("auth") {
 		diags = append(diags, api.decodeAuth(ctx, b)...)
 	}
 	var retry *retryPolicy
-	if b := blocks["retry"]; b != nil {
+	for _, b := range v.Blocks("retry") {
 		var more hcl.Diagnostics
 		retry, more = decodeRetry(ctx, b)
 		diags = append(diags, more...)
 	}
-	if b := blocks["circuit_breaker"]; b != nil {
+	for _, b := range v.Blocks("circuit_breaker") {
 		var more hcl.Diagnostics
 		api.breaker, more = decodeBreaker(ctx, b, api.name)
 		diags = append(diags, more...)
 	}
 	var tlsConfig *tls.Config
-	if b := blocks["tls"]; b != nil {
+	for _, b := range v.Blocks("tls") {
 		var more hcl.Diagnostics
 		tlsConfig, more = decodeTLS(ctx, b)
 		diags = append(diags, more...)
 	}
 	var allowed hostList
-	if attr, ok := content.Attributes["allowed_hosts"]; ok {
+	if attr := v.Attr("allowed_hosts"); attr != nil {
 		var more hcl.Diagnostics
 		allowed, more = decodeHosts(ctx, attr)
 		diags = append(diags, more...)
@@ -281,35 +272,80 @@ func checkHeaderName(name string, rng hcl.Range) *hcl.Diagnostic {
 	return nil
 }
 
-var authSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "bearer"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "basic"}, {Type: "api_key"}, {Type: "oauth2"}, {Type: "token_exchange"}, {Type: "caller_token"}},
+// authIn is where the auth block's schemes are nested.
+const authIn = "http_api › auth"
+
+// AuthSpec is the auth block of an http_api: exactly one scheme.
+var AuthSpec = &spec.Block{
+	Name:    "auth",
+	In:      "http_api",
+	Summary: "How every request to the http_api proves who sends it: exactly one of bearer, basic, api_key, oauth2, token_exchange and caller_token.",
+	Example: `auth {
+  bearer = "a-token"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("bearer", "is a token sent as Authorization: Bearer …").MaySecret(),
+	},
+	Blocks: []spec.Nested{{Block: basicSpec, Max: 1}, {Block: apiKeySpec, Max: 1}, {Block: oauth2Spec, Max: 1}, {Block: tokenExchangeSpec, Max: 1}, {Block: callerTokenSpec, Max: 1}},
 }
 
-var callerTokenSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "audience", Required: true},
-}}
+var basicSpec = &spec.Block{
+	Name:    "basic",
+	In:      authIn,
+	Summary: "HTTP basic auth.",
+	Example: `basic {
+  username = "app"
+  password = "a-password"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("username", "is the user's name, without a colon").Mandatory(),
+		spec.String("password", "is the user's password").Mandatory().MaySecret(),
+	},
+}
 
-var basicSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "username", Required: true},
-	{Name: "password", Required: true},
-}}
+var apiKeySpec = &spec.Block{
+	Name:    "api_key",
+	In:      authIn,
+	Summary: "A key sent in a header, or as a query parameter.",
+	Example: `api_key {
+  header = "X-Api-Key"
+  value  = "a-key"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("header", "is the header that carries the key, such as X-Api-Key; or give query").Unevaluated(),
+		spec.String("query", "is the query parameter that carries the key, such as api_key; or give header").Unevaluated(),
+		spec.String("value", "is the key").Mandatory().MaySecret(),
+	},
+}
 
-var apiKeySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "header"},
-	{Name: "query"},
-	{Name: "value", Required: true},
-}}
+var callerTokenSpec = &spec.Block{
+	Name:    "caller_token",
+	In:      authIn,
+	Summary: "The caller's own JWT, as the server's auth block verified it, sent as a bearer token when its aud names audience.",
+	Doc: "A call without such a token (over stdio, with a static token, or a JWT meant only for this server) fails before anything is sent, saying why. " +
+		"The weaker option: the upstream gets a token that also opens this server, so ask the identity provider for tokens scoped to both, or prefer a service credential (oauth2). " +
+		"The token is redacted from the results of every tool that sends it, and never given to programs.",
+	Example: `caller_token {
+  audience = "https://orders.example.com"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("audience", "is what a caller's token must name in its aud claim to be sent to this API, such as its base URL").Mandatory(),
+	},
+}
 
 // decodeAuth decodes the auth block, which holds exactly one scheme.
 func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagnostics {
-	content, diags := block.Body.Content(authSchema)
+	v, diags := AuthSpec.Decode(block.Body, ctx)
 	var ranges []hcl.Range
-	if attr, ok := content.Attributes["bearer"]; ok {
+	if attr := v.Attr("bearer"); attr != nil {
 		ranges = append(ranges, attr.NameRange)
 	}
-	for _, b := range content.Blocks {
-		ranges = append(ranges, b.DefRange)
+	var scheme *hcl.Block
+	for _, n := range AuthSpec.Blocks {
+		for _, b := range v.Blocks(n.Block.Name) {
+			ranges = append(ranges, b.DefRange)
+			scheme = b
+		}
 	}
 	switch {
 	case len(ranges) == 0:
@@ -320,108 +356,103 @@ func (a *API) decodeAuth(ctx *engine.DecodeContext, block *hcl.Block) hcl.Diagno
 		return append(diags, errorf(ranges[1], "Conflicting auth schemes",
 			"An auth block takes exactly one of bearer, basic, api_key, oauth2, token_exchange and caller_token; another one is already given at %s.", ranges[0]))
 	}
-	if attr, ok := content.Attributes["bearer"]; ok {
-		token, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
+	if attr := v.Attr("bearer"); attr != nil {
+		token := v.String("bearer")
 		diags = append(diags, a.checkSet(ctx, attr.Expr, "bearer token", token)...)
-		if !more.HasErrors() {
+		if v.Has("bearer") {
 			diags = append(diags, a.setCredential(ctx, attr.Expr.Range(), "bearer", "Bearer "+token, token)...)
 		}
 		return diags
 	}
-	b := content.Blocks[0]
-	switch b.Type {
+	switch scheme.Type {
 	case "oauth2", "token_exchange":
-		diags = append(diags, a.decodeOAuth2(ctx, b)...)
+		return append(diags, a.decodeOAuth2(ctx, scheme)...)
 	case "caller_token":
-		c, more := b.Body.Content(callerTokenSchema)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			return diags
-		}
-		aud, more := ctx.String(c.Attributes["audience"].Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && strings.TrimSpace(aud) == "" {
-			diags = append(diags, errorf(c.Attributes["audience"].Expr.Range(), "Empty audience",
-				"audience is what a caller's token must name in its aud claim to be sent to this API, such as its base URL; it cannot be empty."))
-		}
-		a.callerAudience = aud
+		return append(diags, a.decodeCallerToken(ctx, scheme)...)
 	case "basic":
-		c, more := b.Body.Content(basicSchema)
+		return append(diags, a.decodeBasic(ctx, scheme)...)
+	}
+	return append(diags, a.decodeAPIKey(ctx, scheme)...)
+}
+
+// decodeCallerToken decodes auth { caller_token { … } }.
+func (a *API) decodeCallerToken(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnostics {
+	v, diags := callerTokenSpec.Decode(b.Body, ctx)
+	if diags.HasErrors() {
+		return diags
+	}
+	if strings.TrimSpace(v.String("audience")) == "" {
+		diags = append(diags, errorf(v.Attr("audience").Expr.Range(), "Empty audience",
+			"audience is what a caller's token must name in its aud claim to be sent to this API, such as its base URL; it cannot be empty."))
+	}
+	a.callerAudience = v.String("audience")
+	return diags
+}
+
+// decodeBasic decodes auth { basic { … } }.
+func (a *API) decodeBasic(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnostics {
+	v, diags := basicSpec.Decode(b.Body, ctx)
+	if diags.HasErrors() {
+		return diags
+	}
+	user, pass := v.String("username"), v.String("password")
+	diags = append(diags, a.checkSet(ctx, v.Attr("password").Expr, "password", user+pass)...)
+	if strings.Contains(user, ":") {
+		return append(diags, errorf(v.Attr("username").Expr.Range(), "Invalid username", "A basic auth username cannot contain a colon."))
+	}
+	encoded := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+	return append(diags, a.setCredential(ctx, v.Attr("password").Expr.Range(), "password", "Basic "+encoded, pass, encoded)...)
+}
+
+// decodeAPIKey decodes auth { api_key { … } }.
+func (a *API) decodeAPIKey(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnostics {
+	v, diags := apiKeySpec.Decode(b.Body, ctx)
+	if diags.HasErrors() {
+		return diags
+	}
+	value := v.String("value")
+	diags = append(diags, a.checkSet(ctx, v.Attr("value").Expr, "API key", value)...)
+	header, query := v.Attr("header"), v.Attr("query")
+	switch {
+	case header != nil && query != nil:
+		r := []hcl.Range{header.NameRange, query.NameRange}
+		sortRanges(r)
+		return append(diags, errorf(r[1], "Conflicting api_key placement",
+			"An api_key goes either in a header or in a query parameter, not both; the other is given at %s.", r[0]))
+	case header == nil && query == nil:
+		return append(diags, errorf(b.DefRange, "Missing api_key placement",
+			`An api_key needs header = "X-Api-Key" to send the key in a header, or query = "api_key" to send it as a query parameter.`))
+	}
+	if header != nil {
+		name, more := ctx.String(header.Expr)
 		diags = append(diags, more...)
 		if more.HasErrors() {
 			return diags
 		}
-		user, more := ctx.String(c.Attributes["username"].Expr)
-		diags = append(diags, more...)
-		pass, more := ctx.String(c.Attributes["password"].Expr)
-		diags = append(diags, more...)
-		if diags.HasErrors() {
-			return diags
+		if d := checkHeaderName(name, header.Expr.Range()); d != nil {
+			return append(diags, d)
 		}
-		diags = append(diags, a.checkSet(ctx, c.Attributes["password"].Expr, "password", user+pass)...)
-		if strings.Contains(user, ":") {
-			return append(diags, errorf(c.Attributes["username"].Expr.Range(), "Invalid username", "A basic auth username cannot contain a colon."))
+		if !validHeaderValue(value) {
+			return append(diags, errorf(v.Attr("value").Expr.Range(), "Invalid api_key value", "The key holds a line break, a NUL byte or another control character, which a header value cannot hold."))
 		}
-		encoded := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
-		diags = append(diags, a.setCredential(ctx, c.Attributes["password"].Expr.Range(), "password", "Basic "+encoded, pass, encoded)...)
-	case "api_key":
-		c, more := b.Body.Content(apiKeySchema)
+		a.header[http.CanonicalHeaderKey(name)] = []string{value}
+	} else {
+		name, more := ctx.String(query.Expr)
 		diags = append(diags, more...)
 		if more.HasErrors() {
 			return diags
 		}
-		value, more := ctx.String(c.Attributes["value"].Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			diags = append(diags, a.checkSet(ctx, c.Attributes["value"].Expr, "API key", value)...)
+		if name == "" {
+			return append(diags, errorf(query.Expr.Range(), "Invalid api_key query", "The name of the query parameter cannot be empty."))
 		}
-		header, hasHeader := c.Attributes["header"]
-		query, hasQuery := c.Attributes["query"]
-		switch {
-		case hasHeader && hasQuery:
-			r := []hcl.Range{header.NameRange, query.NameRange}
-			sortRanges(r)
-			return append(diags, errorf(r[1], "Conflicting api_key placement",
-				"An api_key goes either in a header or in a query parameter, not both; the other is given at %s.", r[0]))
-		case !hasHeader && !hasQuery:
-			return append(diags, errorf(b.DefRange, "Missing api_key placement",
-				`An api_key needs header = "X-Api-Key" to send the key in a header, or query = "api_key" to send it as a query parameter.`))
-		}
-		if diags.HasErrors() {
-			return diags
-		}
-		if hasHeader {
-			name, more := ctx.String(header.Expr)
-			diags = append(diags, more...)
-			if more.HasErrors() {
-				return diags
-			}
-			if d := checkHeaderName(name, header.Expr.Range()); d != nil {
-				return append(diags, d)
-			}
-			if !validHeaderValue(value) {
-				return append(diags, errorf(c.Attributes["value"].Expr.Range(), "Invalid api_key value", "The key holds a line break, a NUL byte or another control character, which a header value cannot hold."))
-			}
-			a.header[http.CanonicalHeaderKey(name)] = []string{value}
-		} else {
-			name, more := ctx.String(query.Expr)
-			diags = append(diags, more...)
-			if more.HasErrors() {
-				return diags
-			}
-			if name == "" {
-				return append(diags, errorf(query.Expr.Range(), "Invalid api_key query", "The name of the query parameter cannot be empty."))
-			}
-			a.query = joinQuery(a.query, url.QueryEscape(name)+"="+url.QueryEscape(value))
-			a.keyParam, a.key = name, value
-			if ctx.Redactor != nil {
-				ctx.Redactor.Add(url.QueryEscape(value))
-			}
-		}
+		a.query = joinQuery(a.query, url.QueryEscape(name)+"="+url.QueryEscape(value))
+		a.keyParam, a.key = name, value
 		if ctx.Redactor != nil {
-			ctx.Redactor.Add(value)
+			ctx.Redactor.Add(url.QueryEscape(value))
 		}
+	}
+	if ctx.Redactor != nil {
+		ctx.Redactor.Add(value)
 	}
 	return diags
 }

@@ -11,12 +11,8 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
-
-var breakerSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "failures"},
-	{Name: "open_for"},
-}}
 
 // The defaults of a circuit_breaker block.
 const (
@@ -45,32 +41,29 @@ type breaker struct {
 	until    atomic.Int64 // when an open breaker lets a probe through, in Unix nanoseconds
 }
 
+// BreakerSpec is the circuit_breaker block of an http_api.
+var BreakerSpec = &spec.Block{
+	Name:    "circuit_breaker",
+	In:      "http_api",
+	Summary: "Stops calls to an upstream that keeps failing, for a while.",
+	Doc: "After failures calls in a row that the upstream failed (no response, or a 5xx status; 4xx answers and calls the client gave up on do not count), " +
+		"calls through this API fail at once for open_for, then one probe call is let through: its success closes the breaker, its failure opens it again. " +
+		"Its state is per server process, and starts closed at each reload. It is shared by every caller of the API: " +
+		"a caller whose arguments make the upstream fail that way can open it for everyone; a per-caller rate_limit bounds how fast.",
+	Example: `circuit_breaker {
+  failures = 5
+  open_for = "30s"
+}`,
+	Attrs: []*spec.Attr{
+		spec.Int("failures", "is how many calls in a row the upstream must fail for the breaker to open").Range(1, 1000).WithDefault(defaultBreakerFailures),
+		spec.Duration("open_for", "is how long calls fail at once before a probe call is let through").Range(int64(time.Second), int64(time.Hour)).WithDefault(defaultBreakerOpenFor),
+	},
+}
+
 // decodeBreaker decodes a circuit_breaker block.
 func decodeBreaker(ctx *engine.DecodeContext, block *hcl.Block, api string) (*breaker, hcl.Diagnostics) {
-	content, diags := block.Body.Content(breakerSchema)
-	b := &breaker{api: api, failures: defaultBreakerFailures, openFor: defaultBreakerOpenFor}
-	if attr, ok := content.Attributes["failures"]; ok {
-		n, more := ctx.Int(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			if n < 1 || n > 1000 {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid failures",
-					"failures is how many calls in a row the upstream must fail for the breaker to open: a whole number from 1 to 1000."))
-			}
-			b.failures = uint32(max(n, 1))
-		}
-	}
-	if attr, ok := content.Attributes["open_for"]; ok {
-		d, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			if d < time.Second || d > time.Hour {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid open_for",
-					`open_for is how long calls fail at once before a probe call is let through: from "1s" to "1h".`))
-			}
-			b.openFor = d
-		}
-	}
+	v, diags := BreakerSpec.Decode(block.Body, ctx)
+	b := &breaker{api: api, failures: uint32(v.Int("failures")), openFor: v.Duration("open_for")}
 	if diags.HasErrors() {
 		return nil, diags
 	}

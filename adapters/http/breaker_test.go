@@ -99,7 +99,7 @@ tool "get" {
 func TestCircuitBreakerConfig(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{`failures = 0`, "Invalid failures; failures is how many calls in a row the upstream must fail"},
-		{`open_for = "10ms"`, `Invalid open_for; open_for is how long calls fail at once before a probe call is let through: from "1s" to "1h".`},
+		{`open_for = "10ms"`, `Invalid open_for; open_for is how long calls fail at once before a probe call is let through: from 1s to 1h0m0s, not 10ms.`},
 		{`threshold = 3`, `Unsupported argument; An argument named "threshold" is not expected here.`},
 	} {
 		t.Run(tc.body, func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // retryPolicy is a decoded retry block.
@@ -28,37 +29,39 @@ type retryPolicy struct {
 	maxWait  time.Duration
 }
 
-var retrySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "attempts"},
-	{Name: "on_status"},
-	{Name: "min_wait"},
-	{Name: "max_wait"},
-}}
+// RetrySpec is the retry block of an http_api.
+var RetrySpec = &spec.Block{
+	Name:    "retry",
+	In:      "http_api",
+	Summary: "Tries a request again when no response came or its status says so.",
+	Doc: "Attempts follow a jittered backoff between min_wait and max_wait: always for GET, HEAD, OPTIONS, PUT and DELETE; " +
+		"for POST and PATCH only when the connection could not be opened. Retry-After is honoured up to max_wait. Without a retry block nothing is retried.",
+	Example: `retry {
+  attempts  = 3
+  on_status = [429, 503]
+}`,
+	Attrs: []*spec.Attr{
+		spec.Int("attempts", "counts every attempt, the first included").Range(1, 100).WithDefault(3),
+		spec.List("on_status", spec.KindInt, "are the HTTP statuses retried").DefaultIs("[429, 502, 503, 504]").Unevaluated(),
+		spec.Duration("min_wait", "is the shortest wait before an attempt").WithDefault(100 * time.Millisecond),
+		spec.Duration("max_wait", "is the longest wait before an attempt, at least min_wait").WithDefault(2 * time.Second),
+	},
+}
 
 // decodeRetry decodes a retry block.
 func decodeRetry(ctx *engine.DecodeContext, block *hcl.Block) (*retryPolicy, hcl.Diagnostics) {
-	content, diags := block.Body.Content(retrySchema)
+	v, diags := RetrySpec.Decode(block.Body, ctx)
 	p := &retryPolicy{
-		attempts: 3,
+		attempts: int(v.Int("attempts")),
 		onStatus: []int{429, 502, 503, 504},
-		minWait:  100 * time.Millisecond,
-		maxWait:  2 * time.Second,
+		minWait:  v.Duration("min_wait"),
+		maxWait:  v.Duration("max_wait"),
 	}
-	if attr, ok := content.Attributes["attempts"]; ok {
-		n, more := ctx.Int(attr.Expr)
+	if attr := v.Attr("on_status"); attr != nil {
+		val, more := ctx.Eval(attr.Expr)
 		diags = append(diags, more...)
 		if !more.HasErrors() {
-			if n < 1 || n > 100 {
-				diags = append(diags, errorf(attr.Expr.Range(), "Invalid attempts", "attempts counts every attempt, the first included: write a number from 1 to 100; got %d.", n))
-			}
-			p.attempts = int(n)
-		}
-	}
-	if attr, ok := content.Attributes["on_status"]; ok {
-		v, more := ctx.Eval(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			codes, err := intList(v)
+			codes, err := intList(val)
 			if err == nil {
 				for _, c := range codes {
 					if c < 100 || c > 599 {
@@ -73,60 +76,51 @@ func decodeRetry(ctx *engine.DecodeContext, block *hcl.Block) (*retryPolicy, hcl
 			p.onStatus = codes
 		}
 	}
-	if attr, ok := content.Attributes["min_wait"]; ok {
-		d, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		p.minWait = d
-	}
-	if attr, ok := content.Attributes["max_wait"]; ok {
-		d, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		p.maxWait = d
-		if !more.HasErrors() && p.maxWait < p.minWait {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_wait", "max_wait (%s) must not be shorter than min_wait (%s).", p.maxWait, p.minWait))
-		}
+	if v.Has("max_wait") && p.maxWait < p.minWait {
+		diags = append(diags, errorf(v.Attr("max_wait").Expr.Range(), "Invalid max_wait", "max_wait (%s) must not be shorter than min_wait (%s).", p.maxWait, p.minWait))
 	}
 	return p, diags
 }
 
-var tlsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "ca_file"},
-	{Name: "insecure_skip_verify"},
-}}
+// TLSSpec is the tls block of an http_api.
+var TLSSpec = &spec.Block{
+	Name:    "tls",
+	In:      "http_api",
+	Summary: "Which certificates the http_api's server may present.",
+	Example: `tls {
+  insecure_skip_verify = false
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("ca_file", "is a PEM file of the only CAs to trust, relative to the file"),
+		spec.Bool("insecure_skip_verify", "accepts any certificate; it loads with a warning, for a local test only").WithDefault(false),
+	},
+}
 
 // decodeTLS decodes a tls block into the client's TLS configuration.
 func decodeTLS(ctx *engine.DecodeContext, block *hcl.Block) (*tls.Config, hcl.Diagnostics) {
-	content, diags := block.Body.Content(tlsSchema)
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-	if attr, ok := content.Attributes["insecure_skip_verify"]; ok {
-		b, more := ctx.Bool(attr.Expr)
-		diags = append(diags, more...)
-		cfg.InsecureSkipVerify = b
-		if b {
-			diags = append(diags, warnf(attr.Range, "TLS certificates are not verified",
-				"insecure_skip_verify = true accepts any certificate, so anyone on the network path can read and change these requests, credentials included. Use it only for a local test; to trust a private CA, give its certificate with ca_file instead."))
-		}
+	v, diags := TLSSpec.Decode(block.Body, ctx)
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: v.Bool("insecure_skip_verify")}
+	if cfg.InsecureSkipVerify {
+		diags = append(diags, warnf(v.Attr("insecure_skip_verify").Range, "TLS certificates are not verified",
+			"insecure_skip_verify = true accepts any certificate, so anyone on the network path can read and change these requests, credentials included. Use it only for a local test; to trust a private CA, give its certificate with ca_file instead."))
 	}
-	if attr, ok := content.Attributes["ca_file"]; ok {
-		name, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			return cfg, diags
-		}
-		if cfg.InsecureSkipVerify {
-			return cfg, append(diags, errorf(attr.NameRange, "Conflicting TLS settings",
-				"ca_file says which certificates to trust, but insecure_skip_verify = true trusts any; remove one."))
-		}
-		pem, path, err := ctx.ReadFile(name)
-		if err != nil {
-			return cfg, append(diags, errorf(attr.Expr.Range(), "Cannot read ca_file", "%s.", err))
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return cfg, append(diags, errorf(attr.Expr.Range(), "Invalid ca_file", "%s holds no PEM certificate (-----BEGIN CERTIFICATE-----).", path))
-		}
-		cfg.RootCAs = pool
+	if !v.Has("ca_file") {
+		return cfg, diags
 	}
+	attr := v.Attr("ca_file")
+	if cfg.InsecureSkipVerify {
+		return cfg, append(diags, errorf(attr.NameRange, "Conflicting TLS settings",
+			"ca_file says which certificates to trust, but insecure_skip_verify = true trusts any; remove one."))
+	}
+	pem, path, err := ctx.ReadFile(v.String("ca_file"))
+	if err != nil {
+		return cfg, append(diags, errorf(attr.Expr.Range(), "Cannot read ca_file", "%s.", err))
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return cfg, append(diags, errorf(attr.Expr.Range(), "Invalid ca_file", "%s holds no PEM certificate (-----BEGIN CERTIFICATE-----).", path))
+	}
+	cfg.RootCAs = pool
 	return cfg, diags
 }
 

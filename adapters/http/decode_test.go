@@ -256,7 +256,7 @@ func TestLoadErrors(t *testing.T) {
   retry {}
   retry {}
 }`,
-		summary: "Duplicate retry block", detail: "at most one retry block", subject: "4:3-4:8",
+		summary: "Duplicate retry block", detail: "takes one retry block", subject: "4:3-4:8",
 	}, {
 		name: "retry waits",
 		src: `http_api "x" {
@@ -283,7 +283,7 @@ func TestLoadErrors(t *testing.T) {
 	}, {
 		name:    "max_response_bytes",
 		src:     base + "http {\n  api = http_api.x\n  path = \"/\"\n  max_response_bytes = 0\n}",
-		summary: "Invalid max_response_bytes", detail: "above zero", subject: "7:24-7:25",
+		summary: "Invalid max_response_bytes", detail: "at least 1, not 0", subject: "7:24-7:25",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

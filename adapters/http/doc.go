@@ -5,40 +5,9 @@
 //
 // # The http_api block
 //
-//	http_api "weather" {
-//	  base_url = "https://api.example.com/v1"   # required, absolute http or https
-//	  headers  = { "User-Agent" = "mcpdecl" }   # sent with every request
-//	  timeout  = "10s"                          # default: the server's timeout
-//	  max_response_bytes = 1048576              # default: the server's limit
-//	  allowed_hosts = ["cdn.example.com"]       # other hosts redirects may go to
-//
-//	  auth {                                    # at most one, with exactly one of:
-//	    bearer = var.token                      #   Authorization: Bearer …
-//	    # basic { username = …  password = … }  #   Authorization: Basic …
-//	    # api_key { header = "X-Key"  value = … }
-//	    # api_key { query = "key"  value = … }  #   ?key=… on every request
-//	    # oauth2 {                              #   Authorization: Bearer <token from token_url>
-//	    #   token_url     = "https://auth.example.com/token"
-//	    #   client_id     = var.client_id
-//	    #   client_secret = var.client_secret
-//	    #   scopes        = ["read"]            # optional; so are audience, resource
-//	    # }                                     #   and auth_style ("header" or "body")
-//	  }
-//	  retry {
-//	    attempts  = 3                  # attempts in all, the first included (default 3)
-//	    on_status = [429, 502, 503]    # default [429, 502, 503, 504]
-//	    min_wait  = "100ms"            # backoff bounds (defaults 100ms and 2s)
-//	    max_wait  = "2s"
-//	  }
-//	  circuit_breaker {
-//	    failures = 5                   # calls in a row the upstream fails (default 5)
-//	    open_for = "30s"               # then calls fail at once for this long (default 30s)
-//	  }
-//	  tls {
-//	    ca_file              = "ca.pem"  # relative to the file's directory
-//	    insecure_skip_verify = false
-//	  }
-//	}
+// Its attributes and nested blocks (auth and its schemes, retry, tls,
+// circuit_breaker) are declared once, by [APISpec] and the specs it nests;
+// docs/language.md lists them with their bounds and defaults.
 //
 // Every value in it is fixed when the configuration loads. Each http_api owns
 // one HTTP client and so one pool of connections, released when the
@@ -106,18 +75,8 @@
 //
 // # The http action block
 //
-//	http {
-//	  api         = http_api.weather           # or url = "https://host/x/{id}" without api,
-//	                                            # or url = expr("…") with allowed_hosts = [...]
-//	  method      = "GET"                       # default GET
-//	  path        = "/weather/{city}"           # relative to the api's base_url
-//	  path_params = { city = expr("args.city") }
-//	  query       = { units = expr("args.units"), lang = "en" }
-//	  headers     = { "X-Request-Source" = "mcp" }
-//	  body        = { city = expr("args.city") }   # or form, multipart, or raw_body + content_type
-//	  timeout     = "5s"                          # overrides the api's
-//	  max_response_bytes = 65536                  # overrides the api's
-//	}
+// Its attributes and its paginate block are declared by [ActionSpec] and
+// [PaginateSpec], and listed in docs/language.md.
 //
 // With api, path is required and url is not allowed; without it, url is
 // required: an absolute http or https URL whose path may hold placeholders,

@@ -13,17 +13,11 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // errorf is an error diagnostic about rng.
-func errorf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   fmt.Sprintf(format, args...),
-		Subject:  rng.Ptr(),
-	}
-}
+var errorf = spec.Errorf
 
 // warnf returns a warning diagnostic: the configuration loads, but likely
 // not as its author meant.
@@ -31,16 +25,6 @@ func warnf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
 	d := errorf(rng, summary, format, args...)
 	d.Severity = hcl.DiagWarning
 	return d
-}
-
-// positiveInt evaluates a load-time attribute that must be a whole number
-// above zero.
-func positiveInt(ctx *engine.DecodeContext, attr *hcl.Attribute) (int64, hcl.Diagnostics) {
-	n, diags := ctx.Int(attr.Expr)
-	if !diags.HasErrors() && n <= 0 {
-		diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a whole number above zero; got %d.", attr.Name, n))
-	}
-	return n, diags
 }
 
 // entry is one key = value pair of an object written in the configuration.

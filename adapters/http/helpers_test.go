@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // testArgs is the type of args in the test configurations: any field of
@@ -67,10 +68,8 @@ func (f *fixture) ctx() *engine.DecodeContext {
 	}
 }
 
-var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
-	{Type: "http_api", LabelNames: []string{"name"}},
-	{Type: "http"},
-}}
+// rootSpec is a test configuration: http_api blocks and an http block.
+var rootSpec = &spec.Block{Name: "test", Blocks: []spec.Nested{{Block: APISpec}, {Block: ActionSpec}}}
 
 // decode decodes src and returns the action of its http block, if any, and
 // every diagnostic.
@@ -80,16 +79,13 @@ func (f *fixture) decode(src string) (engine.Action, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		f.t.Fatalf("parsing the test configuration: %s", diags)
 	}
-	content, diags := file.Body.Content(rootSchema)
+	content, diags := rootSpec.Decode(file.Body, f.ctx())
 	if diags.HasErrors() {
 		f.t.Fatalf("reading the test configuration: %s", diags)
 	}
 	a := New()
 	var all hcl.Diagnostics
-	for _, b := range content.Blocks {
-		if b.Type != "http_api" {
-			continue
-		}
+	for _, b := range content.Blocks("http_api") {
 		r, diags := a.DecodeResource(f.ctx(), b)
 		all = append(all, diags...)
 		if diags.HasErrors() {
@@ -101,10 +97,7 @@ func (f *fixture) decode(src string) (engine.Action, hcl.Diagnostics) {
 		f.apis[b.Labels[0]] = engine.ResourceVal("http_api", r)
 	}
 	var action engine.Action
-	for _, b := range content.Blocks {
-		if b.Type != "http" {
-			continue
-		}
+	for _, b := range content.Blocks("http") {
 		act, diags := a.DecodeAction(f.ctx(), b)
 		all = append(all, diags...)
 		action = act

@@ -57,21 +57,21 @@ func plainAction(tb testing.TB, base string) engine.Action {
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
-	content, _ := file.Body.Content(rootSchema)
 	ctx := &engine.DecodeContext{
 		EvalContext: &hcl.EvalContext{Functions: map[string]function.Function{"expr": mapping.Function()}},
 		Env:         mapping.Env{"args": testArgs},
 		Settings:    engine.DefaultSettings(),
 		Redactor:    &engine.Redactor{},
 	}
+	content, _ := rootSpec.Decode(file.Body, ctx)
 	a := New()
-	r, diags := a.DecodeResource(ctx, content.Blocks[0])
+	r, diags := a.DecodeResource(ctx, content.Blocks("http_api")[0])
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
 	tb.Cleanup(func() { _ = r.(*API).Close() })
 	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.ResourceVal("http_api", r)})}
-	act, diags := a.DecodeAction(ctx, content.Blocks[1])
+	act, diags := a.DecodeAction(ctx, content.Blocks("http")[0])
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}

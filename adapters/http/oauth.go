@@ -20,19 +20,57 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
-var oauth2Schema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "token_url", Required: true},
-	{Name: "client_id", Required: true},
-	{Name: "client_secret"},
-	{Name: "private_key_file"},
-	{Name: "private_key_id"},
-	{Name: "scopes"},
-	{Name: "audience"},
-	{Name: "resource"},
-	{Name: "auth_style"},
-}}
+// oauth2Attrs are the attributes of oauth2 and token_exchange.
+func oauth2Attrs() []*spec.Attr {
+	return []*spec.Attr{
+		spec.String("token_url", "is the token endpoint: https, or http on a loopback address").Mandatory(),
+		spec.String("client_id", "is the client's identifier at the token endpoint").Mandatory(),
+		spec.String("client_secret", "proves the client to the token endpoint; or give private_key_file").MaySecret(),
+		spec.String("private_key_file", "is, instead of client_secret, a PEM private key (RSA of 2048 bits or more, or ECDSA; relative to the file) "+
+			"that signs a JWT for each token request (private_key_jwt, RFC 7523), so that no secret is sent"),
+		spec.String("private_key_id", "is the kid of the JWTs private_key_file signs"),
+		spec.List("scopes", spec.KindString, "are the scopes asked for, each without spaces").Unevaluated(),
+		spec.String("audience", "is sent as the audience parameter: the name the identity provider knows the API by"),
+		spec.String("resource", "is sent as the resource parameter (RFC 8707), such as the API's URL"),
+		spec.Enum("auth_style", "is how the client credentials reach the token endpoint",
+			spec.Choice{Value: "header", Doc: "HTTP basic auth"}, spec.Choice{Value: "body", Doc: "form fields"}).
+			DefaultIs("the header, then the body if the endpoint refuses the header; the style that worked is logged once and used from then on"),
+	}
+}
+
+var oauth2Spec = &spec.Block{
+	Name:    "oauth2",
+	In:      authIn,
+	Summary: "OAuth2 client credentials (RFC 6749 §4.4): a bearer token from token_url, shared by every call.",
+	Doc: "The token is fetched at the first call, one fetch at a time, and again shortly before it expires (a tenth of its lifetime before, at most 10 s), " +
+		"and once more when the upstream answers 401. A refused token request fails the call with the endpoint's error and error_description.",
+	Example: `oauth2 {
+  token_url     = "https://auth.example.com/oauth/token"
+  client_id     = "mcpdecl"
+  client_secret = "a-secret"
+  scopes        = ["read"]
+}`,
+	Attrs: oauth2Attrs(),
+}
+
+var tokenExchangeSpec = &spec.Block{
+	Name:    "token_exchange",
+	In:      authIn,
+	Summary: "A token for this API on behalf of the caller (RFC 8693): the caller's JWT, exchanged at token_url, sent as a bearer token.",
+	Doc: "audience or resource is required. Each caller's token is exchanged once however many of its calls run at once, kept until shortly before it expires " +
+		"(a minute without expires_in; 10,000 callers at most, least recently used out), and exchanged again when the upstream answers 401. " +
+		"A call without a caller's JWT (over stdio, or with a static token) fails before anything is sent.",
+	Example: `token_exchange {
+  token_url     = "https://auth.example.com/oauth/token"
+  client_id     = "mcpdecl"
+  client_secret = "a-secret"
+  audience      = "orders"
+}`,
+	Attrs: oauth2Attrs(),
+}
 
 // tokenTimeout bounds a token request when the http_api has no timeout.
 const tokenTimeout = 30 * time.Second
@@ -197,33 +235,27 @@ func (s *tokenSource) failure(err error) error {
 // exchange (RFC 8693) of each caller's token, which takes the same
 // attributes and needs an audience.
 func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnostics {
-	c, diags := b.Body.Content(oauth2Schema)
+	sp := oauth2Spec
+	if b.Type == "token_exchange" {
+		sp = tokenExchangeSpec
+	}
+	v, diags := sp.Decode(b.Body, ctx)
 	if diags.HasErrors() {
 		return diags
-	}
-	str := func(name string) string {
-		attr, ok := c.Attributes[name]
-		if !ok {
-			return ""
-		}
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		return s
 	}
 	s := &tokenSource{api: a.name, redactor: ctx.Redactor, logger: ctx.Logger}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
-	s.config.TokenURL = str("token_url")
-	s.config.ClientID = str("client_id")
-	s.config.ClientSecret = str("client_secret")
-	audience, resource := str("audience"), str("resource")
-	style := str("auth_style")
-	if attr, ok := c.Attributes["scopes"]; ok {
-		v, more := ctx.Eval(attr.Expr)
+	s.config.TokenURL = v.String("token_url")
+	s.config.ClientID = v.String("client_id")
+	s.config.ClientSecret = v.String("client_secret")
+	audience, resource := v.String("audience"), v.String("resource")
+	if attr := v.Attr("scopes"); attr != nil {
+		val, more := ctx.Eval(attr.Expr)
 		diags = append(diags, more...)
 		if !more.HasErrors() {
-			scopes, ok := stringList(v)
+			scopes, ok := stringList(val)
 			if !ok {
 				diags = append(diags, errorf(attr.Expr.Range(), "Invalid scopes", `scopes must be a list of strings without spaces, such as ["read", "write"].`))
 			}
@@ -234,17 +266,13 @@ func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnost
 		return diags
 	}
 	if err := checkTokenURL(s.config.TokenURL); err != nil {
-		diags = append(diags, errorf(c.Attributes["token_url"].Expr.Range(), "Invalid token_url", "%s.", err))
+		diags = append(diags, errorf(v.Attr("token_url").Expr.Range(), "Invalid token_url", "%s.", err))
 	}
-	switch style {
-	case "":
+	switch v.String("auth_style") {
 	case "header":
 		s.config.AuthStyle = oauth2.AuthStyleInHeader
 	case "body":
 		s.config.AuthStyle = oauth2.AuthStyleInParams
-	default:
-		diags = append(diags, errorf(c.Attributes["auth_style"].Expr.Range(), "Invalid auth_style",
-			`auth_style is how the client credentials reach the token endpoint: "header" (HTTP basic auth) or "body" (form fields); without it, the header, then the body if the endpoint refuses the header.`))
 	}
 	if b.Type == "token_exchange" {
 		s.exchanged = newExchanged(ctx.Redactor)
@@ -263,8 +291,8 @@ func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnost
 	if len(params) > 0 {
 		s.config.EndpointParams = params
 	}
-	secretAttr, hasSecret := c.Attributes["client_secret"]
-	keyAttr, hasKey := c.Attributes["private_key_file"]
+	secretAttr, hasSecret := v.Attr("client_secret"), v.Written("client_secret")
+	keyAttr, hasKey := v.Attr("private_key_file"), v.Written("private_key_file")
 	switch {
 	case hasSecret && hasKey:
 		r := []hcl.Range{secretAttr.NameRange, keyAttr.NameRange}
@@ -275,16 +303,11 @@ func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnost
 		return append(diags, errorf(b.DefRange, "Missing client credential",
 			`The client proves who it is to the token endpoint: add client_secret = var.client_secret, or private_key_file = "client-key.pem" to sign a JWT instead (private_key_jwt).`))
 	case hasKey:
-		path, more := ctx.String(keyAttr.Expr)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			return diags
-		}
-		pem, shown, err := ctx.ReadFile(path)
+		pem, shown, err := ctx.ReadFile(v.String("private_key_file"))
 		if err != nil {
 			return append(diags, errorf(keyAttr.Expr.Range(), "Cannot read private_key_file", "%s.", err))
 		}
-		if s.signer, err = newSigner(pem, str("private_key_id")); err != nil {
+		if s.signer, err = newSigner(pem, v.String("private_key_id")); err != nil {
 			return append(diags, errorf(keyAttr.Expr.Range(), "Invalid private_key_file", "%s: %s.", shown, err))
 		}
 	}
@@ -292,7 +315,7 @@ func (a *API) decodeOAuth2(ctx *engine.DecodeContext, b *hcl.Block) hcl.Diagnost
 		diags = append(diags, a.checkSet(ctx, secretAttr.Expr, "client secret", s.config.ClientSecret)...)
 	}
 	if s.config.ClientID == "" {
-		diags = append(diags, a.checkSet(ctx, c.Attributes["client_id"].Expr, "client id", "")...)
+		diags = append(diags, a.checkSet(ctx, v.Attr("client_id").Expr, "client id", "")...)
 	}
 	if ctx.Redactor != nil {
 		ctx.Redactor.Add(s.config.ClientSecret)

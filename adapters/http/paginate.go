@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // The bounds of a paginate block, by default and at most.
@@ -33,12 +34,27 @@ type paginate struct {
 	maxItems int
 }
 
-var paginateSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "items", Required: true},
-	{Name: "next", Required: true},
-	{Name: "max_pages"},
-	{Name: "max_items"},
-}}
+// PaginateSpec is the paginate block of an http block.
+var PaginateSpec = &spec.Block{
+	Name:    "paginate",
+	In:      "tool › http",
+	Summary: "Follows the upstream's pages and gathers their items into one result.",
+	Doc: "Its programs read the action's variables (args, caller), each page's response as outputs see it (status, headers, body, content_type), " +
+		"page, the page's number from 1, and links, the URLs of its Link header by relation (links.next). " +
+		"next yields the next request: null stops, a string is the next URL (on the same origin), a map gives the next query parameters. " +
+		"The result's body is every page's items in order; pages and truncated say how many pages were read and whether a bound stopped it.",
+	Example: `paginate {
+  items     = expr("body.items")
+  next      = expr("body.next_cursor == nil ? nil : {cursor: body.next_cursor}")
+  max_pages = 10
+}`,
+	Attrs: []*spec.Attr{
+		spec.Expr("items", "is the items of one page, a list: write it as expr(\"…\"), such as expr(\"body.data\")").Mandatory().Unevaluated(),
+		spec.Expr("next", "is the next request, computed from each page: null stops, a URL, or query parameters").Mandatory().Unevaluated(),
+		spec.Int("max_pages", "is the most pages a call reads").Range(1, maxMaxPages).WithDefault(defaultMaxPages),
+		spec.Int("max_items", "is the most items a call gathers").Range(1, maxMaxItems).WithDefault(defaultMaxItems),
+	},
+}
 
 // pageEnv is what the programs of a paginate block may read: the action's
 // variables (args, caller), the page's response as outputs see it, the
@@ -55,22 +71,22 @@ func pageEnv(actionEnv mapping.Env) mapping.Env {
 // decodePaginate reads a paginate block; its programs are compiled against
 // pageEnv, and ctx.Env is as it was when it returns.
 func decodePaginate(ctx *engine.DecodeContext, block *hcl.Block) (*paginate, hcl.Diagnostics) {
-	content, diags := block.Body.Content(paginateSchema)
-	if content == nil || diags.HasErrors() {
+	v, diags := PaginateSpec.Decode(block.Body, ctx)
+	if diags.HasErrors() {
 		return nil, diags
 	}
 	saved := ctx.Env
 	ctx.Env = pageEnv(saved)
 	defer func() { ctx.Env = saved }()
-	p := &paginate{maxPages: defaultMaxPages, maxItems: defaultMaxItems}
+	p := &paginate{maxPages: int(v.Int("max_pages")), maxItems: int(v.Int("max_items"))}
 	for _, name := range []string{"items", "next"} {
-		attr := content.Attributes[name]
-		v, more := ctx.Value(attr.Expr)
+		attr := v.Attr(name)
+		m, more := ctx.Value(attr.Expr)
 		diags = append(diags, more...)
 		if more.HasErrors() {
 			continue
 		}
-		if isConst(v) {
+		if isConst(m) {
 			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+name,
 				"%s is computed from each page: write it as expr(\"…\"), such as %s.", name, map[string]string{
 					"items": `items = expr("body.data")`,
@@ -79,29 +95,11 @@ func decodePaginate(ctx *engine.DecodeContext, block *hcl.Block) (*paginate, hcl
 			continue
 		}
 		if name == "items" {
-			p.items = v
+			p.items = m
 		} else {
-			p.next = v
+			p.next = m
 		}
 	}
-	bound := func(name string, limit int, dst *int) {
-		attr, ok := content.Attributes[name]
-		if !ok {
-			return
-		}
-		n, more := positiveInt(ctx, attr)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			return
-		}
-		if n > int64(limit) {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+name, "%s is at most %d; got %d.", name, limit, n))
-			return
-		}
-		*dst = int(n)
-	}
-	bound("max_pages", maxMaxPages, &p.maxPages)
-	bound("max_items", maxMaxItems, &p.maxItems)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -170,7 +170,7 @@ func TestPaginateConfigErrors(t *testing.T) {
 		{"no next", `items = expr("body")`, `Missing required argument; The argument "next" is required`},
 		{"too many pages", `items = expr("body")
       next  = expr("links.next")
-      max_pages = 5000`, "Invalid max_pages; max_pages is at most 1000; got 5000."},
+      max_pages = 5000`, "Invalid max_pages; max_pages is the most pages a call reads: a whole number from 1 to 1000, not 5000."},
 		{"unknown variable", `items = expr("bodies")
       next  = expr("nil")`, "bodies"},
 	}

@@ -30,6 +30,6 @@ func PostJSON(api *API, path string, body mapping.Value, header http.Header, tim
 		contentType: "application/json",
 		timeout:     timeout,
 	}
-	a.provision(header)
+	a.inherit(header)
 	return a
 }

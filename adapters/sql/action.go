@@ -24,6 +24,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Row limits.
@@ -65,77 +66,63 @@ var (
 // the tool does not set max_concurrency (see [engine.IOConcurrency]).
 func (a *action) DefaultMaxConcurrency() int { return engine.IOConcurrency() }
 
-var actionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "database", Required: true},
-	{Name: "query", Required: true},
-	{Name: "params"},
-	{Name: "max_rows"},
-	{Name: "timeout"},
-}}
+// ActionSpec is the sql block of a tool.
+var ActionSpec = &spec.Block{
+	Name:    "sql",
+	In:      "tool",
+	Summary: "Runs one SQL statement per call, on a database block's pool.",
+	Doc: "Values from a call reach the database only as bound parameters: an argument such as x' OR '1'='1 is a value, never SQL. " +
+		"Lists and maps are bound to PostgreSQL as arrays or JSON (WHERE id = ANY($1)), and to the others as JSON text. " +
+		"Cancelling a call, or a timeout, stops the statement on the server. " +
+		"Tools that do not set annotations get them from the statement: a SELECT (or any statement on a read_only database) is read-only; other statements are destructive. " +
+		"After the statement, programs see rows (a list of objects keyed by column name), columns (a list of {name, type}), rows_affected and truncated.",
+	Example: `sql {
+  database = database.shop
+  query    = "SELECT id, total FROM orders WHERE customer = ?"
+  params   = [expr("args.id")]
+  max_rows = 100
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("database", "is the database block to run on, as database.name").Mandatory().Unevaluated(),
+		spec.String("query", "is the SQL, fixed at load (an expr(…) here is an error). Parameters are $1, $2 … for PostgreSQL and ? for SQLite and MySQL").Mandatory().Unevaluated(),
+		spec.List("params", spec.KindExpr, "is one value per parameter of the query, in order: literals and expr(…) over args; their number is checked against the query at load").Unevaluated(),
+		spec.Int("max_rows", "is the most rows a call returns").Range(1, MaxRowsLimit).WithDefault(DefaultMaxRows),
+		spec.Duration("timeout", "bounds this statement, replacing the database's query_timeout").DefaultIs("the database's query_timeout"),
+	},
+}
 
 // decodeAction decodes an sql block. It returns nil when the block has
 // errors, or when the database it refers to has errors of its own.
 func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Diagnostics) {
-	content, diags := block.Body.Content(actionSchema)
-	a := &action{maxRows: DefaultMaxRows}
-
-	if attr, ok := content.Attributes["database"]; ok {
+	v, diags := ActionSpec.Decode(block.Body, ctx)
+	a := &action{maxRows: int(v.Int("max_rows"))}
+	if v.Has("timeout") {
+		a.timeout, a.timeoutBy = v.Duration("timeout"), "the timeout of the sql block"
+	}
+	if attr := v.Attr("database"); attr != nil {
 		r, more := ctx.Resource(attr.Expr, "database")
 		diags = append(diags, more...)
 		a.db, _ = r.(*Database)
 	}
-
-	var queryRange hcl.Range
-	if attr, ok := content.Attributes["query"]; ok {
-		queryRange = attr.Expr.Range()
-		v, more := attr.Expr.Value(ctx.EvalContext)
-		switch {
-		case more.HasErrors():
-			diags = append(diags, more...)
-		case mapping.IsProgram(v):
-			diags = append(diags, errorf(queryRange, "Query must be fixed",
-				"The SQL text is fixed when the configuration loads, so it cannot be an expr(…) program: values from the call would be written into the SQL. "+
-					"Put them in params and refer to them as $1, $2 … (PostgreSQL) or ? (SQLite, MySQL); the driver sends them apart from the SQL."))
-		default:
-			s, more := ctx.String(attr.Expr)
-			diags = append(diags, more...)
-			if !more.HasErrors() && strings.TrimSpace(s) == "" {
-				diags = append(diags, errorf(queryRange, "Empty query", "The query is the SQL statement to run, such as \"SELECT * FROM orders WHERE id = ?\"."))
-			}
-			a.query = s
-		}
-	}
+	var more hcl.Diagnostics
+	a.query, more = decodeQuery(ctx, v.Attr("query"))
+	diags = append(diags, more...)
 
 	nparams := 0
 	var paramsRange *hcl.Range
-	if attr, ok := content.Attributes["params"]; ok {
+	if attr := v.Attr("params"); attr != nil {
 		paramsRange = attr.Expr.Range().Ptr()
 		n, more := decodeParams(ctx, attr)
 		diags = append(diags, more...)
 		nparams = n
 		if !more.HasErrors() && n > 0 {
-			v, more := ctx.Value(attr.Expr)
+			pv, more := ctx.Value(attr.Expr)
 			diags = append(diags, more...)
-			a.params = v
-			if c, ok := mapping.IsConst(v); ok && !more.HasErrors() {
+			a.params = pv
+			if c, ok := mapping.IsConst(pv); ok && !more.HasErrors() {
 				a.fixed, _ = c.([]any)
 			}
 		}
-	}
-
-	if attr, ok := content.Attributes["max_rows"]; ok {
-		n, more := ctx.Int(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && (n < 1 || n > MaxRowsLimit) {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_rows",
-				"max_rows is the most rows a call returns: a whole number from 1 to %d.", MaxRowsLimit))
-		}
-		a.maxRows = int(n)
-	}
-	if attr, ok := content.Attributes["timeout"]; ok {
-		t, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		a.timeout, a.timeoutBy = t, "the timeout of the sql block"
 	}
 
 	if a.db == nil || diags.HasErrors() {
@@ -151,7 +138,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 	a.readOnly = a.db.readOnly || an.readOnly()
 	a.span = spanName(a.query, a.db.name)
 	if an.params >= 0 && an.params != nparams {
-		subject := queryRange
+		subject := v.Attr("query").Expr.Range()
 		if paramsRange != nil {
 			subject = *paramsRange
 		}
@@ -159,6 +146,29 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		return nil, diags
 	}
 	return a, diags
+}
+
+// decodeQuery reads the query, fixed at load: a program there would write
+// a call's values into the SQL.
+func decodeQuery(ctx *engine.DecodeContext, attr *hcl.Attribute) (string, hcl.Diagnostics) {
+	if attr == nil {
+		return "", nil
+	}
+	rng := attr.Expr.Range()
+	v, diags := attr.Expr.Value(ctx.EvalContext)
+	switch {
+	case diags.HasErrors():
+		return "", diags
+	case mapping.IsProgram(v):
+		return "", hcl.Diagnostics{errorf(rng, "Query must be fixed",
+			"The SQL text is fixed when the configuration loads, so it cannot be an expr(…) program: values from the call would be written into the SQL. "+
+				"Put them in params and refer to them as $1, $2 … (PostgreSQL) or ? (SQLite, MySQL); the driver sends them apart from the SQL.")}
+	}
+	s, diags := ctx.String(attr.Expr)
+	if !diags.HasErrors() && strings.TrimSpace(s) == "" {
+		diags = append(diags, errorf(rng, "Empty query", "The query is the SQL statement to run, such as \"SELECT * FROM orders WHERE id = ?\"."))
+	}
+	return s, diags
 }
 
 // decodeParams checks that params is a list, and returns its length.

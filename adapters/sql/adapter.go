@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Adapter provides the sql action block and the database top-level block
@@ -13,7 +14,10 @@ import (
 // pool.
 type Adapter struct{}
 
-var _ engine.ResourceAdapter = (*Adapter)(nil)
+var (
+	_ engine.ResourceAdapter = (*Adapter)(nil)
+	_ spec.Declarer          = (*Adapter)(nil)
+)
 
 // New returns the SQL adapter.
 func New() *Adapter { return &Adapter{} }
@@ -55,3 +59,6 @@ func (*Adapter) DecodeAction(ctx *engine.DecodeContext, block *hcl.Block) (engin
 	}
 	return a, diags
 }
+
+// Specs declares the sql action block and the database block.
+func (*Adapter) Specs() []*spec.Block { return []*spec.Block{DatabaseSpec, ActionSpec} }

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Database is a decoded database block: one pool of connections, shared by
@@ -110,17 +111,6 @@ func (d *Database) fail(err error, format string, args ...any) error {
 	return &Error{Database: d.name, Message: d.redact(msg), Err: err}
 }
 
-var databaseSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "driver", Required: true},
-	{Name: "dsn", Required: true},
-	{Name: "read_only"},
-	{Name: "max_open_conns"},
-	{Name: "max_idle_conns"},
-	{Name: "conn_max_lifetime"},
-	{Name: "query_timeout"},
-	{Name: "init"},
-}}
-
 // Pool defaults.
 const (
 	defaultMaxOpenConns    = 10
@@ -136,87 +126,56 @@ var drivers = map[string]dialect{
 	"mysql":    dialectMySQL,
 }
 
+// DatabaseSpec is the database block.
+var DatabaseSpec = &spec.Block{
+	Name:    "database",
+	Labels:  []string{"name"},
+	Summary: "A pool of connections to a SQL database, referred to as database.name.",
+	Doc: "The pool is opened when the files load; connections are made when a call needs one. " +
+		"The password of a dsn is a secret: it is redacted everywhere, driver errors included. " +
+		"MySQL connections use parseTime=true and time_zone '+00:00' (unless the dsn sets one). " +
+		"A dsn that makes the driver write values into the SQL text (interpolateParams=true, default_query_exec_mode=simple_protocol) is refused.",
+	Example: `database "shop" {
+  driver = "sqlite"
+  dsn    = "shop.db"
+  init   = "CREATE TABLE IF NOT EXISTS orders (id INTEGER PRIMARY KEY, customer TEXT, total REAL)"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("driver", `is the database's engine: "sqlite" (built in, pure Go), "postgres", or "mysql" (MySQL and MariaDB)`).Mandatory(),
+		spec.String("dsn", "says which database to open. SQLite: a file path relative to the file, a file: URI, or \":memory:\". "+
+			"PostgreSQL: postgres://user:pass@host:5432/db?sslmode=disable. MySQL: user:pass@tcp(host:3306)/db").Mandatory().MaySecret(),
+		spec.Bool("read_only", "makes every statement run read-only, so a write fails whatever the SQL says (read-only transactions; SQLite opens the file with mode=ro)").WithDefault(false),
+		spec.Int("max_open_conns", "is how many connections the pool may open at once (an in-memory SQLite database: 1)").Range(1, maxPoolSize).WithDefault(defaultMaxOpenConns),
+		spec.Int("max_idle_conns", "is how many unused connections the pool keeps open, at most max_open_conns").AtLeast(0).DefaultIs("max_open_conns"),
+		spec.Duration("conn_max_lifetime", "is how long a connection is used before it is replaced; idle connections close after 5m").WithDefault(defaultConnMaxLifetime),
+		spec.Duration("query_timeout", "bounds one statement, and stops it on the server too").DefaultIs("none beyond the tool's timeout"),
+		spec.String("init", "is SQL run once per database and text, in a transaction, such as file(\"seed.sql\"), on first use or by validate --connect. "+
+			"The table mcpdecl_init records the SHA-256 of each init that ran: another configuration's init on the same database runs too, "+
+			"and an edited init runs again, whole (so write CREATE TABLE IF NOT EXISTS)"),
+	},
+}
+
 // decodeDatabase decodes a database block and opens its pool. It returns
 // nil when the block has errors.
 func decodeDatabase(ctx *engine.DecodeContext, block *hcl.Block) (*Database, hcl.Diagnostics) {
-	content, diags := block.Body.Content(databaseSchema)
-	d := &Database{name: block.Labels[0], logger: ctx.Logger}
+	v, diags := DatabaseSpec.Decode(block.Body, ctx)
+	diags = append(diags, checkDatabase(v)...)
+	d := &Database{name: block.Labels[0], logger: ctx.Logger, readOnly: v.Bool("read_only"), queryTimeout: v.Duration("query_timeout")}
 	if d.logger == nil {
 		d.logger = slog.New(slog.DiscardHandler)
 	}
-
-	var dsn string
-	var dsnRange hcl.Range
-	if attr, ok := content.Attributes["driver"]; ok {
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() {
-			dl, known := drivers[s]
-			if !known {
-				hint := ""
-				switch strings.ToLower(s) {
-				case "mariadb":
-					hint = ` For MariaDB, use "mysql".`
-				case "postgresql", "pgx", "pg":
-					hint = ` Did you mean "postgres"?`
-				case "sqlite3":
-					hint = ` Did you mean "sqlite"?`
-				}
-				diags = append(diags, errorf(attr.Expr.Range(), "Unknown database driver",
-					"%q is not a driver mcpdecl knows; use \"sqlite\", \"postgres\" or \"mysql\".%s", s, hint))
-			}
-			d.driver, d.dialect = s, dl
-		}
+	d.driver = v.String("driver")
+	d.dialect = drivers[d.driver]
+	if v.Has("init") {
+		d.init, d.initSum = v.String("init"), initSum(v.String("init"))
 	}
-	if attr, ok := content.Attributes["dsn"]; ok {
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		dsn, dsnRange = s, attr.Expr.Range()
-		if !more.HasErrors() && strings.TrimSpace(s) == "" {
-			diags = append(diags, errorf(dsnRange, "Empty dsn", "The dsn says which database to open, such as \"shop.db\" for SQLite or \"postgres://user@host/db\"."))
-		}
+	dsn, dsnRange := v.String("dsn"), hcl.Range{}
+	if a := v.Attr("dsn"); a != nil {
+		dsnRange = a.Expr.Range()
 	}
-	if attr, ok := content.Attributes["read_only"]; ok {
-		b, more := ctx.Bool(attr.Expr)
-		diags = append(diags, more...)
-		d.readOnly = b
-	}
-	maxOpen, maxIdle := int64(defaultMaxOpenConns), int64(-1)
-	var openRange *hcl.Range
-	if attr, ok := content.Attributes["max_open_conns"]; ok {
-		n, more := ctx.Int(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && (n < 1 || n > maxPoolSize) {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_open_conns", "max_open_conns is how many connections the pool may open at once: a whole number from 1 to %d.", maxPoolSize))
-		}
-		maxOpen, openRange = n, attr.Expr.Range().Ptr()
-	}
-	if attr, ok := content.Attributes["max_idle_conns"]; ok {
-		n, more := ctx.Int(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && (n < 0 || n > maxOpen) {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid max_idle_conns", "max_idle_conns is how many unused connections the pool keeps open: a whole number from 0 to max_open_conns (%d).", maxOpen))
-		}
-		maxIdle = n
-	}
-	lifetime := defaultConnMaxLifetime
-	if attr, ok := content.Attributes["conn_max_lifetime"]; ok {
-		t, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		lifetime = t
-	}
-	if attr, ok := content.Attributes["query_timeout"]; ok {
-		t, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		d.queryTimeout = t
-	}
-	if attr, ok := content.Attributes["init"]; ok {
-		s, more := ctx.String(attr.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && strings.TrimSpace(s) == "" {
-			diags = append(diags, errorf(attr.Expr.Range(), "Empty init", "init is SQL run once to create the database's tables, usually file(\"seed.sql\"); remove it or give it statements."))
-		}
-		d.init, d.initSum = s, initSum(s)
+	maxOpen, maxIdle, lifetime := v.Int("max_open_conns"), v.Int("max_idle_conns"), v.Duration("conn_max_lifetime")
+	if !v.Has("max_idle_conns") {
+		maxIdle = -1
 	}
 	if diags.HasErrors() {
 		return nil, diags
@@ -246,12 +205,12 @@ func decodeDatabase(ctx *engine.DecodeContext, block *hcl.Block) (*Database, hcl
 	if d.memory {
 		// Every connection to ":memory:" is a database of its own: keep
 		// exactly one, forever.
-		if openRange != nil && maxOpen != 1 {
+		if a := v.Attr("max_open_conns"); a != nil && maxOpen != 1 {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "max_open_conns ignored",
 				Detail:   "An in-memory SQLite database lives in one connection, so the pool keeps exactly one.",
-				Subject:  openRange,
+				Subject:  a.Expr.Range().Ptr(),
 			})
 		}
 		d.db.SetMaxOpenConns(1)
@@ -268,6 +227,37 @@ func decodeDatabase(ctx *engine.DecodeContext, block *hcl.Block) (*Database, hcl
 	d.db.SetConnMaxLifetime(lifetime)
 	d.db.SetConnMaxIdleTime(defaultConnMaxIdleTime)
 	return d, diags
+}
+
+// checkDatabase checks what the spec cannot say: the driver is one
+// mcpdecl knows, dsn and init are not blank, and max_idle_conns is at most
+// max_open_conns.
+func checkDatabase(v *spec.Values) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if _, known := drivers[v.String("driver")]; v.Has("driver") && !known {
+		s := v.String("driver")
+		hint := ""
+		switch strings.ToLower(s) {
+		case "mariadb":
+			hint = ` For MariaDB, use "mysql".`
+		case "postgresql", "pgx", "pg":
+			hint = ` Did you mean "postgres"?`
+		case "sqlite3":
+			hint = ` Did you mean "sqlite"?`
+		}
+		diags = append(diags, errorf(v.Attr("driver").Expr.Range(), "Unknown database driver",
+			"%q is not a driver mcpdecl knows; use \"sqlite\", \"postgres\" or \"mysql\".%s", s, hint))
+	}
+	if v.Has("dsn") && strings.TrimSpace(v.String("dsn")) == "" {
+		diags = append(diags, errorf(v.Attr("dsn").Expr.Range(), "Empty dsn", "The dsn says which database to open, such as \"shop.db\" for SQLite or \"postgres://user@host/db\"."))
+	}
+	if v.Has("init") && strings.TrimSpace(v.String("init")) == "" {
+		diags = append(diags, errorf(v.Attr("init").Expr.Range(), "Empty init", "init is SQL run once to create the database's tables, usually file(\"seed.sql\"); remove it or give it statements."))
+	}
+	if maxOpen := v.Int("max_open_conns"); v.Has("max_idle_conns") && v.Int("max_idle_conns") > maxOpen {
+		diags = append(diags, errorf(v.Attr("max_idle_conns").Expr.Range(), "Invalid max_idle_conns", "max_idle_conns is how many unused connections the pool keeps open: a whole number from 0 to max_open_conns (%d), not %d.", maxOpen, v.Int("max_idle_conns")))
+	}
+	return diags
 }
 
 // addSecret records a password of the DSN, so that it is hidden wherever
@@ -460,14 +450,7 @@ func (d *Database) applyInit(ctx context.Context, db *sql.DB, sum string, create
 }
 
 // errorf is an error diagnostic.
-func errorf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   fmt.Sprintf(format, args...),
-		Subject:  rng.Ptr(),
-	}
-}
+var errorf = spec.Errorf
 
 // isCanceled reports whether err comes from a context that ended.
 func isCanceled(err error) bool {

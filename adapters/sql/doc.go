@@ -5,16 +5,8 @@
 //
 // # The database block
 //
-//	database "shop" {
-//	  driver            = "sqlite"      # "sqlite", "postgres" or "mysql" (MySQL and MariaDB)
-//	  dsn               = "shop.db"     # required; see below
-//	  read_only         = false         # true: every statement runs read-only
-//	  max_open_conns    = 10            # default 10 (an in-memory SQLite database: 1)
-//	  max_idle_conns    = 10            # default: max_open_conns
-//	  conn_max_lifetime = "30m"         # default 30m; idle connections close after 5m
-//	  query_timeout     = "5s"          # default: none beyond the tool's timeout
-//	  init              = file("seed.sql") # SQL run once, when the database is new
-//	}
+// Its attributes are declared once, by [DatabaseSpec]; docs/language.md
+// lists them with their bounds and defaults.
 //
 // Every value in it is fixed when the configuration loads. Each block owns
 // one pool, opened at load; connections are made when a call needs one, so
@@ -61,13 +53,8 @@
 //
 // # The sql action block
 //
-//	sql {
-//	  database = database.shop                       # required
-//	  query    = "SELECT * FROM orders WHERE customer_email = ? AND status = ?"
-//	  params   = [expr("args.email"), "paid"]        # one value per parameter, in order
-//	  max_rows = 100                                 # default 1000, at most 100000
-//	  timeout  = "2s"                                # overrides the database's query_timeout
-//	}
+// Its attributes are declared by [ActionSpec], and listed in
+// docs/language.md.
 //
 // query is fixed at load time: an expr(…) program there is a load error.
 // Values from a call reach the database only as bound parameters, written $1,

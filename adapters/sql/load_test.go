@@ -118,7 +118,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "bad max_rows",
 			src:  tool(`    database = database.db` + "\n" + `    query    = "SELECT 1"` + "\n" + `    max_rows = 0`),
-			want: []string{`11:16-11:17: Invalid max_rows: max_rows is the most rows a call returns: a whole number from 1 to 100000.`},
+			want: []string{`11:16-11:17: Invalid max_rows: max_rows is the most rows a call returns: a whole number from 1 to 100000, not 0.`},
 		},
 		{
 			name: "missing query",

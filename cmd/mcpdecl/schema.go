@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 //go:generate go run . schema --markdown --output ../../docs/language.md
@@ -24,9 +25,9 @@ func (a *app) schemaCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var out []byte
 			if markdown {
-				out = spec.Markdown(load.Language(), load.NotYetSpecified)
+				out = spec.Markdown(language(), load.NotYetSpecified)
 			} else {
-				j, err := spec.JSON(load.Language(), load.NotYetSpecified)
+				j, err := spec.JSON(language(), load.NotYetSpecified)
 				if err != nil {
 					return err
 				}
@@ -42,4 +43,10 @@ func (a *app) schemaCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the reference in Markdown")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of standard output")
 	return cmd
+}
+
+// language is every block with a spec: the configuration's, its adapters'
+// included, then the test files'.
+func language() []*spec.Block {
+	return append(load.Language(registry()), testrun.Language()...)
 }

@@ -5,27 +5,82 @@ import (
 	"strings"
 	"testing"
 
+	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
+	graphqlaction "github.com/mcpdecl/mcpdecl/adapters/graphql"
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
+// adapters are the adapters mcpdecl is built with, whose specs the
+// reference lists.
+func adapters() *engine.Registry {
+	return engine.NewRegistry(httpaction.New(), graphqlaction.New(), execaction.New(), sqlaction.New())
+}
+
 // TestSpecExamplesLoad: the example of every spec'd block loads, as the
-// only block of a configuration (a nested one inside a read-only tool), with
-// its cross-field rules.
+// only block of a configuration, or nested where it belongs: in a
+// read-only tool with an argument id, next to the examples of the
+// adapters' top-level blocks that it may refer to; in a block nested
+// deeper, inside that block's example or an empty one.
 func TestSpecExamplesLoad(t *testing.T) {
-	for _, b := range load.Language() {
+	reg := adapters()
+	lang := load.Language(reg)
+	var upstreams string
+	for _, b := range lang {
+		if _, ok := reg.Resource(b.Name); ok && b.In == "" {
+			upstreams += b.Example + "\n"
+		}
+	}
+	for _, b := range lang {
 		if b.Example == "" {
 			t.Errorf("%s: no example", b.Path())
 			continue
 		}
-		src := b.Example
-		if b.In == "tool" {
-			src = "tool \"t\" {\n  description = \"A tool.\"\n  annotations {\n    read_only_hint = true\n  }\n" + b.Example + "\n}\n"
+		var errs []string
+		for _, src := range placed(lang, b.In, b.Example, upstreams) {
+			_, _, diags := enginetest.Load(t, reg, src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			if !diags.HasErrors() {
+				errs = nil
+				break
+			}
+			errs = append(errs, src+"\n"+describe(diags))
 		}
-		if _, diags := loadString(t, src, nil, nil); diags.HasErrors() {
-			t.Errorf("the example of %s does not load:\n%s\n%s", b.Path(), src, describe(diags))
+		if errs != nil {
+			t.Errorf("the example of %s does not load:\n%s", b.Path(), strings.Join(errs, "\n"))
 		}
 	}
+}
+
+// placed returns configurations that hold example where in (a path such
+// as "tool › http") says it goes.
+func placed(lang []*spec.Block, in, example, upstreams string) []string {
+	if in == "" {
+		return []string{example}
+	}
+	if in == "tool" {
+		return []string{upstreams + "tool \"t\" {\n  description = \"A tool.\"\n  arg \"id\" {}\n  annotations {\n    read_only_hint = true\n  }\n" + example + "\n}\n"}
+	}
+	outer, name := "", in
+	if i := strings.LastIndex(in, " › "); i >= 0 {
+		outer, name = in[:i], in[i+len(" › "):]
+	}
+	wraps := []string{name + " {\n" + example + "\n}"}
+	for _, p := range lang {
+		if p.Name == name && p.In == outer {
+			i := strings.LastIndex(p.Example, "}")
+			wraps = append([]string{p.Example[:i] + example + "\n}"}, wraps...)
+		}
+	}
+	var out []string
+	for _, w := range wraps {
+		out = append(out, placed(lang, outer, w, upstreams)...)
+	}
+	return out
 }
 
 // TestReferenceIsCurrent: docs/language.md is what the specs generate, and
@@ -36,12 +91,13 @@ func TestReferenceIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := spec.Markdown(load.Language(), load.NotYetSpecified)
+	blocks := append(load.Language(adapters()), testrun.Language()...)
+	want := spec.Markdown(blocks, load.NotYetSpecified)
 	if string(got) != string(want) {
 		t.Error("docs/language.md is stale: run go generate ./cmd/mcpdecl/ and commit the result")
 	}
 	doc := string(got)
-	for _, b := range load.Language() {
+	for _, b := range blocks {
 		section := doc[strings.Index(doc, `<a id="`+b.ID()+`"></a>`):]
 		if i := strings.Index(section[1:], "<a id="); i >= 0 {
 			section = section[:i+1]

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -80,8 +81,9 @@ type Nested struct {
 type Block struct {
 	// Name is the block's type, as written: "cache".
 	Name string
-	// In names the block it is nested in, for the reference ("tool"); ""
-	// for a top-level block.
+	// In names the block it is nested in, for the reference ("tool"), as
+	// a path from the top level when that block is nested too
+	// ("http_api › auth"); "" for a top-level block.
 	In string
 	// Labels name the block's labels: ["name"] for variable "x" {…}.
 	Labels []string
@@ -99,15 +101,17 @@ type Block struct {
 	index  map[string]int // attribute names and aliases → index in Attrs
 }
 
-// ID names the block in the reference: "cache", or "tool-cache".
+// ID names the block in the reference: "cache", "tool-cache", or
+// "http_api-auth-oauth2".
 func (b *Block) ID() string {
 	if b.In != "" {
-		return b.In + "-" + b.Name
+		return strings.ReplaceAll(b.In, " › ", "-") + "-" + b.Name
 	}
 	return b.Name
 }
 
-// Path names the block for people: "cache", or "tool › cache".
+// Path names the block for people: "cache", "tool › cache", or
+// "http_api › auth › oauth2".
 func (b *Block) Path() string {
 	if b.In != "" {
 		return b.In + " › " + b.Name
@@ -234,3 +238,10 @@ func (a *Attr) Formerly(names ...string) *Attr { a.Aliases = append(a.Aliases, n
 
 // Unevaluated makes the attribute lazy: the block's code evaluates it.
 func (a *Attr) Unevaluated() *Attr { a.Lazy = true; return a }
+
+// Declarer is an adapter that declares its blocks by specs: its action
+// block and, when it has one, its top-level block. The reference and
+// `mcpdecl schema` list the specs of the adapters a build registers.
+type Declarer interface {
+	Specs() []*Block
+}

@@ -114,3 +114,20 @@ func TestUndeclaredNamePanics(t *testing.T) {
 	}()
 	v.Int("cnt")
 }
+
+// TestNestedTwiceNames: a block nested in a nested block is named by its
+// path, and its anchor in the reference is a plain ID.
+func TestNestedTwiceNames(t *testing.T) {
+	b := &spec.Block{Name: "oauth2", In: "http_api › auth"}
+	if b.ID() != "http_api-auth-oauth2" || b.Path() != "http_api › auth › oauth2" {
+		t.Errorf("ID %q, Path %q", b.ID(), b.Path())
+	}
+}
+
+func TestErrorf(t *testing.T) {
+	rng := hcl.Range{Filename: "t.hcl", Start: hcl.Pos{Line: 2, Column: 3}, End: hcl.Pos{Line: 2, Column: 9}}
+	d := spec.Errorf(rng, "Invalid ttl", "ttl is %s.", "too long")
+	if d.Severity != hcl.DiagError || d.Summary != "Invalid ttl" || d.Detail != "ttl is too long." || *d.Subject != rng {
+		t.Errorf("got %+v", d)
+	}
+}
