@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // A resource or resource_template block is read in two parts: the
@@ -26,46 +27,41 @@ var servedSchema = map[string]*hcl.BodySchema{
 	}, Blocks: []hcl.BlockHeaderSchema{{Type: "annotations"}}},
 }
 
-// servedToolSchema is what the rest of a resource (args false) or a
-// resource template (args true) block may hold.
-func (l *loader) servedToolSchema(args bool) *hcl.BodySchema {
-	s := l.toolSchema()
-	out := &hcl.BodySchema{}
-	for _, a := range s.Attributes {
+// servedToolSpec is what the rest of a resource (args false) or a
+// resource template (args true) block may hold: a tool's, without what
+// only a tool has.
+func (l *loader) servedToolSpec(typ string, args bool) *spec.Block {
+	var attrs []*spec.Attr
+	for _, a := range toolAttrs {
 		switch a.Name {
-		case "description":
-			a.Required = false
 		case "input_schema", "scopes", "meta", "icons", "max_concurrency":
 			continue
+		case "description":
+			optional := *a
+			optional.Required = false
+			a = &optional
 		}
-		out.Attributes = append(out.Attributes, a)
+		attrs = append(attrs, a)
 	}
-	for _, b := range s.Blocks {
-		switch b.Type {
-		case "annotations", "output", "rate_limit", "cache", "log":
-			continue
-		case "arg":
-			if !args {
-				continue
-			}
-		}
-		out.Blocks = append(out.Blocks, b)
+	blocks := []spec.Nested{{Block: contentSpec}}
+	if args {
+		blocks = append(blocks, spec.Nested{Block: argSpec})
 	}
-	return out
+	return l.withActions(&spec.Block{Name: typ}, attrs, blocks)
 }
 
 // served decodes the resource and resource_template blocks.
 func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate) {
 	var resources []*engine.ServedResource
 	seenURI := map[string]*hcl.Block{}
-	schema := l.servedToolSchema(false)
+	schema := l.servedToolSpec("resource", false)
 	for _, b := range l.checkUnique(l.blocks["resource"], "resource") {
 		if r := l.resource(b, schema, seenURI); r != nil {
 			resources = append(resources, r)
 		}
 	}
 	var templates []*engine.ResourceTemplate
-	schema = l.servedToolSchema(true)
+	schema = l.servedToolSpec("resource_template", true)
 	for _, b := range l.checkUnique(l.blocks["resource_template"], "resource_template") {
 		if t := l.resourceTemplate(b, schema); t != nil {
 			templates = append(templates, t)
@@ -79,7 +75,7 @@ func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate)
 // servedParts reads a served block's own attributes and the tool that
 // computes its contents (nil when the block has errors, or when it has no
 // action and no text or content: fixed contents).
-func (l *loader) servedParts(b *hcl.Block, schema *hcl.BodySchema, use toolUse) (*hcl.BodyContent, *engine.Tool, bool) {
+func (l *loader) servedParts(b *hcl.Block, schema *spec.Block, use toolUse) (*hcl.BodyContent, *engine.Tool, bool) {
 	content, rest, diags := b.Body.PartialContent(servedSchema[b.Type])
 	l.diags = append(l.diags, diags...)
 	before := len(l.diags)
@@ -105,7 +101,7 @@ func (l *loader) servedLook(ctx *engine.DecodeContext, b *hcl.Block, content *hc
 	return ann, icons
 }
 
-func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[string]*hcl.Block) *engine.ServedResource {
+func (l *loader) resource(b *hcl.Block, schema *spec.Block, seenURI map[string]*hcl.Block) *engine.ServedResource {
 	content, t, ok := l.servedParts(b, schema, toolUse{})
 	attrs := content.Attributes
 	ctx := l.decodeContext(b.DefRange.Filename)
@@ -164,7 +160,7 @@ func (l *loader) resource(b *hcl.Block, schema *hcl.BodySchema, seenURI map[stri
 	return r
 }
 
-func (l *loader) resourceTemplate(b *hcl.Block, schema *hcl.BodySchema) *engine.ResourceTemplate {
+func (l *loader) resourceTemplate(b *hcl.Block, schema *spec.Block) *engine.ResourceTemplate {
 	completes := map[string]*hcl.Block{}
 	content, t, ok := l.servedParts(b, schema, toolUse{completes: completes})
 	attrs := content.Attributes
@@ -404,23 +400,29 @@ func (l *loader) message(ctx *engine.DecodeContext, b *hcl.Block) (engine.Prompt
 	return m, ok
 }
 
-// completeValues is the attribute of a complete block besides those of
-// the tool that runs it (completeToolSchema).
-var completeValues = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "values", Required: true}}}
+// completeSpec is the complete block of an argument of a
+// resource_template or a prompt.
+var completeSpec = &spec.Block{
+	Name:    "complete",
+	In:      "arg",
+	Summary: "The completions a client is offered for the argument (completion/complete).",
+	Doc: "An optional action block (http, exec, sql) whose programs read args.value, the text typed so far; " +
+		"values then also reads the action's result. Clients do not complete a tool's own arguments: use enum there.",
+	Example: `complete {
+  values = expr("filter(['metric', 'imperial'], hasPrefix(#, args.value))")
+}`,
+	Attrs: append([]*spec.Attr{
+		spec.Expr("values", `yields the list of texts to offer, such as expr("map(rows, .name)")`).Mandatory().Unevaluated().Shown(),
+	}, pick(toolAttrs, "timeout", "error_if", "error_message", "max_result_bytes")...),
+}
 
-// completeToolSchema is what the rest of a complete block may hold: an
-// action block and what checks its result.
-func (l *loader) completeToolSchema() *hcl.BodySchema {
-	s := l.toolSchema()
-	out := &hcl.BodySchema{}
-	for _, a := range s.Attributes {
-		switch a.Name {
-		case "timeout", "error_if", "error_message", "max_result_bytes":
-			out.Attributes = append(out.Attributes, a)
+// pick returns the attributes of attrs with those names.
+func pick(attrs []*spec.Attr, names ...string) []*spec.Attr {
+	var out []*spec.Attr
+	for _, a := range attrs {
+		if slices.Contains(names, a.Name) {
+			out = append(out, a)
 		}
-	}
-	for _, kind := range l.opts.Registry.ActionKinds() {
-		out.Blocks = append(out.Blocks, hcl.BlockHeaderSchema{Type: kind})
 	}
 	return out
 }
@@ -430,35 +432,30 @@ func (l *loader) completeToolSchema() *hcl.BodySchema {
 // read args.value, the text typed so far, and values, a program that
 // yields the list of values to offer; nil when it has errors.
 func (l *loader) completer(name string, b *hcl.Block) *engine.Completer {
-	content, rest, diags := b.Body.PartialContent(completeValues)
-	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() {
-		return nil
-	}
-	values := content.Attributes["values"]
 	if !toolName.MatchString(name) {
 		name = "complete"
 	}
 	inner := *b
-	inner.Body, inner.Labels, inner.LabelRanges = rest, []string{name}, []hcl.Range{b.DefRange}
+	inner.Labels, inner.LabelRanges = []string{name}, []hcl.Range{b.DefRange}
 	listOfText := &schema.Type{Kind: schema.List, Elem: &schema.Type{Kind: schema.String}}
 	before := len(l.diags)
-	t := l.toolFor(&inner, l.completeToolSchema(), toolUse{
+	t := l.toolFor(&inner, l.withActions(completeSpec, completeSpec.Attrs, nil), toolUse{
 		args: []schema.Arg{{Name: engine.CompleterValue, Type: &schema.Type{Kind: schema.String}, Description: "The text typed so far."}},
-		outputs: func(ctx *engine.DecodeContext) []engine.Output {
-			if !l.public(ctx, values.Expr, "the values list of a complete block") {
+		outputs: func(ctx *engine.DecodeContext, v *spec.Values) []engine.Output {
+			values := v.Attr("values")
+			if values == nil || !l.public(ctx, values.Expr, "the values list of a complete block") {
 				return nil
 			}
-			v, diags := ctx.Value(values.Expr)
+			val, diags := ctx.Value(values.Expr)
 			l.diags = append(l.diags, diags...)
 			if diags.HasErrors() {
 				return nil
 			}
-			if rt := mapping.ResultType(v); rt != nil && !fits(rt, listOfText) {
+			if rt := mapping.ResultType(val); rt != nil && !fits(rt, listOfText) {
 				l.error(values.Expr.Range(), "Wrong type for values", "values is the list of texts to offer, such as expr(\"map(rows, .name)\"), but this is always %s.", goTypeName(rt))
 				return nil
 			}
-			return []engine.Output{{Output: schema.Output{Name: engine.CompleterOutput, Type: listOfText}, Value: v}}
+			return []engine.Output{{Output: schema.Output{Name: engine.CompleterOutput, Type: listOfText}, Value: val}}
 		},
 	})
 	if t == nil || l.diags[before:].HasErrors() {

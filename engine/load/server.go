@@ -58,11 +58,7 @@ func (l *loader) server() engine.ServerInfo {
 	ctx := l.decodeContext(b.DefRange.Filename)
 	v, diags := serverSpec.Decode(b.Body, ctx)
 	l.diags = append(l.diags, diags...)
-	for _, a := range serverSpec.Attrs {
-		if a.Public && v.Written(a.Name) {
-			l.public(ctx, v.Attr(a.Name).Expr, "the "+a.Name+" of the server")
-		}
-	}
+	l.shown(ctx, serverSpec, v, "the %s of the server", false)
 	info.Name, info.Version = v.String("name"), v.String("version")
 	info.Title, info.Instructions = v.String("title"), v.String("instructions")
 	s := &l.settings
