@@ -173,6 +173,21 @@ func (l *loader) parseOverride(b *hcl.Block, name string, ty cty.Type, raw, from
 	return cty.NilVal, false
 }
 
+// localsSpec is the locals block. Its attributes are the names it
+// defines, any names: they are read as they are written (loader.locals),
+// not through the spec.
+var localsSpec = &spec.Block{
+	Name:    "locals",
+	Summary: "Load-time named values, read as local.NAME.",
+	Doc: "Each attribute defines one value, of any name, evaluated once when the files load. " +
+		"Locals may refer to variables and to each other, in any order, across files; a name is declared once. " +
+		"A value derived from a sensitive variable stays sensitive.",
+	Example: `locals {
+  base_url = "https://api.example.com/v1"
+  users    = "${local.base_url}/users"
+}`,
+}
+
 // locals evaluates the locals blocks, in the order their references need,
 // and makes the values available as local.<name>.
 func (l *loader) locals() {
