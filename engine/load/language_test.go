@@ -26,6 +26,8 @@ func TestSpecExamplesLoad(t *testing.T) {
 			src = "tool \"t\" {\n  description = \"A tool.\"\n  annotations {\n    read_only_hint = true\n  }\n" + b.Example + "\n}\n"
 		case b.In == "arg":
 			src = "prompt \"p\" {\n  arg \"units\" {\n" + b.Example + "\n  }\n  message \"user\" {\n    text = \"Hello.\"\n  }\n}\n"
+		case b.In == "auth":
+			src = "auth {\n" + b.Example + "\n}\n"
 		case b.In == "content":
 			src = "tool \"t\" {\n  description = \"A tool.\"\n  content \"text\" {\n    text = \"Hello.\"\n" + b.Example + "\n  }\n}\n"
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/auth"
 	"github.com/mcpdecl/mcpdecl/engine/cache"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
@@ -366,7 +367,7 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
 	{Block: auditSpec}, {Block: tracingSpec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
-	{Block: &spec.Block{Name: "auth"}}, {Block: &spec.Block{Name: "resource", Labels: []string{"name"}}},
+	{Block: auth.Spec}, {Block: &spec.Block{Name: "resource", Labels: []string{"name"}}},
 	{Block: &spec.Block{Name: "resource_template", Labels: []string{"name"}}},
 	{Block: &spec.Block{Name: "prompt", Labels: []string{"name"}}}, {Block: toolsetSpec},
 }}
