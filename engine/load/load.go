@@ -367,8 +367,7 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
 	{Block: auditSpec}, {Block: tracingSpec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
-	{Block: auth.Spec}, {Block: &spec.Block{Name: "resource", Labels: []string{"name"}}},
-	{Block: &spec.Block{Name: "resource_template", Labels: []string{"name"}}},
+	{Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
 	{Block: &spec.Block{Name: "prompt", Labels: []string{"name"}}}, {Block: toolsetSpec},
 }}
 

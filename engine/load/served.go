@@ -14,27 +14,65 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
-// A resource or resource_template block is read in two parts: the
-// attributes of its own (servedSchema), then the rest as a tool that
-// computes its contents — the same arg blocks, action blocks and programs
-// as a tool, without what only a tool has.
-var servedSchema = map[string]*hcl.BodySchema{
-	"resource": {Attributes: []hcl.AttributeSchema{
-		{Name: "uri", Required: true}, {Name: "mime_type"}, {Name: "file"}, {Name: "poll_interval"}, {Name: "icons"},
-	}, Blocks: []hcl.BlockHeaderSchema{{Type: "annotations"}}},
-	"resource_template": {Attributes: []hcl.AttributeSchema{
-		{Name: "uri_template", Required: true}, {Name: "mime_type"}, {Name: "poll_interval"}, {Name: "icons"},
-	}, Blocks: []hcl.BlockHeaderSchema{{Type: "annotations"}}},
+// resourceSpec and resourceTemplateSpec are the resource and
+// resource_template blocks: attributes of their own, and a tool's that
+// computes their contents — the same arg blocks, action blocks and
+// programs as a tool, without what only a tool has. The load adds the
+// action blocks from the registry (loader.servedBlock).
+var (
+	resourceSpec = &spec.Block{
+		Name:    "resource",
+		Labels:  []string{"name"},
+		Summary: "An MCP resource, read by its URI: fixed contents (text, a file) or contents computed by an action, as a tool computes its result.",
+		Doc: "A resource's contents come from file, or from text, content blocks or an action block (http, exec, sql) with text; not both. " +
+			"Text is text/plain unless mime_type says otherwise. A resource takes a tool's title, description, timeout, text, error_if, error_message, max_result_bytes, sanitize and content blocks.",
+		Example: `resource "readme" {
+  uri         = "docs://readme"
+  description = "The project's readme."
+  text        = "Read me first."
+}`,
+		Attrs: append([]*spec.Attr{
+			spec.String("uri", "is the resource's URI, unique among resources, such as docs://readme").Mandatory().Shown(),
+			spec.String("file", "is a file whose contents the resource serves, read when the configuration loads; relative to this file").Shown(),
+		}, append(servedAttrs(), servedToolAttrs()...)...),
+		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}},
+	}
+	resourceTemplateSpec = &spec.Block{
+		Name:    "resource_template",
+		Labels:  []string{"name"},
+		Summary: "MCP resources read by URIs that match a template (RFC 6570), whose variables are its arguments.",
+		Doc: "The contents are computed from the variables, as a tool computes its result from its arguments: text = expr(…), content blocks, or an action block with text. " +
+			"Each variable of uri_template is an arg block; an arg may have a complete block.",
+		Example: `resource_template "user" {
+  uri_template = "users://{id}"
+  arg "id" {
+    type = string
+  }
+  text = expr("'user ' + args.id")
+}`,
+		Attrs: append([]*spec.Attr{
+			spec.String("uri_template", "is the URI template (RFC 6570), such as users://{id}").Mandatory().Shown(),
+		}, append(servedAttrs(), servedToolAttrs()...)...),
+		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}, {Block: argSpec}},
+	}
+)
+
+// servedAttrs are the attributes of a resource and a resource template
+// besides their URI, and besides a tool's.
+func servedAttrs() []*spec.Attr {
+	return []*spec.Attr{
+		spec.String("mime_type", "is the media type of the contents").DefaultIs("text/plain for text").Shown(),
+		spec.Duration("poll_interval", "is how often a subscribed resource is read again, to tell its subscribers when it changed (contents computed by an action only)").AtLeast(int64(minPollInterval)),
+	}
 }
 
-// servedToolSpec is what the rest of a resource (args false) or a
-// resource template (args true) block may hold: a tool's, without what
-// only a tool has.
-func (l *loader) servedToolSpec(typ string, args bool) *spec.Block {
+// servedToolAttrs are the attributes of a tool that a served block has:
+// all but those that only a tool has, with description optional.
+func servedToolAttrs() []*spec.Attr {
 	var attrs []*spec.Attr
 	for _, a := range toolAttrs {
 		switch a.Name {
-		case "input_schema", "scopes", "meta", "icons", "max_concurrency":
+		case "input_schema", "scopes", "meta", "max_concurrency":
 			continue
 		case "description":
 			optional := *a
@@ -43,27 +81,23 @@ func (l *loader) servedToolSpec(typ string, args bool) *spec.Block {
 		}
 		attrs = append(attrs, a)
 	}
-	blocks := []spec.Nested{{Block: contentSpec}}
-	if args {
-		blocks = append(blocks, spec.Nested{Block: argSpec})
-	}
-	return l.withActions(&spec.Block{Name: typ}, attrs, blocks)
+	return attrs
 }
 
 // served decodes the resource and resource_template blocks.
 func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate) {
 	var resources []*engine.ServedResource
 	seenURI := map[string]*hcl.Block{}
-	schema := l.servedToolSpec("resource", false)
+	bodySpec := l.withActions(resourceSpec, resourceSpec.Attrs, resourceSpec.Blocks)
 	for _, b := range l.checkUnique(l.blocks["resource"], "resource") {
-		if r := l.resource(b, schema, seenURI); r != nil {
+		if r := l.resource(b, bodySpec, seenURI); r != nil {
 			resources = append(resources, r)
 		}
 	}
 	var templates []*engine.ResourceTemplate
-	schema = l.servedToolSpec("resource_template", true)
+	bodySpec = l.withActions(resourceTemplateSpec, resourceTemplateSpec.Attrs, resourceTemplateSpec.Blocks)
 	for _, b := range l.checkUnique(l.blocks["resource_template"], "resource_template") {
-		if t := l.resourceTemplate(b, schema); t != nil {
+		if t := l.resourceTemplate(b, bodySpec); t != nil {
 			templates = append(templates, t)
 		}
 	}
@@ -72,67 +106,43 @@ func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate)
 	return resources, templates
 }
 
-// servedParts reads a served block's own attributes and the tool that
-// computes its contents (nil when the block has errors, or when it has no
-// action and no text or content: fixed contents).
-func (l *loader) servedParts(b *hcl.Block, schema *spec.Block, use toolUse) (*hcl.BodyContent, *engine.Tool, bool) {
-	content, rest, diags := b.Body.PartialContent(servedSchema[b.Type])
-	l.diags = append(l.diags, diags...)
+// servedAnnotations decodes the annotations block of a resource or a
+// template, what resources/list shows of it (audience, priority,
+// last_modified).
+func (l *loader) servedAnnotations(ctx *engine.DecodeContext, v *spec.Values) *engine.ContentAnnotations {
+	if ab := v.Blocks("annotations"); len(ab) > 0 {
+		return l.contentAnnotations(ctx, ab[0])
+	}
+	return nil
+}
+
+func (l *loader) resource(b *hcl.Block, bodySpec *spec.Block, seenURI map[string]*hcl.Block) *engine.ServedResource {
 	before := len(l.diags)
-	inner := *b
-	inner.Body = rest
-	t := l.toolFor(&inner, schema, use)
-	ok := !diags.HasErrors() && !l.diags[before:].HasErrors()
-	return content, t, ok
-}
-
-// servedLook decodes what resources/list shows of a resource or template
-// besides its names: its annotations block (audience, priority,
-// last_modified) and its icons.
-func (l *loader) servedLook(ctx *engine.DecodeContext, b *hcl.Block, content *hcl.BodyContent) (*engine.ContentAnnotations, []engine.Icon) {
-	var ann *engine.ContentAnnotations
-	if ab := l.atMostOne(content.Blocks, "annotations", b.Type); ab != nil {
-		ann = l.contentAnnotations(ctx, ab)
-	}
-	var icons []engine.Icon
-	if a, ok := content.Attributes["icons"]; ok && l.public(ctx, a.Expr, "the icons of a "+b.Type) {
-		icons = l.icons(ctx, a)
-	}
-	return ann, icons
-}
-
-func (l *loader) resource(b *hcl.Block, schema *spec.Block, seenURI map[string]*hcl.Block) *engine.ServedResource {
-	content, t, ok := l.servedParts(b, schema, toolUse{})
-	attrs := content.Attributes
+	t, v := l.toolFor(b, bodySpec, toolUse{})
 	ctx := l.decodeContext(b.DefRange.Filename)
-	r := &engine.ServedResource{Name: b.Labels[0], Range: b.DefRange}
-	r.Annotations, r.Icons = l.servedLook(ctx, b, content)
-	if a, has := attrs["uri"]; has {
-		r.URI = l.servedString(ctx, a, "the uri of a resource")
+	r := &engine.ServedResource{Name: b.Labels[0], Range: b.DefRange, URI: v.String("uri"), MIMEType: v.String("mime_type")}
+	r.Annotations = l.servedAnnotations(ctx, v)
+	if a := v.Attr("uri"); a != nil {
 		if prev, dup := seenURI[r.URI]; dup && r.URI != "" {
 			l.error(a.Expr.Range(), "Duplicate resource URI", "The resource at %s already has the URI %q; each resource has its own.", prev.DefRange, r.URI)
-			ok = false
 		}
 		seenURI[r.URI] = b
 	}
-	if a, has := attrs["mime_type"]; has {
-		r.MIMEType = l.servedString(ctx, a, "the mime_type of a resource")
-	}
-	if !ok || t == nil {
+	if t == nil || l.diags[before:].HasErrors() {
 		return nil
 	}
-	r.Title, r.Description = t.Title(), t.Description()
-	a, hasFile := attrs["file"]
+	r.Title, r.Description, r.Icons = t.Title(), t.Description(), t.Icons()
+	a := v.Attr("file")
 	computed := t.HasAction() || t.HasResultPrograms()
 	switch {
-	case hasFile && computed:
+	case a != nil && computed:
 		l.error(a.NameRange, "Both file and computed contents", "A resource's contents come from file, or from an action, text or content blocks; not both.")
 		return nil
-	case hasFile:
-		if pa, polled := attrs["poll_interval"]; polled {
+	case a != nil:
+		if pa := v.Attr("poll_interval"); pa != nil {
 			l.error(pa.NameRange, "Nothing to poll", "A file resource is read when the configuration loads; it changes for subscribers when the configuration reloads (serve --watch). poll_interval is for contents computed by an action; remove it.")
 		}
-		path := l.servedString(ctx, a, "the file of a resource")
+		path := v.String("file")
 		if path == "" {
 			return nil
 		}
@@ -148,7 +158,7 @@ func (l *loader) resource(b *hcl.Block, schema *spec.Block, seenURI map[string]*
 		r.Data = data
 	case computed:
 		r.Tool = t
-		r.PollInterval = l.pollInterval(ctx, attrs, t)
+		r.PollInterval = l.pollInterval(v, t)
 	default:
 		l.error(b.DefRange, "Resource without contents", "A resource needs contents: text = \"…\" (or an expr()), file = \"path\", content blocks, or an action block such as http { … } with text.")
 		return nil
@@ -160,17 +170,16 @@ func (l *loader) resource(b *hcl.Block, schema *spec.Block, seenURI map[string]*
 	return r
 }
 
-func (l *loader) resourceTemplate(b *hcl.Block, schema *spec.Block) *engine.ResourceTemplate {
+func (l *loader) resourceTemplate(b *hcl.Block, bodySpec *spec.Block) *engine.ResourceTemplate {
+	before := len(l.diags)
 	completes := map[string]*hcl.Block{}
-	content, t, ok := l.servedParts(b, schema, toolUse{completes: completes})
-	attrs := content.Attributes
+	t, v := l.toolFor(b, bodySpec, toolUse{completes: completes})
 	ctx := l.decodeContext(b.DefRange.Filename)
-	spec := engine.ResourceTemplate{Name: b.Labels[0], Range: b.DefRange}
-	spec.Annotations, spec.Icons = l.servedLook(ctx, b, content)
+	spec := engine.ResourceTemplate{Name: b.Labels[0], Range: b.DefRange, URITemplate: v.String("uri_template"), MIMEType: v.String("mime_type")}
+	spec.Annotations = l.servedAnnotations(ctx, v)
 	for arg, cb := range completes {
 		c := l.completer(b.Labels[0]+"."+arg, cb)
 		if c == nil {
-			ok = false
 			continue
 		}
 		if spec.Completers == nil {
@@ -178,28 +187,21 @@ func (l *loader) resourceTemplate(b *hcl.Block, schema *spec.Block) *engine.Reso
 		}
 		spec.Completers[arg] = c
 	}
-	a, hasTemplate := attrs["uri_template"]
-	if hasTemplate {
-		spec.URITemplate = l.servedString(ctx, a, "the uri_template of a resource template")
-	}
-	if m, has := attrs["mime_type"]; has {
-		spec.MIMEType = l.servedString(ctx, m, "the mime_type of a resource template")
-	}
-	if !ok || t == nil || !hasTemplate {
+	if t == nil || l.diags[before:].HasErrors() {
 		return nil
 	}
 	if !t.HasAction() && !t.HasResultPrograms() {
 		l.error(b.DefRange, "Resource template without contents", "A resource template computes its contents from its variables: text = expr(\"…\"), content blocks, or an action block such as sql { … } with text.")
 		return nil
 	}
-	spec.Title, spec.Description, spec.Tool = t.Title(), t.Description(), t
-	spec.PollInterval = l.pollInterval(ctx, attrs, t)
+	spec.Title, spec.Description, spec.Icons, spec.Tool = t.Title(), t.Description(), t.Icons(), t
+	spec.PollInterval = l.pollInterval(v, t)
 	if spec.MIMEType == "" && !t.HasContentBlocks() {
 		spec.MIMEType = "text/plain" // as its text is read
 	}
 	rt, err := engine.NewResourceTemplate(spec)
 	if err != nil {
-		l.error(a.Expr.Range(), "Invalid uri_template", "%s.", upperFirst(err.Error()))
+		l.error(v.Attr("uri_template").Expr.Range(), "Invalid uri_template", "%s.", upperFirst(err.Error()))
 		return nil
 	}
 	return rt
@@ -213,24 +215,16 @@ const minPollInterval = time.Second
 // contents t computes: how often they are read again while a client is
 // subscribed (resources/subscribe), to tell it when they changed.
 // Contents that depend on who reads them cannot be polled for all.
-func (l *loader) pollInterval(ctx *engine.DecodeContext, attrs hcl.Attributes, t *engine.Tool) time.Duration {
-	a, ok := attrs["poll_interval"]
-	if !ok {
+func (l *loader) pollInterval(v *spec.Values, t *engine.Tool) time.Duration {
+	a := v.Attr("poll_interval")
+	if a == nil || !v.Has("poll_interval") {
 		return 0
 	}
-	d, diags := ctx.Duration(a.Expr)
-	l.diags = append(l.diags, diags...)
-	switch {
-	case diags.HasErrors():
-		return 0
-	case d < minPollInterval:
-		l.error(a.Expr.Range(), "Invalid poll_interval", "poll_interval is how often a subscribed resource is read again, at least %s, such as \"30s\".", minPollInterval)
-		return 0
-	case t.ReadsCaller():
+	if t.ReadsCaller() {
 		l.error(a.Expr.Range(), "Polled contents read the caller", "These contents read caller, so they differ from one client to another, and one read cannot tell every subscriber whether they changed. Remove poll_interval, or the use of caller.")
 		return 0
 	}
-	return d
+	return v.Duration("poll_interval")
 }
 
 // servedString evaluates a load-time string that clients see.
@@ -439,7 +433,7 @@ func (l *loader) completer(name string, b *hcl.Block) *engine.Completer {
 	inner.Labels, inner.LabelRanges = []string{name}, []hcl.Range{b.DefRange}
 	listOfText := &schema.Type{Kind: schema.List, Elem: &schema.Type{Kind: schema.String}}
 	before := len(l.diags)
-	t := l.toolFor(&inner, l.withActions(completeSpec, completeSpec.Attrs, nil), toolUse{
+	t, _ := l.toolFor(&inner, l.withActions(completeSpec, completeSpec.Attrs, nil), toolUse{
 		args: []schema.Arg{{Name: engine.CompleterValue, Type: &schema.Type{Kind: schema.String}, Description: "The text typed so far."}},
 		outputs: func(ctx *engine.DecodeContext, v *spec.Values) []engine.Output {
 			values := v.Attr("values")

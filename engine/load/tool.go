@@ -219,13 +219,15 @@ type toolUse struct {
 
 // tool decodes one tool block; nil when it has errors.
 func (l *loader) tool(b *hcl.Block, bodySpec *spec.Block) *engine.Tool {
-	return l.toolFor(b, bodySpec, toolUse{})
+	t, _ := l.toolFor(b, bodySpec, toolUse{})
+	return t
 }
 
 // toolFor decodes a block as a tool for use, through bodySpec: the tool
-// block's, or the part of it that a served block has; nil when it has
-// errors.
-func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) *engine.Tool {
+// block's, or a served block's, which has some of a tool's attributes and
+// blocks and some of its own. It returns the tool, nil when the block has
+// errors, and the values decoded, for the block's own attributes.
+func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engine.Tool, *spec.Values) {
 	before := len(l.diags)
 	name := b.Labels[0]
 	if !toolName.MatchString(name) {
@@ -235,7 +237,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) *engin
 	ctx := l.decodeContext(b.DefRange.Filename)
 	v, diags := bodySpec.Decode(b.Body, ctx)
 	l.diags = append(l.diags, diags...)
-	l.shown(ctx, bodySpec, v, "the %s of a tool", false)
+	l.shown(ctx, bodySpec, v, "the %s of "+shownBy(b.Type), false)
 	// attr is the attribute as written; nil when absent, or when bodySpec
 	// leaves it out.
 	attr := func(name string) *hcl.Attribute {
@@ -252,6 +254,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) *engin
 		}
 		return nil
 	}
+	toolAnnotations := slices.ContainsFunc(bodySpec.Blocks, func(n spec.Nested) bool { return n.Block == annotationsSpec })
 	// Every tool part has timeout and max_result_bytes; a complete block's
 	// has no title, description or sanitize.
 	spec := engine.ToolSpec{Name: name, Range: b.DefRange, Timeout: v.Duration("timeout"), MaxResultBytes: v.Int("max_result_bytes")}
@@ -263,7 +266,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) *engin
 	if a := attr("description"); a != nil && spec.Description == "" && !l.diags.HasErrors() {
 		l.error(a.Expr.Range(), "Empty description", "Every tool needs a description: it is how a model decides when to call the tool.")
 	}
-	if a := attr("icons"); a != nil && l.public(ctx, a.Expr, "the icons of a tool") {
+	if a := attr("icons"); a != nil && l.public(ctx, a.Expr, "the icons of "+shownBy(b.Type)) {
 		spec.Icons = l.icons(ctx, a)
 	}
 	if a := attr("meta"); a != nil {
@@ -291,7 +294,8 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) *engin
 		spec.InputSchema = l.inputSchema(ctx, a, spec.Args)
 		argsEnv[types.Extra] = types.Any
 	}
-	if ab := blocks("annotations"); len(ab) > 0 {
+	// A resource's annotations block is another (contentAnnotationsSpec).
+	if ab := blocks("annotations"); len(ab) > 0 && toolAnnotations {
 		spec.Annotations = l.annotations(ctx, ab[0])
 	}
 
@@ -368,17 +372,17 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) *engin
 		if v, err := schema.Compile(schema.InputSchema(spec.Args)); err == nil {
 			l.checkDefaults(v.ValidatePartial, spec.Args, defaults)
 		}
-		return nil
+		return nil, v
 	}
 	spec.ReadsCaller = ctx.ReadsCaller
 	spec.Schemas = l.schemas
 	t, err := engine.NewTool(spec, l.settings, l.redactor)
 	if err != nil {
 		l.error(b.DefRange, "Invalid tool schema", "%s.", err)
-		return nil
+		return nil, v
 	}
 	l.checkDefaults(t.ValidateDefaults, spec.Args, defaults)
-	return t
+	return t, v
 }
 
 // annotations decodes the annotations block of a tool.
