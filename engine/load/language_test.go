@@ -24,6 +24,8 @@ func TestSpecExamplesLoad(t *testing.T) {
 			src = "tool \"t\" {\n  description = \"A tool.\"\n" + b.Example + "\n}\n"
 		case b.In == "tool":
 			src = "tool \"t\" {\n  description = \"A tool.\"\n  annotations {\n    read_only_hint = true\n  }\n" + b.Example + "\n}\n"
+		case b.In == "prompt":
+			src = "prompt \"p\" {\n" + b.Example + "\n  message \"user\" {\n    text = \"Hello.\"\n  }\n}\n"
 		case b.In == "arg":
 			src = "prompt \"p\" {\n  arg \"units\" {\n" + b.Example + "\n  }\n  message \"user\" {\n    text = \"Hello.\"\n  }\n}\n"
 		case b.In == "auth":

@@ -368,7 +368,7 @@ var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
 	{Block: auditSpec}, {Block: tracingSpec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
 	{Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
-	{Block: &spec.Block{Name: "prompt", Labels: []string{"name"}}}, {Block: toolsetSpec},
+	{Block: promptSpec}, {Block: toolsetSpec},
 }}
 
 // collectBlocks sorts the root blocks of every file by type. A block that

@@ -227,30 +227,60 @@ func (l *loader) pollInterval(v *spec.Values, t *engine.Tool) time.Duration {
 	return v.Duration("poll_interval")
 }
 
-// servedString evaluates a load-time string that clients see.
-func (l *loader) servedString(ctx *engine.DecodeContext, a *hcl.Attribute, what string) string {
-	if !l.public(ctx, a.Expr, what) {
-		return ""
-	}
-	s, diags := ctx.String(a.Expr)
-	l.diags = append(l.diags, diags...)
-	return s
-}
-
+// promptSpec is the prompt block; promptArgSpec and messageSpec, its
+// arg and message blocks.
 var (
-	promptSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "title"}, {Name: "description"}},
-		Blocks: []hcl.BlockHeaderSchema{
-			{Type: "arg", LabelNames: []string{"name"}},
-			{Type: "message", LabelNames: []string{"role"}},
+	promptSpec = &spec.Block{
+		Name:    "prompt",
+		Labels:  []string{"name"},
+		Summary: "A template of messages, one or more, that a client offers its user (prompts/list, prompts/get).",
+		Doc: "prompts/get refuses a missing required argument, an unknown one and a value outside enum, naming each. " +
+			"The messages' programs read args and caller (who asks), as in a tool.",
+		Example: `prompt "summary" {
+  description = "Asks for a summary of a topic."
+  arg "topic" {
+    description = "What to summarize"
+  }
+  message "user" {
+    text = expr("'Summarize ' + args.topic + '.'")
+  }
+}`,
+		Attrs: []*spec.Attr{
+			spec.String("title", "is the prompt's name for people").Shown(),
+			spec.String("description", "says what the prompt is for").Shown(),
 		},
+		Blocks: []spec.Nested{{Block: promptArgSpec}, {Block: messageSpec}},
 	}
-	promptArgSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "title"}, {Name: "description"}, {Name: "optional"}, {Name: "enum"},
-	}, Blocks: []hcl.BlockHeaderSchema{{Type: "complete"}}}
-	messageSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "text"}},
-		Blocks:     []hcl.BlockHeaderSchema{{Type: "content", LabelNames: []string{"type"}}},
+	promptArgSpec = &spec.Block{
+		Name:    "arg",
+		In:      "prompt",
+		Labels:  []string{"name"},
+		Summary: "One argument of the prompt: text, read as args.NAME.",
+		Doc:     "completion/complete offers the values of enum that start with what was typed (up to 100), or what the complete block yields.",
+		Example: `arg "length" {
+  enum     = ["brief", "detailed"]
+  optional = true
+}`,
+		Attrs: []*spec.Attr{
+			spec.String("title", "is the argument's name for people").Shown(),
+			spec.String("description", "says what to pass").Shown(),
+			spec.Bool("optional", `lets the argument be left out; it reads as ""`).WithDefault(false),
+			spec.List("enum", spec.KindString, "are the allowed values").Unevaluated().Shown(),
+		},
+		Blocks: []spec.Nested{{Block: completeSpec, Max: 1}},
+	}
+	messageSpec = &spec.Block{
+		Name:    "message",
+		In:      "prompt",
+		Labels:  []string{"role"},
+		Summary: `One message of the prompt, from the "user" or the "assistant": text = … or one content block.`,
+		Example: `message "assistant" {
+  text = "What would you like summarized?"
+}`,
+		Attrs: []*spec.Attr{
+			spec.Expr("text", "is the message's text, a string or an expr(…) over args and caller").Unevaluated().Shown(),
+		},
+		Blocks: []spec.Nested{{Block: contentSpec}},
 	}
 )
 
@@ -271,22 +301,14 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 	if !toolName.MatchString(b.Labels[0]) {
 		l.error(b.LabelRanges[0], "Invalid prompt name", "%q is not a valid prompt name: use 1 to 128 letters, digits, underscores, dashes and dots.", b.Labels[0])
 	}
-	content, diags := b.Body.Content(promptSchema)
-	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
-	p := &engine.Prompt{Name: b.Labels[0], Range: b.DefRange, Redactor: l.redactor}
-	if a, ok := content.Attributes["title"]; ok {
-		p.Title = l.servedString(ctx, a, "the title of a prompt")
-	}
-	if a, ok := content.Attributes["description"]; ok {
-		p.Description = l.servedString(ctx, a, "the description of a prompt")
-	}
+	v, diags := promptSpec.Decode(b.Body, ctx)
+	l.diags = append(l.diags, diags...)
+	l.shown(ctx, promptSpec, v, "the %s of a prompt", false)
+	p := &engine.Prompt{Name: b.Labels[0], Range: b.DefRange, Redactor: l.redactor, Title: v.String("title"), Description: v.String("description")}
 	env := types.Map{}
 	seen := map[string]*hcl.Block{}
-	for _, ab := range content.Blocks {
-		if ab.Type != "arg" {
-			continue
-		}
+	for _, ab := range v.Blocks("arg") {
 		name := ab.Labels[0]
 		if prev, dup := seen[name]; dup {
 			l.error(ab.LabelRanges[0], "Duplicate argument", "An argument named %q is already declared at %s.", name, prev.DefRange)
@@ -297,10 +319,7 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 		p.Args = append(p.Args, l.promptArg(ctx, p.Name, ab))
 	}
 	ctx.Env = mapping.Env{"args": env, "caller": engine.CallerType(l.claims)}
-	for _, mb := range content.Blocks {
-		if mb.Type != "message" {
-			continue
-		}
+	for _, mb := range v.Blocks("message") {
 		if m, ok := l.message(ctx, mb); ok {
 			p.Messages = append(p.Messages, m)
 		}
@@ -316,25 +335,15 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 }
 
 func (l *loader) promptArg(ctx *engine.DecodeContext, prompt string, b *hcl.Block) engine.PromptArg {
-	content, diags := b.Body.Content(promptArgSchema)
+	v, diags := promptArgSpec.Decode(b.Body, ctx)
 	l.diags = append(l.diags, diags...)
-	a := engine.PromptArg{Name: b.Labels[0], Required: true}
-	if cb := l.atMostOne(content.Blocks, "complete", "argument"); cb != nil {
-		a.Completer = l.completer(prompt+"."+a.Name, cb)
+	l.shown(ctx, promptArgSpec, v, "the %s of a prompt argument", false)
+	a := engine.PromptArg{Name: b.Labels[0], Required: !v.Bool("optional"), Title: v.String("title"), Description: v.String("description")}
+	if cb := v.Blocks("complete"); len(cb) > 0 {
+		a.Completer = l.completer(prompt+"."+a.Name, cb[0])
 	}
-	if at, ok := content.Attributes["title"]; ok {
-		a.Title = l.servedString(ctx, at, "the title of a prompt argument")
-	}
-	if at, ok := content.Attributes["description"]; ok {
-		a.Description = l.servedString(ctx, at, "the description of a prompt argument")
-	}
-	if at, ok := content.Attributes["optional"]; ok {
-		opt, diags := ctx.Bool(at.Expr)
-		l.diags = append(l.diags, diags...)
-		a.Required = !opt
-	}
-	if at, ok := content.Attributes["enum"]; ok && l.public(ctx, at.Expr, "the enum of a prompt argument") {
-		v, diags := ctx.Eval(at.Expr)
+	if at := v.Attr("enum"); at != nil && l.public(ctx, at.Expr, "the enum of a prompt argument") {
+		val, diags := ctx.Eval(at.Expr)
 		l.diags = append(l.diags, diags...)
 		if !diags.HasErrors() {
 			list, isList := l.plain(ctx, at).([]any)
@@ -346,7 +355,7 @@ func (l *loader) promptArg(ctx *engine.DecodeContext, prompt string, b *hcl.Bloc
 				}
 				a.Enum = append(a.Enum, s)
 			}
-			if !isList || v.IsNull() || len(a.Enum) == 0 {
+			if !isList || val.IsNull() || len(a.Enum) == 0 {
 				l.error(at.Expr.Range(), "Invalid enum", "A prompt argument is text: enum is a list of strings, such as [\"short\", \"long\"].")
 			}
 		}
@@ -362,18 +371,18 @@ func (l *loader) message(ctx *engine.DecodeContext, b *hcl.Block) (engine.Prompt
 		l.error(b.LabelRanges[0], "Invalid message role", "A message is from the \"user\" or the \"assistant\", not %q.", role)
 		return engine.PromptMessage{}, false
 	}
-	content, diags := b.Body.Content(messageSchema)
+	v, diags := messageSpec.Decode(b.Body, ctx)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {
 		return engine.PromptMessage{}, false
 	}
-	text, hasText := content.Attributes["text"]
-	if n := len(content.Blocks) + btoi(hasText); n != 1 {
+	text, blocks := v.Attr("text"), v.Blocks("content")
+	if n := len(blocks) + btoi(text != nil); n != 1 {
 		l.error(b.DefRange, "Invalid message", "A message has one content: text = … or one content block (text, image, audio, resource), not %d.", n)
 		return engine.PromptMessage{}, false
 	}
 	m := engine.PromptMessage{Role: role}
-	if hasText {
+	if text != nil {
 		if !l.public(ctx, text.Expr, "the text of a prompt message") {
 			return engine.PromptMessage{}, false
 		}
@@ -385,9 +394,9 @@ func (l *loader) message(ctx *engine.DecodeContext, b *hcl.Block) (engine.Prompt
 		m.Content = engine.ContentSpec{Type: engine.TextContent, Text: v}
 		return m, true
 	}
-	c, ok := l.content(ctx, content.Blocks[0])
+	c, ok := l.content(ctx, blocks[0])
 	if ok && c.Type == engine.ResourceLinkContent {
-		l.error(content.Blocks[0].LabelRanges[0], "Invalid message content", "A prompt message holds text, an image, audio or an embedded resource, not a resource_link.")
+		l.error(blocks[0].LabelRanges[0], "Invalid message content", "A prompt message holds text, an image, audio or an embedded resource, not a resource_link.")
 		ok = false
 	}
 	m.Content = c
