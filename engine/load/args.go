@@ -298,20 +298,6 @@ func (l *loader) checkDefaults(validate func(map[string]any) []schema.Violation,
 	}
 }
 
-// str evaluates an attribute that must be a load-time string.
-func (l *loader) str(ctx *engine.DecodeContext, at *hcl.Attribute) string {
-	s, diags := ctx.String(at.Expr)
-	l.diags = append(l.diags, diags...)
-	return s
-}
-
-// boolean evaluates an attribute that must be true or false.
-func (l *loader) boolean(ctx *engine.DecodeContext, at *hcl.Attribute) bool {
-	b, diags := ctx.Bool(at.Expr)
-	l.diags = append(l.diags, diags...)
-	return b
-}
-
 // plain evaluates an attribute into a plain Go value.
 func (l *loader) plain(ctx *engine.DecodeContext, at *hcl.Attribute) any {
 	v, diags := ctx.Eval(at.Expr)

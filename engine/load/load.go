@@ -414,19 +414,6 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 	}
 }
 
-// atMostOne returns the first of blocks (nil when there is none) and
-// reports every other one as a duplicate: what is the block's kind and
-// where it may appear once, such as "complete" and "an argument".
-func (l *loader) atMostOne(blocks hcl.Blocks, what, where string) *hcl.Block {
-	for _, b := range blocks[min(1, len(blocks)):] {
-		l.error(b.DefRange, "Duplicate "+what+" block", "This %s's %s block is already declared at %s; it takes one, so merge them.", where, what, blocks[0].DefRange)
-	}
-	if len(blocks) == 0 {
-		return nil
-	}
-	return blocks[0]
-}
-
 // single returns the one top-level block of a kind that may appear once,
 // nil when there is none, and reports every other one: already is the
 // start of the sentence that says where the first one is.

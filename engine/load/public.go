@@ -51,16 +51,6 @@ func (l *loader) publicValue(ctx *engine.DecodeContext, e hcl.Expression, v cty.
 	return false
 }
 
-// publicAttrs checks with [loader.public] those of the named attributes
-// that are present; what words each, given its name.
-func (l *loader) publicAttrs(ctx *engine.DecodeContext, attrs hcl.Attributes, what func(name string) string, names ...string) {
-	for _, name := range names {
-		if a, ok := attrs[name]; ok {
-			l.public(ctx, a.Expr, what(name))
-		}
-	}
-}
-
 // traversalText writes a reference such as var.api_key or local.x.
 func traversalText(tr hcl.Traversal) string {
 	var b strings.Builder
