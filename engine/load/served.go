@@ -18,7 +18,7 @@ import (
 // resource_template blocks: attributes of their own, and a tool's that
 // computes their contents — the same arg blocks, action blocks and
 // programs as a tool, without what only a tool has. The load adds the
-// action blocks from the registry (loader.servedBlock).
+// action blocks from the registry (loader.withActions).
 var (
 	resourceSpec = &spec.Block{
 		Name:    "resource",
@@ -31,10 +31,10 @@ var (
   description = "The project's readme."
   text        = "Read me first."
 }`,
-		Attrs: append([]*spec.Attr{
+		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri", "is the resource's URI, unique among resources, such as docs://readme").Mandatory().Shown(),
 			spec.String("file", "is a file whose contents the resource serves, read when the configuration loads; relative to this file").Shown(),
-		}, append(servedAttrs(), servedToolAttrs()...)...),
+		}, servedAttrs, servedToolAttrs()),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}},
 	}
 	resourceTemplateSpec = &spec.Block{
@@ -50,20 +50,18 @@ var (
   }
   text = expr("'user ' + args.id")
 }`,
-		Attrs: append([]*spec.Attr{
+		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri_template", "is the URI template (RFC 6570), such as users://{id}").Mandatory().Shown(),
-		}, append(servedAttrs(), servedToolAttrs()...)...),
+		}, servedAttrs, servedToolAttrs()),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}, {Block: argSpec}},
 	}
 )
 
 // servedAttrs are the attributes of a resource and a resource template
 // besides their URI, and besides a tool's.
-func servedAttrs() []*spec.Attr {
-	return []*spec.Attr{
-		spec.String("mime_type", "is the media type of the contents").DefaultIs("text/plain for text").Shown(),
-		spec.Duration("poll_interval", "is how often a subscribed resource is read again, to tell its subscribers when it changed (contents computed by an action only)").AtLeast(int64(minPollInterval)),
-	}
+var servedAttrs = []*spec.Attr{
+	spec.String("mime_type", "is the media type of the contents").DefaultIs("text/plain for text").Shown(),
+	spec.Duration("poll_interval", "is how often a subscribed resource is read again, to tell its subscribers when it changed (contents computed by an action only)").AtLeast(int64(minPollInterval)),
 }
 
 // servedToolAttrs are the attributes of a tool that a served block has:
@@ -88,14 +86,14 @@ func servedToolAttrs() []*spec.Attr {
 func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate) {
 	var resources []*engine.ServedResource
 	seenURI := map[string]*hcl.Block{}
-	bodySpec := l.withActions(resourceSpec, resourceSpec.Attrs, resourceSpec.Blocks)
+	bodySpec := l.withActions(resourceSpec)
 	for _, b := range l.checkUnique(l.blocks["resource"], "resource") {
 		if r := l.resource(b, bodySpec, seenURI); r != nil {
 			resources = append(resources, r)
 		}
 	}
 	var templates []*engine.ResourceTemplate
-	bodySpec = l.withActions(resourceTemplateSpec, resourceTemplateSpec.Attrs, resourceTemplateSpec.Blocks)
+	bodySpec = l.withActions(resourceTemplateSpec)
 	for _, b := range l.checkUnique(l.blocks["resource_template"], "resource_template") {
 		if t := l.resourceTemplate(b, bodySpec); t != nil {
 			templates = append(templates, t)
@@ -442,7 +440,7 @@ func (l *loader) completer(name string, b *hcl.Block) *engine.Completer {
 	inner.Labels, inner.LabelRanges = []string{name}, []hcl.Range{b.DefRange}
 	listOfText := &schema.Type{Kind: schema.List, Elem: &schema.Type{Kind: schema.String}}
 	before := len(l.diags)
-	t, _ := l.toolFor(&inner, l.withActions(completeSpec, completeSpec.Attrs, nil), toolUse{
+	t, _ := l.toolFor(&inner, l.withActions(completeSpec), toolUse{
 		args: []schema.Arg{{Name: engine.CompleterValue, Type: &schema.Type{Kind: schema.String}, Description: "The text typed so far."}},
 		outputs: func(ctx *engine.DecodeContext, v *spec.Values) []engine.Output {
 			values := v.Attr("values")

@@ -29,7 +29,7 @@ var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
 // toolSpec is the tool block. Its action blocks (http, exec, sql) are
 // declared by their adapters: the load adds them from the registry
-// (loader.toolBlock).
+// (loader.withActions).
 var toolSpec = &spec.Block{
 	Name:    "tool",
 	Labels:  []string{"name"},
@@ -87,19 +87,14 @@ var annotationsSpec = &spec.Block{
 	},
 }
 
-// toolBlock is the tool block with the action blocks of the registry.
-func (l *loader) toolBlock() *spec.Block {
-	return l.withActions(toolSpec, toolSpec.Attrs, toolSpec.Blocks)
-}
-
-// withActions is a block like b, with the attributes and nested blocks
-// given and the action blocks of the registry.
-func (l *loader) withActions(b *spec.Block, attrs []*spec.Attr, blocks []spec.Nested) *spec.Block {
-	blocks = slices.Clone(blocks)
+// withActions is b with the action blocks of the registry, for a block
+// that runs an action: a tool, a served block, a complete block.
+func (l *loader) withActions(b *spec.Block) *spec.Block {
+	blocks := slices.Clone(b.Blocks)
 	for _, kind := range l.opts.Registry.ActionKinds() {
 		blocks = append(blocks, spec.Nested{Block: &spec.Block{Name: kind, In: b.Name}})
 	}
-	return &spec.Block{Name: b.Name, In: b.In, Labels: b.Labels, Summary: b.Summary, Attrs: attrs, Blocks: blocks}
+	return &spec.Block{Name: b.Name, In: b.In, Labels: b.Labels, Summary: b.Summary, Attrs: b.Attrs, Blocks: blocks}
 }
 
 // toolsPerWorker is the fewest tools worth a goroutine of their own.
@@ -110,7 +105,7 @@ const toolsPerWorker = 64
 // faster. What the tools share (the evaluation contexts, the registry, the
 // redactor) is only read, or safe for concurrent use.
 func (l *loader) tools() []*engine.Tool {
-	bodySpec := l.toolBlock()
+	bodySpec := l.withActions(toolSpec)
 	blocks := l.checkUnique(l.blocks["tool"], "tool")
 	for _, b := range blocks {
 		l.evalContext(b.DefRange.Filename) // created now, read concurrently below

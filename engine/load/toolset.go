@@ -34,17 +34,12 @@ var toolsetSpec = &spec.Block{
   tools          = ["get_*"]
   output_schemas = "compact"
 }
-
-tool "get_time" {
-  description = "The time."
-  text        = "noon"
-}`,
+tool "get_time" { description = "The time." }`,
 	Attrs: []*spec.Attr{
 		spec.String("description", "says what the toolset is for").Shown(),
 		spec.List("tools", spec.KindString, `are tool names, or patterns such as "issues_*" (* any characters, ? one, [a-z] one of)`).Unevaluated(),
 		spec.List("tags", spec.KindString, "selects the tools with any of these tags").Unevaluated(),
-		spec.Enum("output_schemas", "says what the toolset's clients are listed of each tool's outputSchema, as the server's", spec.Choices(engine.OutputSchemaModes...)...).
-			DefaultIs("the server's").Unevaluated(),
+		spec.Enum("output_schemas", outputSchemasDoc, spec.Choices(engine.OutputSchemaModes...)...).DefaultIs("the server's"),
 	},
 }
 
@@ -78,10 +73,7 @@ func (l *loader) toolsets() []*engine.Toolset {
 		v, diags := toolsetSpec.Decode(b.Body, ctx)
 		l.diags = append(l.diags, diags...)
 		l.shown(ctx, toolsetSpec, v, "the %s of a toolset", false)
-		ts := &engine.Toolset{Name: name, Range: b.DefRange, Description: v.String("description")}
-		if a := v.Attr("output_schemas"); a != nil {
-			ts.OutputSchemas, _ = l.outputSchemas(ctx, a)
-		}
+		ts := &engine.Toolset{Name: name, Range: b.DefRange, Description: v.String("description"), OutputSchemas: v.String("output_schemas")}
 		tagsAttr := v.Attr("tags")
 		if tagsAttr != nil {
 			for _, tag := range l.tags(ctx, tagsAttr) {
