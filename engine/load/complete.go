@@ -1,8 +1,6 @@
 package load
 
 import (
-	"slices"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -24,18 +22,7 @@ var completeSpec = &spec.Block{
 }`,
 	Attrs: append([]*spec.Attr{
 		spec.Expr("values", `yields the list of texts to offer, such as expr("map(rows, .name)")`).Mandatory().Unevaluated().Shown(),
-	}, pick(toolAttrs, "timeout", "error_if", "error_message", "max_result_bytes")...),
-}
-
-// pick returns the attributes of attrs with those names.
-func pick(attrs []*spec.Attr, names ...string) []*spec.Attr {
-	var out []*spec.Attr
-	for _, a := range attrs {
-		if slices.Contains(names, a.Name) {
-			out = append(out, a)
-		}
-	}
-	return out
+	}, pickToolAttrs("timeout", "error_if", "error_message", "max_result_bytes")...),
 }
 
 // completer decodes a complete block, the completions of an argument (name

@@ -31,7 +31,7 @@ var (
 		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri", "is the resource's URI, unique among resources, such as docs://readme").Mandatory().Shown(),
 			spec.String("file", "is a file whose contents the resource serves, read when the configuration loads; relative to this file").Shown(),
-		}, servedAttrs, servedToolAttrs()),
+		}, servedAttrs, servedToolAttrs),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}},
 	}
 	resourceTemplateSpec = &spec.Block{
@@ -49,7 +49,7 @@ var (
 }`,
 		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri_template", "is the URI template (RFC 6570), such as users://{id}").Mandatory().Shown(),
-		}, servedAttrs, servedToolAttrs()),
+		}, servedAttrs, servedToolAttrs),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}, {Block: argSpec}},
 	}
 )
@@ -61,23 +61,8 @@ var servedAttrs = []*spec.Attr{
 	spec.Duration("poll_interval", "is how often a subscribed resource is read again, to tell its subscribers when it changed (contents computed by an action only)").AtLeast(int64(minPollInterval)),
 }
 
-// servedToolAttrs are the attributes of a tool that a served block has:
-// all but those that only a tool has, with description optional.
-func servedToolAttrs() []*spec.Attr {
-	var attrs []*spec.Attr
-	for _, a := range toolAttrs {
-		switch a.Name {
-		case "input_schema", "scopes", "meta", "max_concurrency":
-			continue
-		case "description":
-			optional := *a
-			optional.Required = false
-			a = &optional
-		}
-		attrs = append(attrs, a)
-	}
-	return attrs
-}
+// servedToolAttrs are the attributes of a tool that a served block has.
+var servedToolAttrs = pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags")
 
 // served decodes the resource and resource_template blocks.
 func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate) {
@@ -101,22 +86,14 @@ func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate)
 	return resources, templates
 }
 
-// servedAnnotations decodes the annotations block of a resource or a
-// template, what resources/list shows of it (audience, priority,
-// last_modified).
-func (l *loader) servedAnnotations(ctx *engine.DecodeContext, v *spec.Values) *engine.ContentAnnotations {
-	if ab := v.Blocks("annotations"); len(ab) > 0 {
-		return l.contentAnnotations(ctx, ab[0])
-	}
-	return nil
-}
-
 func (l *loader) resource(b *hcl.Block, bodySpec *spec.Block, seenURI map[string]*hcl.Block) *engine.ServedResource {
 	before := len(l.diags)
 	t, v := l.toolFor(b, bodySpec, toolUse{})
 	ctx := l.decodeContext(b.DefRange.Filename)
 	r := &engine.ServedResource{Name: b.Labels[0], Range: b.DefRange, URI: v.String("uri"), MIMEType: v.String("mime_type")}
-	r.Annotations = l.servedAnnotations(ctx, v)
+	if ab := v.Blocks("annotations"); len(ab) > 0 {
+		r.Annotations = l.contentAnnotations(ctx, ab[0])
+	}
 	if a := v.Attr("uri"); a != nil {
 		if prev, dup := seenURI[r.URI]; dup && r.URI != "" {
 			l.error(a.Expr.Range(), "Duplicate resource URI", "The resource at %s already has the URI %q; each resource has its own.", prev.DefRange, r.URI)
@@ -171,7 +148,9 @@ func (l *loader) resourceTemplate(b *hcl.Block, bodySpec *spec.Block) *engine.Re
 	t, v := l.toolFor(b, bodySpec, toolUse{completes: completes})
 	ctx := l.decodeContext(b.DefRange.Filename)
 	spec := engine.ResourceTemplate{Name: b.Labels[0], Range: b.DefRange, URITemplate: v.String("uri_template"), MIMEType: v.String("mime_type")}
-	spec.Annotations = l.servedAnnotations(ctx, v)
+	if ab := v.Blocks("annotations"); len(ab) > 0 {
+		spec.Annotations = l.contentAnnotations(ctx, ab[0])
+	}
 	for arg, cb := range completes {
 		c := l.completer(b.Labels[0]+"."+arg, cb)
 		if c == nil {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/cache"
@@ -67,8 +66,25 @@ var toolAttrs = []*spec.Attr{
 		DefaultIs("8 per CPU for http and sql tools, the CPUs for exec, no bound without an action"),
 	spec.Int("max_result_bytes", "is the largest result of a call").AtLeast(1).DefaultIs("the server's max_result_bytes"),
 	spec.Bool("sanitize", "cleans terminal escape sequences and control characters out of this tool's results; false leaves them").WithDefault(true),
-	spec.List("tags", spec.KindString, `are labels such as ["issues", "read"], which toolsets select tools by; each 1 to 128 bytes with no control character`).Unevaluated(),
-	spec.List("scopes", spec.KindString, `are the scopes a token must all grant, such as ["tickets:write"]: over authenticated HTTP, the tool is left out of tools/list for other tokens and calling it is refused`).Unevaluated(),
+	spec.List("tags", spec.KindString, `are labels such as ["issues", "read"], which toolsets select tools by; each 1 to 128 bytes with no control character`),
+	spec.List("scopes", spec.KindString, `are the scopes a token must all grant to list and call the tool over authenticated HTTP, such as ["tickets:write"]`),
+}
+
+// pickToolAttrs returns the attributes of a tool with those names, for a
+// block that runs an action as a tool does; description is optional there.
+func pickToolAttrs(names ...string) []*spec.Attr {
+	var out []*spec.Attr
+	for _, a := range toolAttrs {
+		if a.Name == "description" {
+			optional := *a
+			optional.Required = false
+			a = &optional
+		}
+		if slices.Contains(names, a.Name) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // annotationsSpec is the annotations block of a tool.
@@ -137,10 +153,10 @@ func (l *loader) tools() []*engine.Tool {
 	return tools
 }
 
-// scopes decodes a tool's scopes: a list of distinct, non-empty strings
-// without spaces (a token's scope claim separates scopes with spaces).
-func (l *loader) scopes(ctx *engine.DecodeContext, a *hcl.Attribute) []string {
-	return l.words(ctx, a, "scopes", `["tickets:read"]`, func(s string) string {
+// scopes reads a tool's scopes: distinct, non-empty strings without
+// spaces (a token's scope claim separates scopes with spaces).
+func (l *loader) scopes(v *spec.Values) []string {
+	return l.words(v, "scopes", func(s string) string {
 		if s == "" || strings.ContainsAny(s, " \t\r\n\"\\") {
 			return fmt.Sprintf("The scope %q is empty or holds a space, a quote or a backslash; scopes are single words such as tickets:read.", s)
 		}
@@ -151,10 +167,10 @@ func (l *loader) scopes(ctx *engine.DecodeContext, a *hcl.Attribute) []string {
 // maxTag is the length of the longest tag, in bytes.
 const maxTag = 128
 
-// tags decodes a tool's tags: a list of distinct, non-empty strings of
-// printable characters, which toolsets select tools by.
-func (l *loader) tags(ctx *engine.DecodeContext, a *hcl.Attribute) []string {
-	return l.words(ctx, a, "tags", `["issues", "read"]`, func(s string) string {
+// tags reads the tags of a tool or a toolset: distinct, non-empty strings
+// of printable characters, which toolsets select tools by.
+func (l *loader) tags(v *spec.Values) []string {
+	return l.words(v, "tags", func(s string) string {
 		if s == "" || len(s) > maxTag || strings.ContainsFunc(s, unicode.IsControl) {
 			return fmt.Sprintf("The tag %q is empty, longer than %d bytes or holds a control character; tags are short labels such as issues.", s, maxTag)
 		}
@@ -162,32 +178,13 @@ func (l *loader) tags(ctx *engine.DecodeContext, a *hcl.Attribute) []string {
 	})
 }
 
-// words decodes a list of distinct strings, each checked by invalid (which
-// says what is wrong, or ""). attr names the attribute in errors; example
-// is a valid value.
-func (l *loader) words(ctx *engine.DecodeContext, a *hcl.Attribute, attr, example string, invalid func(string) string) []string {
-	v, diags := ctx.Eval(a.Expr)
-	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() || !v.IsKnown() {
-		return nil
-	}
-	summary := "Invalid " + attr
-	detail := fmt.Sprintf("%s must be a list of strings, such as %s.", attr, example)
-	ty := v.Type()
-	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
-		l.error(a.Expr.Range(), summary, "%s", detail)
-		return nil
-	}
+// words reads the list of strings name, without repeats, each checked by
+// invalid (which says what is wrong, or "").
+func (l *loader) words(v *spec.Values, name string, invalid func(string) string) []string {
 	var out []string
-	for it := v.ElementIterator(); it.Next(); {
-		_, e := it.Element()
-		if e.IsNull() || e.Type() != cty.String || !e.IsKnown() {
-			l.error(a.Expr.Range(), summary, "%s", detail)
-			return nil
-		}
-		s := e.AsString()
+	for _, s := range v.Strings(name) {
 		if msg := invalid(s); msg != "" {
-			l.error(a.Expr.Range(), strings.TrimSuffix(summary, "s"), "%s", msg)
+			l.error(v.Attr(name).Expr.Range(), "Invalid "+strings.TrimSuffix(name, "s"), "%s", msg)
 			return nil
 		}
 		if !slices.Contains(out, s) {
@@ -270,11 +267,11 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	if attr("max_concurrency") != nil {
 		spec.MaxConcurrency = int(v.Int("max_concurrency"))
 	}
-	if a := attr("scopes"); a != nil {
-		spec.Scopes = l.scopes(ctx, a)
+	if attr("scopes") != nil {
+		spec.Scopes = l.scopes(v)
 	}
-	if a := attr("tags"); a != nil {
-		spec.Tags = l.tags(ctx, a)
+	if attr("tags") != nil {
+		spec.Tags = l.tags(v)
 	}
 	spec.RateLimiter = l.rateLimiter(ctx, blocks("rate_limit"))
 
@@ -550,34 +547,29 @@ func (l *loader) icons(ctx *engine.DecodeContext, a *hcl.Attribute) []engine.Ico
 		}
 		var icon engine.Icon
 		for k, v := range m {
-			switch k {
-			case "src", "mime_type", "theme":
-				s, ok := v.(string)
-				if !ok {
-					return bad(k + " must be a string.")
-				}
-				switch k {
-				case "src":
-					icon.Src = s
-				case "mime_type":
-					icon.MIMEType = s
-				case "theme":
-					if s != "light" && s != "dark" {
-						return bad(`theme must be "light" or "dark".`)
-					}
-					icon.Theme = s
-				}
-			case "sizes":
-				sizes, ok := v.([]any)
-				if !ok {
-					return bad("sizes must be a list of strings.")
-				}
+			s, isText := v.(string)
+			switch {
+			case k == "src" && isText:
+				icon.Src = s
+			case k == "mime_type" && isText:
+				icon.MIMEType = s
+			case k == "theme" && (s == "light" || s == "dark"):
+				icon.Theme = s
+			case k == "theme":
+				return bad(`theme must be "light" or "dark".`)
+			case k == "src" || k == "mime_type":
+				return bad(k + " must be a string.")
+			case k == "sizes":
+				sizes, _ := v.([]any)
 				for _, sz := range sizes {
 					s, ok := sz.(string)
 					if !ok {
 						return bad("sizes must be a list of strings.")
 					}
 					icon.Sizes = append(icon.Sizes, s)
+				}
+				if sizes == nil {
+					return bad("sizes must be a list of strings.")
 				}
 			default:
 				return bad(fmt.Sprintf("An icon has no attribute %q.", k))

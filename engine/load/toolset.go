@@ -38,7 +38,7 @@ tool "get_time" { description = "The time." }`,
 	Attrs: []*spec.Attr{
 		spec.String("description", "says what the toolset is for").Shown(),
 		spec.List("tools", spec.KindString, `are tool names, or patterns such as "issues_*" (* any characters, ? one, [a-z] one of)`).Unevaluated(),
-		spec.List("tags", spec.KindString, "selects the tools with any of these tags").Unevaluated(),
+		spec.List("tags", spec.KindString, "select the tools with any of these tags"),
 		spec.Enum("output_schemas", outputSchemasDoc, spec.Choices(engine.OutputSchemaModes...)...).DefaultIs("the server's"),
 	},
 }
@@ -76,7 +76,7 @@ func (l *loader) toolsets() []*engine.Toolset {
 		ts := &engine.Toolset{Name: name, Range: b.DefRange, Description: v.String("description"), OutputSchemas: v.String("output_schemas")}
 		tagsAttr := v.Attr("tags")
 		if tagsAttr != nil {
-			for _, tag := range l.tags(ctx, tagsAttr) {
+			for _, tag := range l.tags(v) {
 				tools, ok := tagged[tag]
 				if !ok {
 					l.error(tagsAttr.Expr.Range(), "No tool has this tag", "No tool of the configuration has the tag %q. %s", tag, closestTag(tag, tagged))
