@@ -82,7 +82,7 @@ func (l *loader) content(ctx *engine.DecodeContext, b *hcl.Block) (engine.Conten
 	for _, a := range contentSpec.Attrs[1:] { // all but when
 		takes := slices.Contains(fields.all, a.Name)
 		if at := v.Attr(a.Name); at != nil && !takes {
-			l.error(at.NameRange, "Unsupported argument", "%s content block takes no %s; it takes %s.", upperFirst(engine.WithArticle(string(typ))), a.Name, strings.Join(fields.all, ", "))
+			l.error(at.NameRange, "Unsupported argument", "%s content block takes no %s; its attributes are: %s.", upperFirst(engine.WithArticle(string(typ))), a.Name, strings.Join(fields.all, ", "))
 		} else if at == nil && slices.Contains(fields.required, a.Name) {
 			l.error(b.Body.MissingItemRange(), "Missing required argument", "%s content block needs %s.", upperFirst(engine.WithArticle(string(typ))), a.Name)
 		}
