@@ -19,15 +19,15 @@ func (a *app) schemaCmd() *cobra.Command {
 		Use:   "schema",
 		Short: "Print the language as JSON (blocks, attributes, types, docs, examples), derived from the specs",
 		Long: "Print the language as JSON: every block declared by a spec, with its attributes (type, bounds, default, " +
-			"documentation), nested blocks and an example; not_yet_specified names the blocks not yet declared by a spec. " +
+			"documentation), nested blocks and an example. " +
 			"With --markdown, print the reference instead (docs/language.md).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var out []byte
 			if markdown {
-				out = spec.Markdown(language(), load.NotYetSpecified)
+				out = spec.Markdown(language())
 			} else {
-				j, err := spec.JSON(language(), load.NotYetSpecified)
+				j, err := spec.JSON(language())
 				if err != nil {
 					return err
 				}

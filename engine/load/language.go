@@ -2,6 +2,7 @@ package load
 
 import (
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/auth"
 	"github.com/mcpdecl/mcpdecl/engine/cache"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
@@ -12,7 +13,7 @@ import (
 // adapters of r that declare theirs ([spec.Declarer]), in registration
 // order.
 func Language(r *engine.Registry) []*spec.Block {
-	blocks := []*spec.Block{serverSpec, variableSpec, ratelimit.ConfigSpec, cache.ConfigSpec, auditSpec, cache.PolicySpec, ratelimit.LimitSpec}
+	blocks := []*spec.Block{serverSpec, variableSpec, localsSpec, toolSpec, annotationsSpec, argSpec, completeSpec, outputSpec, contentSpec, contentAnnotationsSpec, logSpec, resourceSpec, resourceTemplateSpec, promptSpec, promptArgSpec, messageSpec, toolsetSpec, ratelimit.ConfigSpec, cache.ConfigSpec, auditSpec, tracingSpec, auth.Spec, auth.TokenSpec, auth.OAuthSpec, cache.PolicySpec, ratelimit.LimitSpec}
 	for _, kind := range r.ActionKinds() {
 		a, _ := r.Action(kind)
 		if d, ok := a.(spec.Declarer); ok {
@@ -21,7 +22,3 @@ func Language(r *engine.Registry) []*spec.Block {
 	}
 	return blocks
 }
-
-// NotYetSpecified names the blocks still decoded by hand, without a spec:
-// the README describes them.
-var NotYetSpecified = []string{"locals", "tool", "arg", "output", "content", "resource", "resource_template", "prompt", "toolset", "auth", "tracing"}

@@ -190,7 +190,7 @@ func TestSafeguardErrors(t *testing.T) {
 		{`tool "x" {
   description = "d"
   scopes = "admin"
-}`, `3:12-3:19: Invalid scopes: scopes must be a list of strings`},
+}`, `3:12-3:19: Invalid scopes: scopes are the scopes a token must all grant to list and call the tool over authenticated HTTP, such as ["tickets:write"]: a list of strings, not a string.`},
 		{`tool "x" {
   description = "d"
   scopes = ["a b"]

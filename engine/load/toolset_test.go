@@ -63,7 +63,7 @@ toolset "both" {
 		{"a tag typo", `toolset "t" { tags = ["reed"] }`, `No tool has this tag: No tool of the configuration has the tag "reed". Did you mean "read"?`},
 		{"no such tag", `toolset "t" { tags = ["admin"] }`, `has the tag "admin". The tags are: issues, pulls, read.`},
 		{"bad tag", "toolset \"t\" { tags = [\"\"] }", `Invalid tag: The tag "" is empty`},
-		{"tags not a list", `toolset "t" { tags = "read" }`, `Invalid tags: tags must be a list of strings`},
+		{"tags not a list", `toolset "t" { tags = "read" }`, `16:22-16:28: Invalid tags: tags select the tools with any of these tags: a list of strings, not a string.`},
 		{"a tool's bad tag", `tool "x" {
   description = "d"
   text        = "x"
