@@ -52,6 +52,10 @@ type Options struct {
 	// when a file a broken configuration is missing appears. It may be
 	// called from several goroutines, one at a time.
 	Read func(path string)
+	// Sources replace the contents of configuration files, by the name
+	// given in paths: an editor's unsaved buffers. A name in Sources need
+	// not exist on disk; the cap on a file's size holds for it too.
+	Sources map[string][]byte
 }
 
 // Files are the parsed configuration files by name, for printing
@@ -278,7 +282,21 @@ func hclFiles(paths []string, tests bool) (names []string, errs []error) {
 
 // readFiles parses the files at paths.
 func (l *loader) readFiles(paths []string) []*hcl.File {
+	// Files given by their contents are named as they are, on disk or not.
+	var given []string
+	paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool {
+		if _, ok := l.opts.Sources[p]; ok {
+			given = append(given, p)
+			return true
+		}
+		return false
+	})
 	names, errs := ConfigFiles(paths)
+	if len(given) > 0 {
+		names = append(names, given...)
+		slices.Sort(names)
+		names = slices.Compact(names)
+	}
 	for _, err := range errs {
 		var none *NoFilesError
 		if errors.As(err, &none) {
@@ -295,7 +313,7 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 			Detail:   fmt.Sprintf("%s. Give the path of an .hcl file, or of a directory that holds some.", err),
 		})
 	}
-	if len(paths) == 0 {
+	if len(paths) == 0 && len(given) == 0 {
 		l.diags = append(l.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
@@ -327,7 +345,7 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			src, err := engine.ReadConfigFile(name)
+			src, err := l.source(name)
 			if err != nil {
 				diags[i] = hcl.Diagnostics{{
 					Severity: hcl.DiagError,
@@ -355,6 +373,26 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 		}
 	}
 	return files
+}
+
+// source reads the configuration file name, or takes its contents from
+// Options.Sources.
+func (l *loader) source(name string) ([]byte, error) {
+	src, ok := l.opts.Sources[name]
+	if !ok {
+		return engine.ReadConfigFile(name)
+	}
+	if len(src) > engine.MaxConfigFileBytes {
+		return nil, fmt.Errorf("cannot read %s: it has %d bytes, more than the %d bytes (10 MiB) a configuration may read from one file", name, len(src), engine.MaxConfigFileBytes)
+	}
+	return src, nil
+}
+
+// RootBlocks are the blocks allowed at the top of a configuration file
+// whose adapters are reg's: for an editor's completion.
+func RootBlocks(reg *engine.Registry) []hcl.BlockHeaderSchema {
+	l := &loader{opts: Options{Registry: reg}}
+	return l.rootSchema().Blocks
 }
 
 // rootSchema lists the blocks allowed at the top of a file.

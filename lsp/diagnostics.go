@@ -1,0 +1,163 @@
+package lsp
+
+import (
+	"context"
+	"maps"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+)
+
+// A configuration is the *.hcl files of a directory, as mcpdecl serve DIR
+// and mcpdecl validate DIR read them, with the editor's buffers in place of
+// their files. Its diagnostics are validate's: the same load, the same
+// words, the same ranges.
+
+// schedule runs the diagnostics of the configuration in dir once the
+// typing pauses.
+func (s *server) schedule(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if t, ok := s.timers[dir]; ok {
+		t.Reset(s.opts.Debounce)
+		return
+	}
+	s.timers[dir] = time.AfterFunc(s.opts.Debounce, func() { s.publish(dir) })
+}
+
+// publish loads the configuration in dir and sends every file of it its
+// diagnostics, an empty list clearing those sent before.
+func (s *server) publish(dir string) {
+	s.mu.Lock()
+	run, ok := s.runs[dir]
+	if !ok {
+		run = &sync.Mutex{}
+		s.runs[dir] = run
+	}
+	s.mu.Unlock()
+	// One run at a time per directory, each reading the buffers when it
+	// starts: a later run publishes later, and what it read is newer.
+	run.Lock()
+	defer run.Unlock()
+	byFile := s.diagnose(dir)
+	s.mu.Lock()
+	shown := s.shown[dir]
+	s.shown[dir] = map[string]bool{}
+	for path := range byFile {
+		s.shown[dir][path] = true
+	}
+	versions := map[string]int32{}
+	for path, d := range s.docs {
+		versions[path] = d.version
+	}
+	conn, closed := s.conn, s.closed
+	s.mu.Unlock()
+	if closed || conn == nil {
+		return
+	}
+	for path := range shown {
+		if _, ok := byFile[path]; !ok {
+			byFile[path] = nil
+		}
+	}
+	paths := slices.Sorted(maps.Keys(byFile))
+	for _, path := range paths {
+		p := protocol.PublishDiagnosticsParams{URI: pathURI(path), Diagnostics: byFile[path]}
+		if p.Diagnostics == nil {
+			p.Diagnostics = []protocol.Diagnostic{}
+		}
+		if v, ok := versions[path]; ok && v >= 0 {
+			version := protocol.UInteger(v)
+			p.Version = &version
+		}
+		if err := conn.Notify(context.Background(), protocol.ServerTextDocumentPublishDiagnostics, p); err != nil {
+			return // the connection is closing
+		}
+	}
+}
+
+// diagnose loads the configuration in dir and returns its diagnostics by
+// file, every file of the configuration present. Diagnostics without a
+// place in a file (a buffer too large to read) go to every open buffer of
+// the configuration, at its start.
+func (s *server) diagnose(dir string) map[string][]protocol.Diagnostic {
+	sources := map[string][]byte{}
+	s.mu.Lock()
+	for path, d := range s.docs {
+		if filepath.Dir(path) == dir && !load.IsTestFile(path) {
+			sources[path] = []byte(d.text)
+		}
+	}
+	s.mu.Unlock()
+	names, _ := load.ConfigFiles([]string{dir})
+	for path := range sources {
+		names = append(names, path)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	out := map[string][]protocol.Diagnostic{}
+	if len(names) == 0 {
+		return out
+	}
+	secrets := &engine.Redactor{}
+	cfg, files, diags := load.Load(load.Options{
+		Registry:  s.opts.Registry,
+		LookupEnv: s.opts.LookupEnv,
+		Redactor:  secrets,
+		Sources:   sources,
+	}, names...)
+	if cfg != nil {
+		_ = cfg.Close()
+	}
+	for _, name := range names {
+		out[name] = nil
+	}
+	for _, d := range diags {
+		pd := protocol.Diagnostic{Message: secrets.Redact(d.Summary), Source: ptr("mcpdecl")}
+		if detail := secrets.Redact(d.Detail); detail != "" {
+			pd.Message += ": " + detail
+		}
+		severity := protocol.DiagnosticSeverityError
+		if d.Severity == hcl.DiagWarning {
+			severity = protocol.DiagnosticSeverityWarning
+		}
+		pd.Severity = &severity
+		if d.Subject == nil {
+			for path := range sources {
+				out[path] = append(out[path], pd)
+			}
+			continue
+		}
+		name := d.Subject.Filename
+		text := sourceText(name, files, sources)
+		pd.Range = span(text, *d.Subject)
+		out[name] = append(out[name], pd)
+	}
+	return out
+}
+
+// sourceText is the text the load read of the file name.
+func sourceText(name string, files load.Files, sources map[string][]byte) string {
+	if f, ok := files[name]; ok && f != nil {
+		return string(f.Bytes)
+	}
+	if src, ok := sources[name]; ok {
+		return string(src)
+	}
+	if b, err := engine.ReadConfigFile(name); err == nil {
+		return string(b)
+	}
+	return ""
+}
+
+func ptr[T any](v T) *T { return &v }

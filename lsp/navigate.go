@@ -1,0 +1,131 @@
+package lsp
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	f := s.parsed(d)
+	off := offset(d.text, p.Position)
+	// A reference: what it names.
+	if root, name, rng, ok := traversalAt(f.body, off); ok {
+		t, found := declarations(s.configuration(d), root)[name]
+		if !found {
+			return nil, nil
+		}
+		var doc string
+		switch root {
+		case "var":
+			doc = variableDoc(t.file.text, name, t.block)
+		case "local":
+			doc = fmt.Sprintf("**local.%s** = `%s`", name, exprText(t.file.text, t.attr.Expr))
+		default:
+			doc = fmt.Sprintf("**%s.%s**: the %s block %q", root, name, t.block.Type, name)
+		}
+		r := span(d.text, rng)
+		return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
+	}
+	// An attribute's name, or a block's type: its spec.
+	blocks := enclosing(f.body, off)
+	body := f.body
+	if len(blocks) > 0 {
+		body = blocks[len(blocks)-1].Body
+	}
+	for _, a := range body.Attributes {
+		if !contains(a.NameRange, off) {
+			continue
+		}
+		b := specOf(blocks)
+		if b == nil || b.Attr(a.Name) == nil {
+			return nil, nil
+		}
+		r := span(d.text, a.NameRange)
+		return &protocol.Hover{Contents: markdown(attrDoc(b, b.Attr(a.Name))), Range: &r}, nil
+	}
+	for _, blk := range body.Blocks {
+		if !contains(blk.TypeRange, off) {
+			continue
+		}
+		b := specOf(append(blocks[:len(blocks):len(blocks)], blk))
+		if b == nil {
+			return nil, nil
+		}
+		r := span(d.text, blk.TypeRange)
+		return &protocol.Hover{Contents: markdown(blockDoc(b)), Range: &r}, nil
+	}
+	return nil, nil
+}
+
+func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	root, name, _, ok := traversalAt(s.parsed(d).body, offset(d.text, p.Position))
+	if !ok {
+		return nil, nil
+	}
+	t, found := declarations(s.configuration(d), root)[name]
+	if !found {
+		return nil, nil
+	}
+	return protocol.Location{URI: pathURI(t.file.path), Range: span(t.file.text, t.rng)}, nil
+}
+
+// symbolKinds are how the outline shows the blocks of the language; the
+// other labelled blocks are shown as objects.
+var symbolKinds = map[string]protocol.SymbolKind{
+	"tool":              protocol.SymbolKindFunction,
+	"resource":          protocol.SymbolKindFile,
+	"resource_template": protocol.SymbolKindFile,
+	"prompt":            protocol.SymbolKindString,
+	"test":              protocol.SymbolKindEvent,
+	"variable":          protocol.SymbolKindVariable,
+	"arg":               protocol.SymbolKindField,
+	"output":            protocol.SymbolKindProperty,
+	"mock":              protocol.SymbolKindInterface,
+}
+
+func (s *server) symbols(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	f := s.parsed(d)
+	out := blockSymbols(f.text, f.body)
+	if out == nil {
+		out = []protocol.DocumentSymbol{}
+	}
+	return out, nil
+}
+
+// blockSymbols are the labelled blocks of body, with theirs.
+func blockSymbols(text string, body *hclsyntax.Body) []protocol.DocumentSymbol {
+	var out []protocol.DocumentSymbol
+	for _, b := range body.Blocks {
+		if len(b.Labels) == 0 {
+			continue
+		}
+		kind, ok := symbolKinds[b.Type]
+		if !ok {
+			kind = protocol.SymbolKindObject
+		}
+		out = append(out, protocol.DocumentSymbol{
+			Name:           b.Labels[0],
+			Detail:         ptr(b.Type),
+			Kind:           kind,
+			Range:          span(text, b.Range()),
+			SelectionRange: span(text, b.LabelRanges[0]),
+			Children:       blockSymbols(text, b.Body),
+		})
+	}
+	return out
+}
