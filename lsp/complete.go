@@ -11,6 +11,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
@@ -41,12 +42,15 @@ func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 
 // complete returns what may be written at the byte offset off of d.
 func (s *server) complete(d *document, off int) []protocol.CompletionItem {
+	if len(d.text) > engine.MaxConfigFileBytes {
+		return nil // larger than a configuration may be: its diagnostic says so
+	}
 	lineStart := strings.LastIndexByte(d.text[:off], '\n') + 1
 	line := d.text[lineStart:off]
-	f := s.parsed(d)
-	blocks := enclosing(f.body, off)
+	v := s.syntax(d)
+	blocks := enclosing(v.f.body, v.toOld(off))
 	if m := argsPrefix.FindStringSubmatch(line); m != nil {
-		return argItems(f.text, blocks)
+		return argItems(v.f.text, blocks)
 	}
 	if m := refPrefix.FindStringSubmatch(line); m != nil {
 		return refItems(s.configuration(d), m[1])
@@ -151,8 +155,8 @@ func argItems(text string, blocks []*hclsyntax.Block) []protocol.CompletionItem 
 }
 
 // refItems are the names that references of root may name.
-func refItems(files []*parsedFile, root string) []protocol.CompletionItem {
-	decls := declarations(files, root)
+func refItems(views []view, root string) []protocol.CompletionItem {
+	decls := declarations(views, root)
 	names := make([]string, 0, len(decls))
 	for name := range decls {
 		names = append(names, name)
@@ -163,7 +167,7 @@ func refItems(files []*parsedFile, root string) []protocol.CompletionItem {
 		t := decls[name]
 		item := protocol.CompletionItem{Label: name, Kind: ptr(protocol.CompletionItemKindVariable), Detail: ptr(t.block.Type)}
 		if root == "var" {
-			item.Documentation = markdown(variableDoc(t.file.text, name, t.block))
+			item.Documentation = markdown(variableDoc(t.view.f.text, name, t.block))
 		}
 		items = append(items, item)
 	}

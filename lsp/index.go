@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
@@ -18,14 +19,20 @@ import (
 // parsedFile is one file's text and its syntax, as far as HCL could
 // recover it.
 type parsedFile struct {
-	path string
-	text string
-	body *hclsyntax.Body // never nil
+	path    string
+	text    string
+	version int32           // of the document parsed; -1 for a file on disk
+	body    *hclsyntax.Body // never nil
 }
 
-func parse(path, text string) *parsedFile {
-	f, _ := hclsyntax.ParseConfig([]byte(text), path, hcl.InitialPos)
-	p := &parsedFile{path: path, text: text, body: &hclsyntax.Body{}}
+func parse(path, text string, version int32) *parsedFile {
+	p := &parsedFile{path: path, text: text, version: version, body: &hclsyntax.Body{}}
+	if len(text) > engine.MaxConfigFileBytes {
+		// Larger than a configuration may be: the diagnostics say so, and
+		// nothing is completed in it.
+		return p
+	}
+	f, _ := load.ParseConfig([]byte(text), path)
 	if f != nil {
 		if b, ok := f.Body.(*hclsyntax.Body); ok {
 			p.body = b
@@ -34,39 +41,113 @@ func parse(path, text string) *parsedFile {
 	return p
 }
 
-// parsed returns the syntax of the open document d, parsing it once per
-// version.
-func (s *server) parsed(d *document) *parsedFile {
+// view is a parse of a document's text, perhaps of an earlier version,
+// and how to map the offsets of that text to those of the document's
+// text: everything before the first byte that differs, and after the last,
+// is where it was.
+type view struct {
+	f    *parsedFile
+	text string // the document's text
+	// prefix and suffix are the lengths of the text that f.text and text
+	// have in common at their start and at their end.
+	prefix, suffix int
+}
+
+func newView(f *parsedFile, text string) view {
+	v := view{f: f, text: text}
+	old := f.text
+	n := min(len(old), len(text))
+	for v.prefix < n && old[v.prefix] == text[v.prefix] {
+		v.prefix++
+	}
+	for v.suffix < n-v.prefix && old[len(old)-1-v.suffix] == text[len(text)-1-v.suffix] {
+		v.suffix++
+	}
+	return v
+}
+
+// toOld maps an offset of the text to one of the parsed text; an offset in
+// what changed maps to where the change starts.
+func (v view) toOld(off int) int {
+	switch {
+	case off <= v.prefix:
+		return off
+	case off >= len(v.text)-v.suffix:
+		return off - len(v.text) + len(v.f.text)
+	}
+	return v.prefix
+}
+
+// toNew maps an offset of the parsed text to one of the text.
+func (v view) toNew(off int) int {
+	switch {
+	case off <= v.prefix:
+		return off
+	case off >= len(v.f.text)-v.suffix:
+		return off + len(v.text) - len(v.f.text)
+	}
+	return v.prefix
+}
+
+// span is the protocol range, in the text, of a range of the parsed text.
+func (v view) span(r hcl.Range) protocol.Range {
+	return protocol.Range{Start: position(v.text, v.toNew(r.Start.Byte)), End: position(v.text, v.toNew(r.End.Byte))}
+}
+
+// syntax returns the syntax of the open document d at once: its parse
+// when it has one, else the last parse of the same file (the diagnostics,
+// debounced, parse each version the typing pauses on) mapped through the
+// edits since, else a new parse. Completion after a keystroke thus costs
+// no parse of a large file.
+func (s *server) syntax(d *document) view {
+	s.mu.Lock()
+	f := d.parsed
+	if f == nil {
+		f = s.latest[d.path]
+	}
+	s.mu.Unlock()
+	if f == nil {
+		f = parse(d.path, d.text, d.version)
+		s.parsedDoc(d, f)
+	}
+	return newView(f, d.text)
+}
+
+// parsedDoc records f, the parse of d's text, as d's and as the file's
+// latest.
+func (s *server) parsedDoc(d *document, f *parsedFile) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d.parsed == nil {
-		d.parsed = parse(d.path, d.text)
+		d.parsed = f
 	}
-	return d.parsed
+	if l := s.latest[d.path]; l == nil || l.version <= f.version {
+		s.latest[d.path] = f
+	}
 }
 
 // configuration returns the syntax of every file of the configuration d
 // is part of: the open buffers, and the files on disk in their directory.
-func (s *server) configuration(d *document) []*parsedFile {
+func (s *server) configuration(d *document) []view {
 	dir := filepath.Dir(d.path)
 	names, _ := load.ConfigFiles([]string{dir})
 	if !slices.Contains(names, d.path) {
 		names = append(names, d.path)
 	}
-	var files []*parsedFile
+	var views []view
 	for _, name := range names {
 		s.mu.Lock()
 		open, ok := s.docs[name]
 		s.mu.Unlock()
 		if ok {
-			files = append(files, s.parsed(open))
+			views = append(views, s.syntax(open))
 			continue
 		}
 		if f := s.diskFile(name); f != nil {
-			files = append(files, f)
+			views = append(views, newView(f, f.text))
 		}
 	}
-	return files
+	return views
 }
 
 // diskFile parses the file name, once per change of its size or time.
@@ -85,7 +166,7 @@ func (s *server) diskFile(name string) *parsedFile {
 	if err != nil {
 		return nil
 	}
-	f = &diskFile{mod: info.ModTime(), size: info.Size(), parsed: parse(name, string(b))}
+	f = &diskFile{mod: info.ModTime(), size: info.Size(), parsed: parse(name, string(b), -1)}
 	s.mu.Lock()
 	s.disk[name] = f
 	s.mu.Unlock()
@@ -115,29 +196,29 @@ func enclosing(body *hclsyntax.Body, off int) []*hclsyntax.Block {
 // target is a declaration that references name: a variable, a local, an
 // http_api or a database.
 type target struct {
-	file  *parsedFile
-	rng   hcl.Range // the name, where it is declared
+	view  view
+	rng   hcl.Range // the name, where it is declared (in the view's parse)
 	block *hclsyntax.Block
 	attr  *hclsyntax.Attribute // for a local
 }
 
 // declarations returns what the references of root (var, local, http_api,
 // database) may name in files, by name, the first declaration of each.
-func declarations(files []*parsedFile, root string) map[string]target {
+func declarations(views []view, root string) map[string]target {
 	out := map[string]target{}
 	blockType := map[string]string{"var": "variable", "local": "locals"}[root]
 	if blockType == "" {
 		blockType = root
 	}
-	for _, f := range files {
-		for _, b := range f.body.Blocks {
+	for _, v := range views {
+		for _, b := range v.f.body.Blocks {
 			if b.Type != blockType {
 				continue
 			}
 			if blockType == "locals" {
 				for _, a := range sortedAttrs(b.Body) {
 					if _, dup := out[a.Name]; !dup {
-						out[a.Name] = target{file: f, rng: a.NameRange, block: b, attr: a}
+						out[a.Name] = target{view: v, rng: a.NameRange, block: b, attr: a}
 					}
 				}
 				continue
@@ -146,7 +227,7 @@ func declarations(files []*parsedFile, root string) map[string]target {
 				continue
 			}
 			if _, dup := out[b.Labels[0]]; !dup {
-				out[b.Labels[0]] = target{file: f, rng: b.LabelRanges[0], block: b}
+				out[b.Labels[0]] = target{view: v, rng: b.LabelRanges[0], block: b}
 			}
 		}
 	}

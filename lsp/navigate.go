@@ -13,10 +13,10 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	if err != nil {
 		return nil, err
 	}
-	f := s.parsed(d)
-	off := offset(d.text, p.Position)
+	v := s.syntax(d)
+	off := v.toOld(offset(d.text, p.Position))
 	// A reference: what it names.
-	if root, name, rng, ok := traversalAt(f.body, off); ok {
+	if root, name, rng, ok := traversalAt(v.f.body, off); ok {
 		t, found := declarations(s.configuration(d), root)[name]
 		if !found {
 			return nil, nil
@@ -24,18 +24,18 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		var doc string
 		switch root {
 		case "var":
-			doc = variableDoc(t.file.text, name, t.block)
+			doc = variableDoc(t.view.f.text, name, t.block)
 		case "local":
-			doc = fmt.Sprintf("**local.%s** = `%s`", name, exprText(t.file.text, t.attr.Expr))
+			doc = fmt.Sprintf("**local.%s** = `%s`", name, exprText(t.view.f.text, t.attr.Expr))
 		default:
 			doc = fmt.Sprintf("**%s.%s**: the %s block %q", root, name, t.block.Type, name)
 		}
-		r := span(d.text, rng)
+		r := v.span(rng)
 		return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
 	}
 	// An attribute's name, or a block's type: its spec.
-	blocks := enclosing(f.body, off)
-	body := f.body
+	blocks := enclosing(v.f.body, off)
+	body := v.f.body
 	if len(blocks) > 0 {
 		body = blocks[len(blocks)-1].Body
 	}
@@ -47,7 +47,7 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		if b == nil || b.Attr(a.Name) == nil {
 			return nil, nil
 		}
-		r := span(d.text, a.NameRange)
+		r := v.span(a.NameRange)
 		return &protocol.Hover{Contents: markdown(attrDoc(b, b.Attr(a.Name))), Range: &r}, nil
 	}
 	for _, blk := range body.Blocks {
@@ -58,7 +58,7 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		if b == nil {
 			return nil, nil
 		}
-		r := span(d.text, blk.TypeRange)
+		r := v.span(blk.TypeRange)
 		return &protocol.Hover{Contents: markdown(blockDoc(b)), Range: &r}, nil
 	}
 	return nil, nil
@@ -69,7 +69,8 @@ func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	if err != nil {
 		return nil, err
 	}
-	root, name, _, ok := traversalAt(s.parsed(d).body, offset(d.text, p.Position))
+	v := s.syntax(d)
+	root, name, _, ok := traversalAt(v.f.body, v.toOld(offset(d.text, p.Position)))
 	if !ok {
 		return nil, nil
 	}
@@ -77,7 +78,7 @@ func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	if !found {
 		return nil, nil
 	}
-	return protocol.Location{URI: pathURI(t.file.path), Range: span(t.file.text, t.rng)}, nil
+	return protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)}, nil
 }
 
 // symbolKinds are how the outline shows the blocks of the language; the
@@ -99,8 +100,8 @@ func (s *server) symbols(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any
 	if err != nil {
 		return nil, err
 	}
-	f := s.parsed(d)
-	out := blockSymbols(f.text, f.body)
+	v := s.syntax(d)
+	out := blockSymbols(v, v.f.body)
 	if out == nil {
 		out = []protocol.DocumentSymbol{}
 	}
@@ -108,7 +109,7 @@ func (s *server) symbols(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any
 }
 
 // blockSymbols are the labelled blocks of body, with theirs.
-func blockSymbols(text string, body *hclsyntax.Body) []protocol.DocumentSymbol {
+func blockSymbols(v view, body *hclsyntax.Body) []protocol.DocumentSymbol {
 	var out []protocol.DocumentSymbol
 	for _, b := range body.Blocks {
 		if len(b.Labels) == 0 {
@@ -122,9 +123,9 @@ func blockSymbols(text string, body *hclsyntax.Body) []protocol.DocumentSymbol {
 			Name:           b.Labels[0],
 			Detail:         ptr(b.Type),
 			Kind:           kind,
-			Range:          span(text, b.Range()),
-			SelectionRange: span(text, b.LabelRanges[0]),
-			Children:       blockSymbols(text, b.Body),
+			Range:          v.span(b.Range()),
+			SelectionRange: v.span(b.LabelRanges[0]),
+			Children:       blockSymbols(v, b.Body),
 		})
 	}
 	return out

@@ -74,12 +74,14 @@ type server struct {
 	opts Options
 	conn *jsonrpc2.Conn
 
+	run sync.Mutex // one diagnostics run at a time
+
 	mu     sync.Mutex
 	docs   map[string]*document       // open documents by absolute path
 	timers map[string]*time.Timer     // pending diagnostics, by configuration directory
-	runs   map[string]*sync.Mutex     // one diagnostics run at a time, by directory
 	shown  map[string]map[string]bool // files given diagnostics, by directory
 	disk   map[string]*diskFile       // parsed files not open, by path
+	latest map[string]*parsedFile     // the last parse of each open file, by path
 	closed bool
 }
 
@@ -88,9 +90,9 @@ func newServer(opts Options) *server {
 		opts:   opts,
 		docs:   map[string]*document{},
 		timers: map[string]*time.Timer{},
-		runs:   map[string]*sync.Mutex{},
 		shown:  map[string]map[string]bool{},
 		disk:   map[string]*diskFile{},
+		latest: map[string]*parsedFile{},
 	}
 }
 
@@ -174,7 +176,7 @@ type document struct {
 	version int32
 	text    string
 
-	parsed *parsedFile // the text parsed, for this version; nil until asked
+	parsed *parsedFile // the text parsed, for this version; nil until parsed
 }
 
 // diskFile is a configuration file that is not open, parsed.
@@ -253,6 +255,7 @@ func (s *server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	s.mu.Lock()
 	_, ok := s.docs[path]
 	delete(s.docs, path)
+	delete(s.latest, path)
 	s.mu.Unlock()
 	if ok {
 		// The file on disk takes the buffer's place.

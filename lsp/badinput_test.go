@@ -1,0 +1,111 @@
+package lsp_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/mcpdecl/mcpdecl/lsp"
+)
+
+// A message that is not JSON-RPC is skipped and the server answers the
+// next; a header it cannot read ends the connection, and Serve returns.
+func TestMalformedMessages(t *testing.T) {
+	serverEnd, clientEnd := net.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = lsp.Serve(context.Background(), serverEnd, lsp.Options{Registry: registry()})
+		serverEnd.Close()
+	}()
+	r := bufio.NewReader(clientEnd)
+	send := func(body string) {
+		if _, err := fmt.Fprintf(clientEnd, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("hello")
+	send("[]")
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	if got := readBody(t, r); !strings.Contains(got, `"id":1`) || !strings.Contains(got, `"capabilities"`) {
+		t.Fatalf("after malformed messages, initialize answered %s", got)
+	}
+	send(`{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":"not an object"}`)
+	if got := readBody(t, r); !strings.Contains(got, `"id":2`) || !strings.Contains(got, `"error"`) {
+		t.Fatalf("hover with bad parameters answered %s", got)
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///nowhere/x.hcl"},"position":{"line":0,"character":0}}}`)
+	if got := readBody(t, r); !strings.Contains(got, `"id":3`) || !strings.Contains(got, "is not open") {
+		t.Fatalf("hover on a document not open answered %s", got)
+	}
+	if _, err := io.WriteString(clientEnd, "Garbage without a header\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+}
+
+func readBody(t *testing.T, r *bufio.Reader) string {
+	t.Helper()
+	var length int
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			break
+		}
+		fmt.Sscanf(line, "Content-Length: %d", &length)
+	}
+	b := make([]byte, length)
+	if _, err := io.ReadFull(r, b); err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Hostile buffers and files: each gets a diagnostic, and the server goes on.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	c := start(t, dir)
+	open := func(name, text string) protocol.DocumentUri {
+		u := uri(filepath.Join(dir, name))
+		c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "hcl", Version: 1, Text: text}})
+		return u
+	}
+	close := func(u protocol.DocumentUri) {
+		c.notify(protocol.MethodTextDocumentDidClose, protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	}
+
+	// A binary file.
+	bin := open("binary.hcl", "\x00\x01\x02\xff\xfe\x7fELF\x00")
+	c.waitDiagnostics(bin, func(d []protocol.Diagnostic) bool { return len(d) > 0 })
+	close(bin)
+
+	// file() of a device: refused at once.
+	dev := open("dev.hcl", "variable \"x\" {\n  default = file(\"/dev/zero\")\n}\n")
+	c.waitDiagnostics(dev, messageContaining("not a regular file"))
+	close(dev)
+
+	// A file outside the workspace: its own directory is its configuration.
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "server.hcl"), []byte("server {\n  name = \"x\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := uri(filepath.Join(other, "tool.hcl"))
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: outside, Version: 1, Text: "server {\n  name = \"y\"\n}\n"}})
+	c.waitDiagnostics(outside, messageContaining("Duplicate server block"))
+
+	// The server still answers.
+	var symbols []protocol.DocumentSymbol
+	c.call(protocol.MethodTextDocumentDocumentSymbol, protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: outside}}, &symbols)
+}
