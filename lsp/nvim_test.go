@@ -31,9 +31,9 @@ type nvimReport struct {
 	Stopped             bool     `json:"stopped"`
 }
 
-// TestNeovim has a real editor, Neovim's built-in LSP client, run `mcpdecl
-// lsp` on an example with a typo and a line out of format (CI runs it:
-// .ci/editor.sh). MCPDECL_LSP_BIN names the mcpdecl binary; without it, or
+// TestNeovim has a real editor, Neovim's built-in LSP client configured as
+// the README says, run `mcpdecl lsp` on an example with a typo and a line
+// out of format (CI runs it: .ci/editor.sh). MCPDECL_LSP_BIN names the mcpdecl binary; without it, or
 // without nvim, the test is skipped.
 func TestNeovim(t *testing.T) {
 	bin := os.Getenv("MCPDECL_LSP_BIN")
@@ -62,12 +62,25 @@ func TestNeovim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readme, err := filepath.Abs("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The README's configuration starts "mcpdecl" from the PATH.
+	binDir := t.TempDir()
+	if abs, err := filepath.Abs(bin); err != nil {
+		t.Fatal(err)
+	} else if err := os.Symlink(abs, filepath.Join(binDir, "mcpdecl")); err != nil {
+		t.Fatal(err)
+	}
 	reportFile := filepath.Join(dir, "report.json")
 	cmd := exec.CommandContext(t.Context(), nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+script)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MCPDECL="+bin, "LSP_FILE="+file, "LSP_REPORT="+reportFile)
+	cmd.Env = append(os.Environ(), "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"LSP_README="+readme, "LSP_FILE="+file, "LSP_REPORT="+reportFile)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("nvim: %v\n%s", err, out)
+		b, _ := os.ReadFile(reportFile)
+		t.Fatalf("nvim: %v\n%s\nreport: %s", err, out, b)
 	}
 	b, err := os.ReadFile(reportFile)
 	if err != nil {
@@ -82,7 +95,7 @@ func TestNeovim(t *testing.T) {
 			t.Logf("Neovim saw: %s", b)
 		}
 	}()
-	for _, s := range []string{"diagnostic", "code_action", "completion_var", "completion_args", "hover", "definition", "formatting"} {
+	for _, s := range []string{"start", "diagnostic", "code_action", "completion_var", "completion_args", "hover", "definition", "formatting"} {
 		if r.Steps[s] != "ok" {
 			t.Errorf("step %s: %q", s, r.Steps[s])
 		}

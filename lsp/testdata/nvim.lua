@@ -1,8 +1,10 @@
 -- Neovim's built-in LSP client against `mcpdecl lsp`, headless:
 --
---   MCPDECL=path/to/mcpdecl LSP_FILE=dir/weather.hcl LSP_REPORT=report.json \
---     nvim --headless -u NONE -i NONE -c 'luafile lsp/testdata/nvim.lua'
+--   PATH=dir/of/mcpdecl:$PATH LSP_README=README.md LSP_FILE=dir/weather.hcl \
+--     LSP_REPORT=report.json nvim --headless -u NONE -i NONE -c 'luafile lsp/testdata/nvim.lua'
 --
+-- The client is started by the README's configuration for Neovim (the
+-- first lua block of its Editors section), run as a user's init.lua would.
 -- LSP_FILE is an example with a typo (verison) and a line out of format.
 -- The script waits for the typo's diagnostic, applies its code action,
 -- completes after var. and inside expr("args., hovers an attribute, jumps
@@ -11,7 +13,7 @@
 -- later. Every wait is bounded: a server that does not answer shows as a
 -- missing field of the report, never as a hang.
 
-local bin, file, out = os.getenv("MCPDECL"), os.getenv("LSP_FILE"), os.getenv("LSP_REPORT")
+local readme, file, out = os.getenv("LSP_README"), os.getenv("LSP_FILE"), os.getenv("LSP_REPORT")
 local report = { steps = {} }
 local wait = 20000
 
@@ -30,17 +32,32 @@ local function step(name, fn)
   end
 end
 
+-- The README's configuration, as init.lua.
+local text = table.concat(vim.fn.readfile(readme), "\n")
+local section = assert(string.match(text, "\n## Editors\n(.-)\n## "), "the README has no Editors section")
+local config = assert(string.match(section, "```lua\n(.-)```"), "the Editors section has no lua block")
+assert(loadstring(config, "README.md"))()
+
 vim.cmd("edit " .. vim.fn.fnameescape(file))
 local buf = vim.api.nvim_get_current_buf()
 local uri = vim.uri_from_bufnr(buf)
 
-local client_id = vim.lsp.start_client({
-  name = "mcpdecl",
-  cmd = { bin, "lsp" },
-  root_dir = vim.fn.fnamemodify(file, ":p:h"),
-})
-vim.lsp.buf_attach_client(buf, client_id)
-local client = vim.lsp.get_client_by_id(client_id)
+-- A client is listed once the server has answered initialize.
+local client
+vim.wait(wait, function()
+  for _, c in pairs(vim.lsp.get_active_clients()) do
+    if c.name == "mcpdecl" then
+      client = c
+    end
+  end
+  return client ~= nil
+end, 20)
+if not client then
+  report.steps.start = "error: the README's configuration started no client named mcpdecl"
+  write_report()
+  vim.cmd("cquit 1")
+end
+report.steps.start = "ok"
 
 -- find returns the LSP position of the first occurrence of text in the
 -- buffer, plus n characters (ASCII lines).
