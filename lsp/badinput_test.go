@@ -109,3 +109,71 @@ func TestBadInput(t *testing.T) {
 	var symbols []protocol.DocumentSymbol
 	c.call(protocol.MethodTextDocumentDocumentSymbol, protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: outside}}, &symbols)
 }
+
+// The server loads a configuration as validate does: it connects to no
+// upstream and no database, and shows no password.
+func TestNeverConnects(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 10)
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			conn.Close()
+		}
+	}()
+	addr := ln.Addr().String()
+	dir := t.TempDir()
+	c := start(t, dir)
+	u := uri(filepath.Join(dir, "tools.hcl"))
+	text := fmt.Sprintf(`http_api "up" {
+  base_url = "http://%[1]s"
+}
+
+database "pg" {
+  driver = "postgres"
+  dsn    = "postgres://user:pa55word-secret@%[1]s/db"
+}
+
+database "my" {
+  driver = "mysql"
+  dsn    = "user:pa55word-secret@tcp(%[1]s)/db"
+}
+
+tool "get" {
+  description = "Get."
+  http {
+    api  = http_api.up
+    path = "/x"
+  }
+}
+
+tool "rows" {
+  description = "Rows."
+  sql {
+    database = database.pg
+    query    = "SELECT 1"
+  }
+  timout = "1s"
+}
+`, addr)
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Version: 1, Text: text}})
+	diags := c.waitDiagnostics(u, messageContaining("timout"))
+	for _, d := range diags {
+		if strings.Contains(d.Message, "pa55word") {
+			t.Errorf("a diagnostic shows the password: %s", d.Message)
+		}
+	}
+	select {
+	case <-accepted:
+		t.Error("the server connected to the upstream or the database")
+	default:
+	}
+}

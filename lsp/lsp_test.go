@@ -138,6 +138,10 @@ variable "api_key" {
   sensitive = true
 }
 
+locals {
+  region = "eu"
+}
+
 http_api "weather" {
   base_url = var.base_url
 }
@@ -159,7 +163,7 @@ tool "get_weather" {
     method = "GET"
     path   = "/weather/{city}"
     path_params = { city = expr("args.city") }
-    headers = { Authorization = "Bearer ${var.api_key}" }
+    headers = { Authorization = "Bearer ${var.api_key}", Region = local.region }
   }
 }
 `
@@ -288,6 +292,13 @@ func TestEditorSession(t *testing.T) {
 	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, "http_api.weather", 10)}}, &loc)
 	if want := at(t, text, `http_api "weather"`, 9); loc.URI != u || loc.Range.Start != want {
 		t.Errorf("definition of http_api.weather: %+v, want %s at %+v", loc, u, want)
+	}
+	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, "local.region", 7)}}, &loc)
+	if want := at(t, text, `region = "eu"`, 0); loc.URI != u || loc.Range.Start != want {
+		t.Errorf("definition of local.region: %+v, want %s at %+v", loc, u, want)
+	}
+	if got := labels(t, c, u, at(t, text, "local.region", 6)); !slices.Equal(got, []string{"region"}) {
+		t.Errorf("completion after local.: %v", got)
 	}
 
 	// The outline.
