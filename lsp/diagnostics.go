@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"maps"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 // A configuration is the *.hcl files of a directory, as mcpdecl serve DIR
@@ -112,6 +114,7 @@ func (s *server) diagnose(dir string) map[string][]protocol.Diagnostic {
 	names = slices.Compact(names)
 	out := map[string][]protocol.Diagnostic{}
 	if len(names) == 0 {
+		s.diagnoseTests(out, dir)
 		return out
 	}
 	// As validate does for a large configuration: collecting garbage less
@@ -132,7 +135,43 @@ func (s *server) diagnose(dir string) map[string][]protocol.Diagnostic {
 	for _, name := range names {
 		out[name] = nil
 	}
-	// The load parsed the buffers: completion and hover read that parse.
+	s.keepParses(docs, files)
+	addDiagnostics(out, diags, files, sources, secrets)
+	s.diagnoseTests(out, dir)
+	return out
+}
+
+// diagnoseTests adds the diagnostics of the open test files in dir to out:
+// those mcpdecl test reports before it runs anything (the files are parsed
+// and checked against the configuration's outline; no test runs).
+func (s *server) diagnoseTests(out map[string][]protocol.Diagnostic, dir string) {
+	docs := map[string]*document{}
+	s.mu.Lock()
+	for path, d := range s.docs {
+		if filepath.Dir(path) == dir && load.IsTestFile(path) {
+			docs[path] = d
+		}
+	}
+	s.mu.Unlock()
+	for path, d := range docs {
+		sources := map[string][]byte{path: []byte(d.text)}
+		_, files, diags := testrun.ParseSources([]string{path}, sources, s.lookupEnv())
+		out[path] = nil
+		s.keepParses(docs, files)
+		addDiagnostics(out, diags, files, sources, &engine.Redactor{})
+	}
+}
+
+func (s *server) lookupEnv() func(string) (string, bool) {
+	if s.opts.LookupEnv == nil {
+		return os.LookupEnv
+	}
+	return s.opts.LookupEnv
+}
+
+// keepParses records the parses of the buffers docs that a load made:
+// completion and hover read them.
+func (s *server) keepParses(docs map[string]*document, files load.Files) {
 	for path, d := range docs {
 		if f, ok := files[path]; ok && f != nil {
 			if body, ok := f.Body.(*hclsyntax.Body); ok {
@@ -140,6 +179,12 @@ func (s *server) diagnose(dir string) map[string][]protocol.Diagnostic {
 			}
 		}
 	}
+}
+
+// addDiagnostics converts diags to the protocol's, by file, with what
+// secrets knows of redacted. Diagnostics without a place in a file go to
+// every buffer of sources, at its start.
+func addDiagnostics(out map[string][]protocol.Diagnostic, diags hcl.Diagnostics, files load.Files, sources map[string][]byte, secrets *engine.Redactor) {
 	for _, d := range diags {
 		pd := protocol.Diagnostic{Message: secrets.Redact(d.Summary), Source: ptr("mcpdecl")}
 		if detail := secrets.Redact(d.Detail); detail != "" {
@@ -161,7 +206,6 @@ func (s *server) diagnose(dir string) map[string][]protocol.Diagnostic {
 		pd.Range = span(text, *d.Subject)
 		out[name] = append(out[name], pd)
 	}
-	return out
 }
 
 // sourceText is the text the load read of the file name.

@@ -323,6 +323,23 @@ func TestEditorSession(t *testing.T) {
 		t.Errorf("an unknown method: %v", err)
 	}
 
+	// A test file: the diagnostics mcpdecl test gives before it runs.
+	tu := uri(filepath.Join(dir, "weather.test.hcl"))
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: tu, Version: 1, Text: `config = "weather.hcl"
+
+test "paris" {
+  tool = "get_weather"
+  argz = { city = "Paris" }
+  assert {
+    condition = expr("args.ctiy == 'Paris'")
+  }
+}
+`}})
+	td := c.waitDiagnostics(tu, func(d []protocol.Diagnostic) bool { return len(d) == 2 })
+	if !strings.Contains(td[0].Message, `Did you mean "args"?`) || !strings.Contains(td[1].Message, "Did you mean args.city?") {
+		t.Errorf("the test file's diagnostics: %+v", td)
+	}
+
 	c.call(protocol.MethodShutdown, nil, nil)
 	c.notify(protocol.MethodExit, nil)
 	<-c.done
