@@ -148,7 +148,7 @@ func (s *server) handler() *protocol.Handler {
 		TextDocumentDidOpen:        s.didOpen,
 		TextDocumentDidChange:      s.didChange,
 		TextDocumentDidClose:       s.didClose,
-		TextDocumentDidSave:        func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
+		TextDocumentDidSave:        s.didSave,
 		TextDocumentCompletion:     s.completion,
 		TextDocumentHover:          s.hover,
 		TextDocumentDefinition:     s.definition,
@@ -200,8 +200,8 @@ func pathURI(path string) protocol.DocumentUri {
 	return protocol.DocumentUri((&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String())
 }
 
-// isConfig reports whether path is a configuration file the server reads:
-// an .hcl file that is not a test file.
+// isConfig reports whether path is a file the server reads: an .hcl file,
+// configuration or test.
 func isConfig(path string) bool {
 	return strings.HasSuffix(path, ".hcl")
 }
@@ -247,6 +247,15 @@ func (s *server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	s.docs[path] = &document{uri: d.uri, path: path, version: p.TextDocument.Version, text: text}
 	s.mu.Unlock()
 	s.schedule(filepath.Dir(path))
+	return nil
+}
+
+// didSave reloads the configuration: files it reads (file(), other
+// configuration files) may have changed with the save.
+func (s *server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
+	if path := uriPath(p.TextDocument.URI); path != "" && isConfig(path) {
+		s.schedule(filepath.Dir(path))
+	}
 	return nil
 }
 

@@ -98,5 +98,8 @@ func blockDoc(b *spec.Block) string {
 	if b.Doc != "" {
 		s.WriteString("\n\n" + b.Doc)
 	}
+	if b.Example != "" {
+		s.WriteString("\n\n```hcl\n" + strings.TrimSpace(b.Example) + "\n```")
+	}
 	return s.String()
 }
