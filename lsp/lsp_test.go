@@ -283,6 +283,9 @@ func TestEditorSession(t *testing.T) {
 	if !strings.Contains(got, "(sensitive)") || strings.Contains(got, "s3cr3t") {
 		t.Errorf("hover on var.api_key: %q", got)
 	}
+	if got := hover(at(t, text, `expr("args.city`, 12)); !strings.Contains(got, "**args.city** (string)") || !strings.Contains(got, "City name") {
+		t.Errorf("hover on args.city: %q", got)
+	}
 	if got := hover(at(t, text, "var.base_url", 6)); !strings.Contains(got, "Where the weather API lives.") || !strings.Contains(got, "https://api.example.com/v1") {
 		t.Errorf("hover on var.base_url: %q", got)
 	}

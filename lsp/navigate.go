@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tliron/glsp"
@@ -33,8 +35,16 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		r := v.span(rng)
 		return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
 	}
-	// An attribute's name, or a block's type: its spec.
 	blocks := enclosing(v.f.body, off)
+	// An argument read by an expr program: its declaration.
+	if name, rng, ok := argAt(d.text, offset(d.text, p.Position)); ok && len(blocks) > 0 {
+		for _, b := range blocks[0].Body.Blocks {
+			if b.Type == "arg" && len(b.Labels) > 0 && b.Labels[0] == name {
+				return &protocol.Hover{Contents: markdown(argDoc(v.f.text, b)), Range: &rng}, nil
+			}
+		}
+	}
+	// An attribute's name, or a block's type: its spec.
 	body := v.f.body
 	if len(blocks) > 0 {
 		body = blocks[len(blocks)-1].Body
@@ -62,6 +72,52 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		return &protocol.Hover{Contents: markdown(blockDoc(b)), Range: &r}, nil
 	}
 	return nil, nil
+}
+
+// argRef matches args.name in an expr program.
+var argRef = regexp.MustCompile(`\bargs\.(\w+)`)
+
+// argAt returns the argument that args.name at the byte offset off of
+// text names, when off is in an expr("…") program on its line.
+func argAt(text string, off int) (string, protocol.Range, bool) {
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	end := strings.IndexByte(text[off:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += off
+	}
+	line := text[start:end]
+	if !strings.Contains(line, "expr(") {
+		return "", protocol.Range{}, false
+	}
+	for _, m := range argRef.FindAllStringSubmatchIndex(line, -1) {
+		if start+m[0] <= off && off <= start+m[1] {
+			return line[m[2]:m[3]], protocol.Range{Start: position(text, start+m[0]), End: position(text, start+m[1])}, true
+		}
+	}
+	return "", protocol.Range{}, false
+}
+
+// argDoc documents an arg block: its type, its description, and its other
+// attributes as written.
+func argDoc(text string, b *hclsyntax.Block) string {
+	typ := "string"
+	if a, ok := b.Body.Attributes["type"]; ok {
+		typ = exprText(text, a.Expr)
+	}
+	doc := fmt.Sprintf("**args.%s** (%s)", b.Labels[0], typ)
+	if desc := literal(b.Body, "description"); desc != "" {
+		doc += "\n\n" + desc
+	}
+	// The rest as written: its constraints and its default are in the
+	// schema every client sees.
+	for _, a := range sortedAttrs(b.Body) {
+		if a.Name != "type" && a.Name != "description" {
+			doc += fmt.Sprintf("\n\n%s: `%s`", a.Name, exprText(text, a.Expr))
+		}
+	}
+	return doc
 }
 
 func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
