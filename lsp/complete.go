@@ -61,11 +61,22 @@ func (s *server) complete(d *document, off int) []protocol.CompletionItem {
 			return nil
 		}
 		a := b.Attr(m[1])
-		if a == nil || a.Type.Kind != spec.KindEnum {
+		if a == nil {
+			return nil
+		}
+		choices := a.Type.Choices
+		switch {
+		case a.Type.Kind == spec.KindBool && m[2] == "":
+			var items []protocol.CompletionItem
+			for _, v := range []string{"true", "false"} {
+				items = append(items, protocol.CompletionItem{Label: v, Kind: ptr(protocol.CompletionItemKindValue), Detail: ptr(a.Name)})
+			}
+			return items
+		case a.Type.Kind != spec.KindEnum:
 			return nil
 		}
 		var items []protocol.CompletionItem
-		for _, c := range a.Type.Choices {
+		for _, c := range choices {
 			insert := fmt.Sprintf("%q", c.Value)
 			if m[2] != "" {
 				insert = c.Value

@@ -248,6 +248,9 @@ func TestEditorSession(t *testing.T) {
 	if got := labels(t, c, u, at(t, text, "  version", 0)); !slices.Contains(got, "instructions") || slices.Contains(got, "name") {
 		t.Errorf("completion in server: %v (want instructions, and not name, written already)", got)
 	}
+	if got := labels(t, c, u, at(t, text, "sensitive = true", 12)); !slices.Equal(got, []string{"true", "false"}) {
+		t.Errorf("completion of a bool: %v", got)
+	}
 	if got := labels(t, c, u, protocol.Position{}); !slices.Contains(got, "tool") || !slices.Contains(got, "http_api") {
 		t.Errorf("completion at the top: %v", got)
 	}
