@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,12 +99,13 @@ func TestBadInput(t *testing.T) {
 
 	// A file outside the workspace: its own directory is its configuration.
 	other := t.TempDir()
-	if err := os.WriteFile(filepath.Join(other, "server.hcl"), []byte("server {\n  name = \"x\"\n}\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(other, "variables.hcl"), []byte("variable \"region\" {\n  default = \"eu\"\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	outside := uri(filepath.Join(other, "tool.hcl"))
-	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: outside, Version: 1, Text: "server {\n  name = \"y\"\n}\n"}})
-	c.waitDiagnostics(outside, messageContaining("Duplicate server block"))
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: outside, Version: 1, Text: "variable \"region\" {\n  default = \"us\"\n}\n"}})
+	// The file on disk is told of the buffer's duplicate.
+	c.waitDiagnostics(uri(filepath.Join(other, "variables.hcl")), messageContaining(`A variable named "region" is already declared at`))
 
 	// The server still answers.
 	var symbols []protocol.DocumentSymbol
@@ -175,5 +177,28 @@ tool "rows" {
 	case <-accepted:
 		t.Error("the server connected to the upstream or the database")
 	default:
+	}
+}
+
+// In a directory of examples, where several files declare a server block,
+// each file is a configuration of its own, as mcpdecl validate FILE reads
+// it: no "duplicate server" error, and another file's variables are not
+// offered.
+func TestDirectoryOfConfigurations(t *testing.T) {
+	dir := t.TempDir()
+	other := "server {\n  name = \"other\"\n}\n\nvariable \"elsewhere\" {\n  default = \"x\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "other.hcl"), []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, dir)
+	u := uri(filepath.Join(dir, "mine.hcl"))
+	text := "server {\n  nme = \"mine\"\n}\n\nvariable \"here\" {\n  default = var.here\n}\n"
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Version: 1, Text: text}})
+	diags := c.waitDiagnostics(u, messageContaining(`"nme"`))
+	if messageContaining("server")(diags) && messageContaining("Duplicate")(diags) {
+		t.Errorf("the other example's server block is reported: %+v", diags)
+	}
+	if got := labels(t, c, u, at(t, text, "var.here", 4)); !slices.Equal(got, []string{"here"}) {
+		t.Errorf("completion after var.: %v", got)
 	}
 }

@@ -20,8 +20,9 @@ import (
 
 // A configuration is the *.hcl files of a directory, as mcpdecl serve DIR
 // and mcpdecl validate DIR read them, with the editor's buffers in place of
-// their files. Its diagnostics are validate's: the same load, the same
-// words, the same ranges.
+// their files (see configurations for a directory of examples). Its
+// diagnostics are validate's: the same load, the same words, the same
+// ranges.
 
 // largeBuffers is the size of buffers from which a load collects garbage
 // less often, as validate does; loadGCPercent is the GOGC then.
@@ -96,13 +97,11 @@ func (s *server) publish(dir string) {
 func (s *server) diagnose(dir string) map[string][]protocol.Diagnostic {
 	sources := map[string][]byte{}
 	docs := map[string]*document{}
-	size := 0
 	s.mu.Lock()
 	for path, d := range s.docs {
 		if filepath.Dir(path) == dir && !load.IsTestFile(path) {
 			sources[path] = []byte(d.text)
 			docs[path] = d
-			size += len(d.text)
 		}
 	}
 	s.mu.Unlock()
@@ -113,9 +112,52 @@ func (s *server) diagnose(dir string) map[string][]protocol.Diagnostic {
 	slices.Sort(names)
 	names = slices.Compact(names)
 	out := map[string][]protocol.Diagnostic{}
-	if len(names) == 0 {
-		s.diagnoseTests(out, dir)
-		return out
+	for _, group := range s.configurations(names, docs) {
+		s.load(out, group, sources, docs)
+	}
+	s.diagnoseTests(out, dir)
+	return out
+}
+
+// configurations groups the files of a directory into the configurations
+// they make: the directory as a whole, as validate DIR reads it; but when
+// several of its files declare a server block (a directory of examples,
+// each a configuration of its own), each open file alone, as validate
+// FILE reads it.
+func (s *server) configurations(names []string, docs map[string]*document) [][]string {
+	servers := 0
+	for _, name := range names {
+		var body *hclsyntax.Body
+		if d, ok := docs[name]; ok {
+			body = s.syntax(d).f.body
+		} else if f := s.diskFile(name); f != nil {
+			body = f.body
+		}
+		if body != nil && slices.ContainsFunc(body.Blocks, func(b *hclsyntax.Block) bool { return b.Type == "server" }) {
+			servers++
+		}
+	}
+	if servers <= 1 {
+		if len(names) == 0 {
+			return nil
+		}
+		return [][]string{names}
+	}
+	var groups [][]string
+	for _, name := range names {
+		if _, open := docs[name]; open {
+			groups = append(groups, []string{name})
+		}
+	}
+	return groups
+}
+
+// load loads the configuration of the files names, as validate does, and
+// adds its diagnostics to out, every file of it present.
+func (s *server) load(out map[string][]protocol.Diagnostic, names []string, sources map[string][]byte, docs map[string]*document) {
+	size := 0
+	for _, name := range names {
+		size += len(sources[name])
 	}
 	// As validate does for a large configuration: collecting garbage less
 	// often while it loads makes it about twice as fast.
@@ -136,9 +178,15 @@ func (s *server) diagnose(dir string) map[string][]protocol.Diagnostic {
 		out[name] = nil
 	}
 	s.keepParses(docs, files)
-	addDiagnostics(out, diags, files, sources, secrets)
-	s.diagnoseTests(out, dir)
-	return out
+	// A diagnostic without a place goes to the buffers of this
+	// configuration.
+	mine := map[string][]byte{}
+	for _, name := range names {
+		if src, ok := sources[name]; ok {
+			mine[name] = src
+		}
+	}
+	addDiagnostics(out, diags, files, mine, secrets)
 }
 
 // diagnoseTests adds the diagnostics of the open test files in dir to out:

@@ -4,7 +4,9 @@
 //
 // A configuration is the *.hcl files of a directory, loaded together as
 // mcpdecl validate DIR loads them, with the editor's unsaved buffers in
-// place of their files. The server publishes validate's diagnostics as the
+// place of their files; in a directory where several files declare a
+// server block (a directory of examples), each file is a configuration of
+// its own, as mcpdecl validate FILE loads it. The server publishes validate's diagnostics as the
 // user types (debounced), formats as mcpdecl fmt does, outlines the tools,
 // resources, prompts and tests, completes and documents the blocks and
 // attributes of the language from its specs (load.Language, read at each

@@ -127,7 +127,8 @@ func (s *server) parsedDoc(d *document, f *parsedFile) {
 }
 
 // configuration returns the syntax of every file of the configuration d
-// is part of: the open buffers, and the files on disk in their directory.
+// is part of: the open buffers, and the files on disk in their directory;
+// d alone in a directory of configurations.
 func (s *server) configuration(d *document) []view {
 	dir := filepath.Dir(d.path)
 	names, _ := load.ConfigFiles([]string{dir})
@@ -135,17 +136,27 @@ func (s *server) configuration(d *document) []view {
 		names = append(names, d.path)
 	}
 	var views []view
+	servers := 0
 	for _, name := range names {
 		s.mu.Lock()
 		open, ok := s.docs[name]
 		s.mu.Unlock()
+		var v view
 		if ok {
-			views = append(views, s.syntax(open))
+			v = s.syntax(open)
+		} else if f := s.diskFile(name); f != nil {
+			v = newView(f, f.text)
+		} else {
 			continue
 		}
-		if f := s.diskFile(name); f != nil {
-			views = append(views, newView(f, f.text))
+		if slices.ContainsFunc(v.f.body.Blocks, func(b *hclsyntax.Block) bool { return b.Type == "server" }) {
+			servers++
 		}
+		views = append(views, v)
+	}
+	if servers > 1 {
+		// A directory of configurations, one a file (see configurations).
+		return []view{s.syntax(d)}
 	}
 	return views
 }

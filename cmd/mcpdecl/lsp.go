@@ -22,7 +22,8 @@ of the tools, resources, prompts and tests, formatting (as mcpdecl fmt does)
 and the "did you mean" fixes as code actions.
 
 A configuration is the *.hcl files of a directory, loaded together, with the
-editor's unsaved buffers in place of their files. The server never runs an
+editor's unsaved buffers in place of their files (in a directory where several
+files declare a server block, each file alone). The server never runs an
 action, a program or a query, and never connects to an upstream or a
 database. Logs go to stderr. See the README for the editors' settings.`,
 		Args: args(cobra.NoArgs),
