@@ -113,7 +113,8 @@ func TestBadInput(t *testing.T) {
 }
 
 // The server loads a configuration as validate does: it connects to no
-// upstream and no database, and shows no password.
+// upstream, no database, no identity provider and no Redis, and shows no
+// password.
 func TestNeverConnects(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -147,6 +148,21 @@ database "pg" {
 database "my" {
   driver = "mysql"
   dsn    = "user:pa55word-secret@tcp(%[1]s)/db"
+}
+
+auth {
+  oauth {
+    jwks_url = "http://%[1]s/jwks.json"
+    issuer   = "http://%[1]s"
+    audience = "http://%[1]s/mcp"
+  }
+}
+
+rate_limit {
+  requests  = 60
+  per       = "1m"
+  store     = "redis"
+  redis_url = "redis://:pa55word-secret@%[1]s/0"
 }
 
 tool "get" {
