@@ -303,6 +303,20 @@ func TestEditorSession(t *testing.T) {
 	if want := at(t, text, `region = "eu"`, 0); loc.URI != u || loc.Range.Start != want {
 		t.Errorf("definition of local.region: %+v, want %s at %+v", loc, u, want)
 	}
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, `variable "api_key"`, 0)},
+	}, &refs)
+	if len(refs) != 0 {
+		t.Errorf("references from a block header: %+v", refs)
+	}
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, "var.base_url", 5)},
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &refs)
+	if len(refs) != 2 || refs[0].Range.Start != at(t, text, `variable "base_url"`, 9) || refs[1].Range.Start != at(t, text, "var.base_url", 0) {
+		t.Errorf("references of var.base_url: %+v", refs)
+	}
 	if got := labels(t, c, u, at(t, text, "local.region", 6)); !slices.Equal(got, []string{"region"}) {
 		t.Errorf("completion after local.: %v", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -135,6 +136,39 @@ func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 		return nil, nil
 	}
 	return protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)}, nil
+}
+
+// references finds the references to what the reference at the position
+// names (var.x, local.x, http_api.x, database.x) in its configuration, and
+// its declaration when the client asks for it.
+func (s *server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	v := s.syntax(d)
+	root, name, _, ok := traversalAt(v.f.body, v.toOld(offset(d.text, p.Position)))
+	if !ok {
+		return []protocol.Location{}, nil
+	}
+	views := s.configuration(d)
+	locations := []protocol.Location{}
+	if t, found := declarations(views, root)[name]; found && p.Context.IncludeDeclaration {
+		locations = append(locations, protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)})
+	}
+	for _, v := range views {
+		_ = hclsyntax.VisitAll(v.f.body, func(n hclsyntax.Node) hcl.Diagnostics {
+			t, is := n.(*hclsyntax.ScopeTraversalExpr)
+			if !is || len(t.Traversal) < 2 || t.Traversal.RootName() != root {
+				return nil
+			}
+			if attr, is := t.Traversal[1].(hcl.TraverseAttr); is && attr.Name == name {
+				locations = append(locations, protocol.Location{URI: pathURI(v.f.path), Range: v.span(t.SrcRange)})
+			}
+			return nil
+		})
+	}
+	return locations, nil
 }
 
 // symbolKinds are how the outline shows the blocks of the language; the

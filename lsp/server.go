@@ -152,6 +152,7 @@ func (s *server) handler() *protocol.Handler {
 		TextDocumentCompletion:     s.completion,
 		TextDocumentHover:          s.hover,
 		TextDocumentDefinition:     s.definition,
+		TextDocumentReferences:     s.references,
 		TextDocumentDocumentSymbol: s.symbols,
 		TextDocumentFormatting:     s.formatting,
 		TextDocumentCodeAction:     s.codeActions,

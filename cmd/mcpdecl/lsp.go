@@ -17,7 +17,7 @@ func (a *app) lspCmd() *cobra.Command {
 		Long: `Lsp speaks the Language Server Protocol on stdin and stdout, for the .hcl
 files an editor opens: the diagnostics of mcpdecl validate as you type,
 completion and hover documentation from the language's specs, go to
-definition for var., local., http_api. and database. references, an outline
+definition and find references for var., local., http_api. and database., an outline
 of the tools, resources, prompts and tests, formatting (as mcpdecl fmt does)
 and the "did you mean" fixes as code actions.
 
