@@ -53,21 +53,27 @@ func (c codec) ReadObject(r *bufio.Reader, v any) error {
 // readMessage reads one message's headers and body.
 func readMessage(r *bufio.Reader) ([]byte, error) {
 	length := -1
-	for n := 0; ; n++ {
+	headers := 0
+	for blank := 0; ; {
 		line, err := r.ReadString('\n')
 		if err != nil {
-			if err == io.EOF && line == "" && n == 0 {
+			if err == io.EOF && strings.TrimSpace(line) == "" && headers == 0 {
 				return nil, io.EOF
 			}
 			return nil, fmt.Errorf("read a message header: %w", err)
 		}
-		if n > 32 || len(line) > 1024 {
+		if headers > 32 || blank > 32 || len(line) > 1024 {
 			return nil, fmt.Errorf("a message header is too long: expected Content-Length: N followed by an empty line")
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
+			if headers == 0 {
+				blank++ // a stray line ending between messages
+				continue
+			}
 			break
 		}
+		headers++
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
 			return nil, fmt.Errorf("the message header %q is not Name: value", line)
