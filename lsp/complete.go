@@ -21,7 +21,7 @@ var (
 	// expr("… args.ci
 	argsPrefix = regexp.MustCompile(`\bexpr\(\s*"[^"]*\bargs\.(\w*)$`)
 	// var.ap, http_api.we
-	refPrefix = regexp.MustCompile(`\b(var|local|http_api|database)\.(\w*)$`)
+	refPrefix = regexp.MustCompile(`\b(` + strings.Join(referenceRoots, "|") + `)\.(\w*)$`)
 	// units = "me
 	valuePrefix = regexp.MustCompile(`^\s*(\w+)\s*=\s*("?)([\w.-]*)$`)
 	// the start of a line: an attribute or a block

@@ -255,8 +255,8 @@ func sortedAttrs(body *hclsyntax.Body) []*hclsyntax.Attribute {
 	return attrs
 }
 
-// references are the roots whose names the server completes and finds.
-var references = []string{"var", "local", "http_api", "database"}
+// referenceRoots are the roots whose names the server completes and finds.
+var referenceRoots = []string{"var", "local", "http_api", "database"}
 
 // traversalAt returns the reference such as var.api_key that the byte
 // offset off is on: its root and its first name.
@@ -267,7 +267,7 @@ func traversalAt(body *hclsyntax.Body, off int) (root, name string, rng hcl.Rang
 			return nil
 		}
 		attr, is := t.Traversal[1].(hcl.TraverseAttr)
-		if !is || !slices.Contains(references, t.Traversal.RootName()) {
+		if !is || !slices.Contains(referenceRoots, t.Traversal.RootName()) {
 			return nil
 		}
 		root, name, rng, ok = t.Traversal.RootName(), attr.Name, t.SrcRange, true
