@@ -292,12 +292,18 @@ var testName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 // errors, the parsed sources (for printing diagnostics) and every
 // diagnostic.
 func Parse(names []string, lookupEnv func(string) (string, bool)) ([]*File, load.Files, hcl.Diagnostics) {
+	return ParseSources(names, nil, lookupEnv)
+}
+
+// ParseSources is Parse with sources in place of the files they name, as
+// an editor's unsaved buffers; the cap on a file's size holds for them.
+func ParseSources(names []string, sources map[string][]byte, lookupEnv func(string) (string, bool)) ([]*File, load.Files, hcl.Diagnostics) {
 	parser := hclparse.NewParser()
 	var files []*File
 	var diags hcl.Diagnostics
 	outlines := map[string]*load.Outline{} // by configuration paths
 	for _, name := range names {
-		src, err := engine.ReadConfigFile(name)
+		src, err := sourceOf(name, sources)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read test file", Detail: fmt.Sprintf("%s.", err)})
 			continue
@@ -317,6 +323,18 @@ func Parse(names []string, lookupEnv func(string) (string, bool)) ([]*File, load
 		}
 	}
 	return files, parser.Files(), diags
+}
+
+// sourceOf reads the file name, or takes it from sources.
+func sourceOf(name string, sources map[string][]byte) ([]byte, error) {
+	src, ok := sources[name]
+	if !ok {
+		return engine.ReadConfigFile(name)
+	}
+	if len(src) > engine.MaxConfigFileBytes {
+		return nil, fmt.Errorf("cannot read %s: it has %d bytes, more than the %d bytes (10 MiB) a configuration may read from one file", name, len(src), engine.MaxConfigFileBytes)
+	}
+	return src, nil
 }
 
 // decoder holds the state of one test file's decoding.

@@ -56,6 +56,10 @@ type Options struct {
 	// when a file a broken configuration is missing appears. It may be
 	// called from several goroutines, one at a time.
 	Read func(path string)
+	// Sources replace the contents of configuration files, by the name
+	// given in paths: an editor's unsaved buffers. A name in Sources need
+	// not exist on disk; the cap on a file's size holds for it too.
+	Sources map[string][]byte
 }
 
 // Files are the parsed configuration files by name, for printing
@@ -282,7 +286,21 @@ func hclFiles(paths []string, tests bool) (names []string, errs []error) {
 
 // readFiles parses the files at paths.
 func (l *loader) readFiles(paths []string) []*hcl.File {
+	// Files given by their contents are named as they are, on disk or not.
+	var given []string
+	paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool {
+		if _, ok := l.opts.Sources[p]; ok {
+			given = append(given, p)
+			return true
+		}
+		return false
+	})
 	names, errs := ConfigFiles(paths)
+	if len(given) > 0 {
+		names = append(names, given...)
+		slices.Sort(names)
+		names = slices.Compact(names)
+	}
 	for _, err := range errs {
 		var none *NoFilesError
 		if errors.As(err, &none) {
@@ -299,7 +317,7 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 			Detail:   fmt.Sprintf("%s. Give the path of an .hcl file, or of a directory that holds some.", err),
 		})
 	}
-	if len(paths) == 0 {
+	if len(paths) == 0 && len(given) == 0 {
 		l.diags = append(l.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
@@ -331,7 +349,7 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			src, err := engine.ReadConfigFile(name)
+			src, err := l.source(name)
 			if err != nil {
 				diags[i] = hcl.Diagnostics{{
 					Severity: hcl.DiagError,
@@ -361,9 +379,22 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 	return files
 }
 
+// source reads the configuration file name, or takes its contents from
+// Options.Sources.
+func (l *loader) source(name string) ([]byte, error) {
+	src, ok := l.opts.Sources[name]
+	if !ok {
+		return engine.ReadConfigFile(name)
+	}
+	if len(src) > engine.MaxConfigFileBytes {
+		return nil, fmt.Errorf("cannot read %s: it has %d bytes, more than the %d bytes (10 MiB) a configuration may read from one file", name, len(src), engine.MaxConfigFileBytes)
+	}
+	return src, nil
+}
+
 // rootSpec is what the top of a file holds. The connection blocks
-// (http_api, database) are declared by their adapters: the load adds them
-// from the registry (loader.rootBlock).
+// (http_api, database) are declared by their adapters: rootBlock adds them
+// from the registry.
 var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
 	{Block: auditSpec}, {Block: tracingSpec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
@@ -371,14 +402,30 @@ var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: promptSpec}, {Block: toolsetSpec},
 }}
 
+// rootBlock is rootSpec with the connection blocks of reg's adapters.
+func rootBlock(reg *engine.Registry) *spec.Block {
+	root := &spec.Block{Name: rootSpec.Name, Blocks: slices.Clone(rootSpec.Blocks)}
+	for _, kind := range reg.ResourceKinds() {
+		root.Blocks = append(root.Blocks, spec.Nested{Block: &spec.Block{Name: kind, Labels: []string{"name"}}})
+	}
+	return root
+}
+
+// RootBlocks are the blocks allowed at the top of a configuration file
+// whose adapters are reg's: for an editor's completion.
+func RootBlocks(reg *engine.Registry) []hcl.BlockHeaderSchema {
+	var out []hcl.BlockHeaderSchema
+	for _, n := range rootBlock(reg).Blocks {
+		out = append(out, n.Block.Header())
+	}
+	return out
+}
+
 // collectBlocks sorts the root blocks of every file by type. A block that
 // may appear once is checked across files by loader.single.
 func (l *loader) collectBlocks(files []*hcl.File) {
 	l.blocks = map[string][]*hcl.Block{}
-	root := &spec.Block{Name: rootSpec.Name, Blocks: slices.Clone(rootSpec.Blocks)}
-	for _, kind := range l.opts.Registry.ResourceKinds() {
-		root.Blocks = append(root.Blocks, spec.Nested{Block: &spec.Block{Name: kind, Labels: []string{"name"}}})
-	}
+	root := rootBlock(l.opts.Registry)
 	for _, f := range files {
 		v, diags := root.Decode(f.Body, nil)
 		l.diags = append(l.diags, diags...)

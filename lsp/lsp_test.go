@@ -1,0 +1,390 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/sourcegraph/jsonrpc2"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/lsp"
+)
+
+func registry() *engine.Registry {
+	return engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())
+}
+
+// client is an LSP client on one end of a pipe, the server on the other.
+type client struct {
+	t     *testing.T
+	conn  *jsonrpc2.Conn
+	done  chan struct{}
+	mu    sync.Mutex
+	diags map[protocol.DocumentUri][]chan []protocol.Diagnostic
+	last  map[protocol.DocumentUri][]protocol.Diagnostic
+	seen  chan protocol.DocumentUri
+}
+
+func start(t *testing.T, root string) *client {
+	t.Helper()
+	serverEnd, clientEnd := net.Pipe()
+	c := &client{t: t, done: make(chan struct{}), last: map[protocol.DocumentUri][]protocol.Diagnostic{}, seen: make(chan protocol.DocumentUri, 1000)}
+	go func() {
+		defer close(c.done)
+		_ = lsp.Serve(context.Background(), serverEnd, lsp.Options{
+			Registry:  registry(),
+			LookupEnv: func(string) (string, bool) { return "", false },
+			Debounce:  10 * time.Millisecond,
+			Version:   "test",
+		})
+		serverEnd.Close()
+	}()
+	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(clientEnd, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+			if req.Method == protocol.ServerTextDocumentPublishDiagnostics {
+				var p protocol.PublishDiagnosticsParams
+				if err := json.Unmarshal(*req.Params, &p); err != nil {
+					t.Errorf("publishDiagnostics: %v", err)
+				}
+				c.mu.Lock()
+				c.last[p.URI] = p.Diagnostics
+				c.mu.Unlock()
+				c.seen <- p.URI
+			}
+			return nil, nil
+		}))
+	t.Cleanup(func() { c.conn.Close() })
+	var init protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{RootURI: ptr(uri(root))}, &init)
+	if init.ServerInfo == nil || init.ServerInfo.Name != "mcpdecl" {
+		t.Fatalf("initialize: server info %+v", init.ServerInfo)
+	}
+	if err := c.conn.Notify(context.Background(), protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (c *client) call(method string, params, result any) {
+	c.t.Helper()
+	if err := c.conn.Call(context.Background(), method, params, result); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *client) notify(method string, params any) {
+	c.t.Helper()
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// waitDiagnostics waits for the diagnostics of u that satisfy ok.
+func (c *client) waitDiagnostics(u protocol.DocumentUri, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
+	c.t.Helper()
+	for {
+		c.mu.Lock()
+		d, published := c.last[u]
+		c.mu.Unlock()
+		if published && ok(d) {
+			return d
+		}
+		<-c.seen
+	}
+}
+
+func uri(path string) protocol.DocumentUri {
+	return protocol.DocumentUri("file://" + filepath.ToSlash(path))
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// messageContaining reports whether one of diags has words in its message.
+func messageContaining(words string) func([]protocol.Diagnostic) bool {
+	return func(diags []protocol.Diagnostic) bool {
+		return slices.ContainsFunc(diags, func(d protocol.Diagnostic) bool { return strings.Contains(d.Message, words) })
+	}
+}
+
+const config = `server {
+  name    = "weather"
+  verison = "1.0.0"
+}
+
+variable "base_url" {
+  type        = string
+  default     = "https://api.example.com/v1"
+  description = "Where the weather API lives."
+}
+
+variable "api_key" {
+  type      = string
+  default   = "s3cr3t-token-value"
+  sensitive = true
+}
+
+locals {
+  region = "eu"
+}
+
+http_api "weather" {
+  base_url = var.base_url
+}
+
+tool "get_weather" {
+  description = "Current weather for a city."
+
+  arg "city" {
+    type        = string
+    description = "City name"
+  }
+  arg "units" {
+    type    = string
+    default = "metric"
+  }
+
+  http {
+    api    = http_api.weather
+    method = "GET"
+    path   = "/weather/{city}"
+    path_params = { city = expr("args.city") }
+    headers = { Authorization = "Bearer ${var.api_key}", Region = local.region }
+  }
+}
+`
+
+// at is the position of the first occurrence of what in text, plus n
+// characters.
+func at(t *testing.T, text, what string, n int) protocol.Position {
+	t.Helper()
+	i := strings.Index(text, what)
+	if i < 0 {
+		t.Fatalf("%q is not in the text", what)
+	}
+	i += n
+	line := strings.Count(text[:i], "\n")
+	col := i - (strings.LastIndexByte(text[:i], '\n') + 1)
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
+}
+
+func labels(t *testing.T, c *client, u protocol.DocumentUri, pos protocol.Position) []string {
+	t.Helper()
+	var list protocol.CompletionList
+	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos}}, &list)
+	var out []string
+	for _, item := range list.Items {
+		out = append(out, item.Label)
+	}
+	return out
+}
+
+func TestEditorSession(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "weather.hcl")
+	// On disk, the file is valid; the buffer has a typo.
+	if err := os.WriteFile(path, []byte(strings.Replace(config, "verison", "version", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, dir)
+	u := uri(path)
+	text := config
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "hcl", Version: 1, Text: text}})
+
+	// Diagnostics: validate's, of the buffer, at the typo.
+	diags := c.waitDiagnostics(u, messageContaining(`Did you mean "version"?`))
+	typo := diags[slices.IndexFunc(diags, func(d protocol.Diagnostic) bool { return strings.Contains(d.Message, "verison") })]
+	if want := (protocol.Range{Start: at(t, text, "verison", 0), End: at(t, text, "verison", 7)}); typo.Range != want {
+		t.Errorf("the typo's range is %+v, want %+v", typo.Range, want)
+	}
+	sameAsValidate(t, dir, text, diags)
+	for _, d := range diags {
+		if strings.Contains(d.Message, "s3cr3t") {
+			t.Errorf("a diagnostic shows the secret: %s", d.Message)
+		}
+	}
+
+	// The code action takes the suggestion.
+	var actions []protocol.CodeAction
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Range: typo.Range,
+		Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{typo}},
+	}, &actions)
+	if len(actions) != 1 || actions[0].Edit == nil || len(actions[0].Edit.Changes[u]) != 1 {
+		t.Fatalf("code actions: %+v", actions)
+	}
+	edit := actions[0].Edit.Changes[u][0]
+	if edit.NewText != "version" || edit.Range != typo.Range {
+		t.Errorf("the fix is %+v, want version over the typo", edit)
+	}
+	text = strings.Replace(text, "verison", "version", 1)
+	c.notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEvent{Range: &typo.Range, Text: "version"}},
+	})
+	c.waitDiagnostics(u, func(d []protocol.Diagnostic) bool { return !messageContaining("verison")(d) })
+
+	// Completion: references, arguments inside expr, attributes, enum values.
+	if got := labels(t, c, u, at(t, text, "var.base_url", 4)); !slices.Equal(got, []string{"api_key", "base_url"}) {
+		t.Errorf("completion after var.: %v", got)
+	}
+	if got := labels(t, c, u, at(t, text, `expr("args.city`, 11)); !slices.Equal(got, []string{"city", "units"}) {
+		t.Errorf(`completion after expr("args.: %v`, got)
+	}
+	if got := labels(t, c, u, at(t, text, "  version", 0)); !slices.Contains(got, "instructions") || slices.Contains(got, "name") {
+		t.Errorf("completion in server: %v (want instructions, and not name, written already)", got)
+	}
+	if got := labels(t, c, u, at(t, text, "sensitive = true", 12)); !slices.Equal(got, []string{"true", "false"}) {
+		t.Errorf("completion of a bool: %v", got)
+	}
+	if got := labels(t, c, u, protocol.Position{}); !slices.Contains(got, "tool") || !slices.Contains(got, "http_api") {
+		t.Errorf("completion at the top: %v", got)
+	}
+	withLevel := strings.Replace(text, `  version = "1.0.0"`, `  version = "1.0.0"`+"\n  log_level = ", 1)
+	c.notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 3},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: withLevel}},
+	})
+	if got := labels(t, c, u, at(t, withLevel, "log_level = ", 12)); !slices.Contains(got, "debug") || !slices.Contains(got, "error") {
+		t.Errorf("completion of log_level's values: %v", got)
+	}
+	c.notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 4},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: text}},
+	})
+
+	// Hover: an attribute's spec; a variable, its secret hidden.
+	hover := func(pos protocol.Position) string {
+		var h *protocol.Hover
+		c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos}}, &h)
+		if h == nil {
+			return ""
+		}
+		b, _ := json.Marshal(h.Contents)
+		var m protocol.MarkupContent
+		_ = json.Unmarshal(b, &m)
+		return m.Value
+	}
+	if got := hover(at(t, text, "name    =", 1)); !strings.Contains(got, "**name**") || !strings.Contains(got, "server") {
+		t.Errorf("hover on name: %q", got)
+	}
+	got := hover(at(t, text, "var.api_key", 6))
+	if !strings.Contains(got, "(sensitive)") || strings.Contains(got, "s3cr3t") {
+		t.Errorf("hover on var.api_key: %q", got)
+	}
+	if got := hover(at(t, text, `expr("args.city`, 12)); !strings.Contains(got, "**args.city** (string)") || !strings.Contains(got, "City name") {
+		t.Errorf("hover on args.city: %q", got)
+	}
+	if got := hover(at(t, text, "var.base_url", 6)); !strings.Contains(got, "Where the weather API lives.") || !strings.Contains(got, "https://api.example.com/v1") {
+		t.Errorf("hover on var.base_url: %q", got)
+	}
+
+	// Go to definition.
+	var loc protocol.Location
+	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, "http_api.weather", 10)}}, &loc)
+	if want := at(t, text, `http_api "weather"`, 9); loc.URI != u || loc.Range.Start != want {
+		t.Errorf("definition of http_api.weather: %+v, want %s at %+v", loc, u, want)
+	}
+	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, "local.region", 7)}}, &loc)
+	if want := at(t, text, `region = "eu"`, 0); loc.URI != u || loc.Range.Start != want {
+		t.Errorf("definition of local.region: %+v, want %s at %+v", loc, u, want)
+	}
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, `variable "api_key"`, 0)},
+	}, &refs)
+	if len(refs) != 0 {
+		t.Errorf("references from a block header: %+v", refs)
+	}
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, "var.base_url", 5)},
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &refs)
+	if len(refs) != 2 || refs[0].Range.Start != at(t, text, `variable "base_url"`, 9) || refs[1].Range.Start != at(t, text, "var.base_url", 0) {
+		t.Errorf("references of var.base_url: %+v", refs)
+	}
+	if got := labels(t, c, u, at(t, text, "local.region", 6)); !slices.Equal(got, []string{"region"}) {
+		t.Errorf("completion after local.: %v", got)
+	}
+
+	// The outline.
+	var symbols []protocol.DocumentSymbol
+	c.call(protocol.MethodTextDocumentDocumentSymbol, protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &symbols)
+	i := slices.IndexFunc(symbols, func(s protocol.DocumentSymbol) bool { return s.Name == "get_weather" })
+	if i < 0 || symbols[i].Kind != protocol.SymbolKindFunction || len(symbols[i].Children) != 2 {
+		t.Errorf("symbols: %+v", symbols)
+	}
+
+	// Formatting, as mcpdecl fmt does.
+	var edits []protocol.TextEdit
+	c.call(protocol.MethodTextDocumentFormatting, protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &edits)
+	if want := string(hclwrite.Format([]byte(text))); want == text || len(edits) != 1 || edits[0].NewText != want {
+		t.Errorf("formatting: %+v", edits)
+	}
+
+	// An unknown method is an error, and the server goes on.
+	err := c.conn.Call(context.Background(), "mcpdecl/unknown", nil, nil)
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
+		t.Errorf("an unknown method: %v", err)
+	}
+
+	// A test file: the diagnostics mcpdecl test gives before it runs.
+	tu := uri(filepath.Join(dir, "weather.test.hcl"))
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: tu, Version: 1, Text: `config = "weather.hcl"
+
+test "paris" {
+  tool = "get_weather"
+  argz = { city = "Paris" }
+  assert {
+    condition = expr("args.ctiy == 'Paris'")
+  }
+}
+`}})
+	td := c.waitDiagnostics(tu, func(d []protocol.Diagnostic) bool { return len(d) == 2 })
+	if !strings.Contains(td[0].Message, `Did you mean "args"?`) || !strings.Contains(td[1].Message, "Did you mean args.city?") {
+		t.Errorf("the test file's diagnostics: %+v", td)
+	}
+
+	c.call(protocol.MethodShutdown, nil, nil)
+	c.notify(protocol.MethodExit, nil)
+	<-c.done
+}
+
+// sameAsValidate checks that diags are those validate gives for the same
+// text on disk.
+func sameAsValidate(t *testing.T, dir, text string, diags []protocol.Diagnostic) {
+	t.Helper()
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "weather.hcl"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, want := load.Load(load.Options{Registry: registry(), LookupEnv: func(string) (string, bool) { return "", false }}, other)
+	if len(want) != len(diags) {
+		t.Fatalf("%d diagnostics, validate gives %d: %v", len(diags), len(want), diags)
+	}
+	for i, w := range want {
+		msg := w.Summary
+		if w.Detail != "" {
+			msg += ": " + w.Detail
+		}
+		msg = strings.ReplaceAll(msg, other, dir)
+		if diags[i].Message != msg || diags[i].Range.Start.Line != uint32(w.Subject.Start.Line-1) || diags[i].Range.Start.Character != uint32(w.Subject.Start.Column-1) {
+			t.Errorf("diagnostic %d: %q at %+v, validate says %q at %d:%d", i, diags[i].Message, diags[i].Range.Start, msg, w.Subject.Start.Line, w.Subject.Start.Column)
+		}
+	}
+}

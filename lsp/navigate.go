@@ -1,0 +1,222 @@
+package lsp
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	v := s.syntax(d)
+	off := v.toOld(offset(d.text, p.Position))
+	// A reference: what it names.
+	if root, name, rng, ok := traversalAt(v.f.body, off); ok {
+		t, found := declarations(s.configuration(d), root)[name]
+		if !found {
+			return nil, nil
+		}
+		var doc string
+		switch root {
+		case "var":
+			doc = variableDoc(t.view.f.text, name, t.block)
+		case "local":
+			doc = fmt.Sprintf("**local.%s** = `%s`", name, exprText(t.view.f.text, t.attr.Expr))
+		default:
+			doc = fmt.Sprintf("**%s.%s**: the %s block %q", root, name, t.block.Type, name)
+		}
+		r := v.span(rng)
+		return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
+	}
+	blocks := enclosing(v.f.body, off)
+	// An argument read by an expr program: its declaration.
+	if name, rng, ok := argAt(d.text, offset(d.text, p.Position)); ok && len(blocks) > 0 {
+		for _, b := range blocks[0].Body.Blocks {
+			if b.Type == "arg" && len(b.Labels) > 0 && b.Labels[0] == name {
+				return &protocol.Hover{Contents: markdown(argDoc(v.f.text, b)), Range: &rng}, nil
+			}
+		}
+	}
+	// An attribute's name, or a block's type: its spec.
+	body := v.f.body
+	if len(blocks) > 0 {
+		body = blocks[len(blocks)-1].Body
+	}
+	for _, a := range body.Attributes {
+		if !contains(a.NameRange, off) {
+			continue
+		}
+		b := s.specOf(blocks)
+		if b == nil || b.Attr(a.Name) == nil {
+			return nil, nil
+		}
+		r := v.span(a.NameRange)
+		return &protocol.Hover{Contents: markdown(attrDoc(b, b.Attr(a.Name))), Range: &r}, nil
+	}
+	for _, blk := range body.Blocks {
+		if !contains(blk.TypeRange, off) {
+			continue
+		}
+		b := s.specOf(append(blocks[:len(blocks):len(blocks)], blk))
+		if b == nil {
+			return nil, nil
+		}
+		r := v.span(blk.TypeRange)
+		return &protocol.Hover{Contents: markdown(blockDoc(b)), Range: &r}, nil
+	}
+	return nil, nil
+}
+
+// argRef matches args.name in an expr program.
+var argRef = regexp.MustCompile(`\bargs\.(\w+)`)
+
+// argAt returns the argument that args.name at the byte offset off of
+// text names, when off is in an expr("…") program on its line.
+func argAt(text string, off int) (string, protocol.Range, bool) {
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	end := strings.IndexByte(text[off:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += off
+	}
+	line := text[start:end]
+	if !strings.Contains(line, "expr(") {
+		return "", protocol.Range{}, false
+	}
+	for _, m := range argRef.FindAllStringSubmatchIndex(line, -1) {
+		if start+m[0] <= off && off <= start+m[1] {
+			return line[m[2]:m[3]], protocol.Range{Start: position(text, start+m[0]), End: position(text, start+m[1])}, true
+		}
+	}
+	return "", protocol.Range{}, false
+}
+
+// argDoc documents an arg block: its type, its description, and its other
+// attributes as written.
+func argDoc(text string, b *hclsyntax.Block) string {
+	typ := "string"
+	if a, ok := b.Body.Attributes["type"]; ok {
+		typ = exprText(text, a.Expr)
+	}
+	doc := fmt.Sprintf("**args.%s** (%s)", b.Labels[0], typ)
+	if desc := literal(b.Body, "description"); desc != "" {
+		doc += "\n\n" + desc
+	}
+	// The rest as written: its constraints and its default are in the
+	// schema every client sees.
+	for _, a := range sortedAttrs(b.Body) {
+		if a.Name != "type" && a.Name != "description" {
+			doc += fmt.Sprintf("\n\n%s: `%s`", a.Name, exprText(text, a.Expr))
+		}
+	}
+	return doc
+}
+
+func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	v := s.syntax(d)
+	root, name, _, ok := traversalAt(v.f.body, v.toOld(offset(d.text, p.Position)))
+	if !ok {
+		return nil, nil
+	}
+	t, found := declarations(s.configuration(d), root)[name]
+	if !found {
+		return nil, nil
+	}
+	return protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)}, nil
+}
+
+// references finds the references to what the reference at the position
+// names (var.x, local.x, http_api.x, database.x) in its configuration, and
+// its declaration when the client asks for it.
+func (s *server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	v := s.syntax(d)
+	root, name, _, ok := traversalAt(v.f.body, v.toOld(offset(d.text, p.Position)))
+	if !ok {
+		return []protocol.Location{}, nil
+	}
+	views := s.configuration(d)
+	locations := []protocol.Location{}
+	if t, found := declarations(views, root)[name]; found && p.Context.IncludeDeclaration {
+		locations = append(locations, protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)})
+	}
+	for _, v := range views {
+		_ = hclsyntax.VisitAll(v.f.body, func(n hclsyntax.Node) hcl.Diagnostics {
+			t, is := n.(*hclsyntax.ScopeTraversalExpr)
+			if !is || len(t.Traversal) < 2 || t.Traversal.RootName() != root {
+				return nil
+			}
+			if attr, is := t.Traversal[1].(hcl.TraverseAttr); is && attr.Name == name {
+				locations = append(locations, protocol.Location{URI: pathURI(v.f.path), Range: v.span(t.SrcRange)})
+			}
+			return nil
+		})
+	}
+	return locations, nil
+}
+
+// symbolKinds are how the outline shows the blocks of the language; the
+// other labelled blocks are shown as objects.
+var symbolKinds = map[string]protocol.SymbolKind{
+	"tool":              protocol.SymbolKindFunction,
+	"resource":          protocol.SymbolKindFile,
+	"resource_template": protocol.SymbolKindFile,
+	"prompt":            protocol.SymbolKindString,
+	"test":              protocol.SymbolKindEvent,
+	"variable":          protocol.SymbolKindVariable,
+	"arg":               protocol.SymbolKindField,
+	"output":            protocol.SymbolKindProperty,
+	"mock":              protocol.SymbolKindInterface,
+}
+
+func (s *server) symbols(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	v := s.syntax(d)
+	out := blockSymbols(v, v.f.body)
+	if out == nil {
+		out = []protocol.DocumentSymbol{}
+	}
+	return out, nil
+}
+
+// blockSymbols are the labelled blocks of body, with theirs.
+func blockSymbols(v view, body *hclsyntax.Body) []protocol.DocumentSymbol {
+	var out []protocol.DocumentSymbol
+	for _, b := range body.Blocks {
+		if len(b.Labels) == 0 {
+			continue
+		}
+		kind, ok := symbolKinds[b.Type]
+		if !ok {
+			kind = protocol.SymbolKindObject
+		}
+		out = append(out, protocol.DocumentSymbol{
+			Name:           b.Labels[0],
+			Detail:         ptr(b.Type),
+			Kind:           kind,
+			Range:          v.span(b.Range()),
+			SelectionRange: v.span(b.LabelRanges[0]),
+			Children:       blockSymbols(v, b.Body),
+		})
+	}
+	return out
+}
