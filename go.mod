@@ -86,5 +86,3 @@ require (
 )
 
 replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk/src
-
-replace github.com/segmentio/encoding => ./third_party/segmentio-encoding/src
