@@ -91,7 +91,3 @@ require (
 )
 
 replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk/src
-
-replace github.com/hashicorp/hcl/v2 => ./third_party/hcl/src
-
-replace github.com/segmentio/encoding => ./third_party/segmentio-encoding/src

@@ -14,7 +14,6 @@ targets=(
   "./engine FuzzCall"            # arbitrary action results through outputs and content
   "./engine FuzzSanitize"        # text from programs and upstreams
   "./engine FuzzSimpleMatcher"   # resource URIs against {name} templates
-  "./engine/jsonenc FuzzAppend"  # results written as encoding/json writes them
   "./adapters/http FuzzDecodeJSON" # upstream JSON bodies decode as encoding/json decodes them
 )
 for t in "${targets[@]}"; do

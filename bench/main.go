@@ -343,8 +343,8 @@ func (st *setup) servers(tools int) []server {
 
 // buildAll builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its
 // own module's go.mod), and the same baseline on the SDK as mcpdecl builds
-// it (third_party/go-sdk and the JSON decoder it uses, through a go.mod
-// that adds the root's replace directives).
+// it (third_party/go-sdk, through a go.mod that adds the root's replace
+// directive).
 func buildAll(st *setup) error {
 	var err error
 	for range 10 { // others may be halfway through an edit: wait and retry
@@ -369,7 +369,6 @@ func buildAll(st *setup) error {
 	}
 	for module, dir := range map[string]string{
 		"github.com/modelcontextprotocol/go-sdk": "third_party/go-sdk/src",
-		"github.com/segmentio/encoding":          "third_party/segmentio-encoding/src",
 	} {
 		abs, err := filepath.Abs(dir)
 		if err != nil {

@@ -12,7 +12,9 @@ import (
 // gives what encoding/json gives, with half the allocations: the strings
 // and keys of the value are pieces of text, not copies. Text it cannot
 // read so (escapes, invalid UTF-8, numbers float64 cannot hold, deep
-// nesting) is left to encoding/json.
+// nesting) is left to encoding/json. It pays for itself on large bodies:
+// with encoding/json alone, a call whose upstream answers 100 KB spends
+// 1.28× the server CPU, 1 MB 1.38× (go run ./bench, issue #32).
 func decodeJSON(data []byte, text string) (any, error) {
 	if json.Valid(data) {
 		d := textDecoder{s: text}

@@ -9,14 +9,15 @@ import (
 func objectKeys(names []string) [][]byte {
 	keys := make([][]byte, len(names))
 	for i, n := range names {
-		keys[i] = append(jsonenc.AppendString(nil, n), ':')
+		k, _ := jsonenc.Append(nil, n) // a string cannot fail
+		keys[i] = append(k, ':')
 	}
 	return keys
 }
 
 // appendObject writes one row as a JSON object whose keys, keys[i] for
 // names[i], are in the order of the columns, as the query selects them
-// (encoding/json would sort them), without reflection.
+// (encoding/json would sort them).
 func appendObject(b []byte, keys [][]byte, names []string, row map[string]any) []byte {
 	b = append(b, '{')
 	for i, name := range names {

@@ -29,7 +29,6 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		"<html> & 'x'", "héllo wörld ✓ 🎉", "bad \xff utf8", "line\u2028sep\u2029",
 		[]any{}, []any(nil), map[string]any{}, map[string]any(nil),
 		[]any{1, "a", nil, []any{true}}, map[string]any{"b": 1, "a": []any{true}, "": "empty", "B": 2, "é": 3},
-		// Not known to the writer itself: handed to encoding/json.
 		[]string{"a", "b"}, float32(1.1), point{1, 2}, map[string]any{"p": point{3, 4}, "list": []any{int8(5)}},
 	}
 	for _, v := range values {
@@ -70,45 +69,5 @@ func TestNumberSyntax(t *testing.T) {
 		if whole != want[0] || ok != want[1] {
 			t.Errorf("NumberSyntax(%q) = %v, %v; want %v, %v", s, whole, ok, want[0], want[1])
 		}
-	}
-}
-
-// FuzzAppend checks that what Append writes for any decoded JSON, with
-// and without json.Number, is what encoding/json writes.
-func FuzzAppend(f *testing.F) {
-	for _, seed := range []string{`{"a": [1, 2.5, "x\u2028", null, true], "b": {"c": -0}}`, `"\ud800"`, `1e400`, `[]`} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		for _, useNumber := range []bool{true, false} {
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			if useNumber {
-				dec.UseNumber()
-			}
-			var v any
-			if dec.Decode(&v) != nil {
-				return
-			}
-			want, err := marshal(t, v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := jsonenc.Append(nil, v)
-			if err != nil || !bytes.Equal(got, want) {
-				t.Fatalf("Append of %s = %s, %v; encoding/json writes %s", raw, got, err, want)
-			}
-		}
-	})
-}
-
-func BenchmarkAppend(b *testing.B) {
-	v := map[string]any{"rows": []any{
-		map[string]any{"name": "Kettle", "price": 39.5}, map[string]any{"name": "Lamp", "price": int64(25)},
-		map[string]any{"name": "Mug \"blue\"", "price": 8.25},
-	}}
-	buf := make([]byte, 0, 512)
-	b.ReportAllocs()
-	for b.Loop() {
-		buf, _ = jsonenc.Append(buf[:0], v)
 	}
 }

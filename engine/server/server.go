@@ -72,8 +72,8 @@ func annotations(a *engine.Annotations) *mcp.ToolAnnotations {
 func Result(r *engine.Result) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	if r.Structured != nil {
-		// Written here without reflection, as the SDK does for typed
-		// tools: given the map, it would encode it by reflection.
+		// Written by the writer the rest of mcpdecl uses (the cache
+		// keeps these bytes too), and handed to the SDK as is.
 		if b, err := jsonenc.Append(nil, r.Structured); err == nil {
 			out.StructuredContent = json.RawMessage(b)
 		} else {
