@@ -60,6 +60,17 @@ type Result struct {
 	// result served from the cache; nil for most.
 	Meta map[string]any
 
+	// Question, when not nil, is what the call asks before its action
+	// runs: the server sends it to the client as an input request, and
+	// the result has no content.
+	Question *Question
+	// Confirmation is what a tool with a confirm block decided (one of
+	// the Confirm… constants), for the audit log; "" for other tools.
+	Confirmation string
+	// StateError, when not nil, is a request state refused: the server
+	// answers it with a protocol error.
+	StateError error
+
 	// outcome is why a tool error ended the call, when the engine knows
 	// better than "tool_error".
 	outcome Outcome
@@ -76,6 +87,7 @@ const (
 	OutcomeDenied      Outcome = "denied"            // the caller's token lacks the tool's scopes
 	OutcomeRateLimited Outcome = "rate_limited"      // a rate limit refused the call
 	OutcomeTimeout     Outcome = "timeout"           // the call ran out of time
+	OutcomeDeclined    Outcome = "declined"          // the person declined or dismissed a confirmation
 )
 
 // Outcome is how the call that gave r ended.

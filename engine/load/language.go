@@ -9,7 +9,7 @@ import (
 // Language is the blocks of the language declared by a spec, in the order
 // of the reference (docs/language.md).
 func Language() []*spec.Block {
-	return []*spec.Block{serverSpec, variableSpec, ratelimit.ConfigSpec, cache.ConfigSpec, auditSpec, cache.PolicySpec, ratelimit.LimitSpec}
+	return []*spec.Block{serverSpec, variableSpec, ratelimit.ConfigSpec, cache.ConfigSpec, auditSpec, cache.PolicySpec, ratelimit.LimitSpec, confirmSpec, confirmFieldSpec}
 }
 
 // NotYetSpecified names the blocks still decoded by hand, without a spec:

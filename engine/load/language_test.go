@@ -22,6 +22,9 @@ func TestSpecExamplesLoad(t *testing.T) {
 		if b.In == "tool" {
 			src = "tool \"t\" {\n  description = \"A tool.\"\n  annotations {\n    read_only_hint = true\n  }\n" + b.Example + "\n}\n"
 		}
+		if b.In == "confirm" {
+			src = "tool \"t\" {\n  description = \"A tool.\"\n  confirm {\n    message = \"Sure?\"\n" + b.Example + "\n  }\n}\n"
+		}
 		if _, diags := loadString(t, src, nil, nil); diags.HasErrors() {
 			t.Errorf("the example of %s does not load:\n%s\n%s", b.Path(), src, describe(diags))
 		}

@@ -52,6 +52,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Type: "rate_limit"},
 			{Type: "cache"},
 			{Type: "log"},
+			{Type: "confirm"},
 		},
 	}
 	for _, kind := range l.opts.Registry.ActionKinds() {
@@ -298,6 +299,14 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 	caller := engine.CallerType(l.claims)
 	ctx.Env = mapping.Env{"args": argsEnv, "caller": caller}
 	resultEnv := mapping.Env{"args": argsEnv, "caller": caller}
+	if c, form := l.confirm(ctx, content.Blocks); c != nil {
+		spec.Confirm = c
+		if spec.Cache != nil {
+			l.error(content.Blocks.OfType("confirm")[0].DefRange, "Cache of a tool that asks for confirmation", "A result from the cache would skip the confirmation: remove the cache block or the confirm block.")
+		}
+		ctx.Env = mapping.Env{"args": argsEnv, "caller": caller, "confirm": form}
+		resultEnv["confirm"] = form
+	}
 	var actionBlock *hcl.Block
 	for _, ab := range content.Blocks {
 		adapter, ok := l.opts.Registry.Action(ab.Type)

@@ -1,0 +1,221 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/engine/server"
+)
+
+// confirmTools delete an order, which appends a line to the file %[1]q,
+// once the person consents; delete_anyway runs when its client cannot be
+// asked.
+const confirmTools = `
+tool "delete_order" {
+  description = "Deletes an order."
+  arg "id" {
+    type = string
+  }
+  confirm {
+    message = expr("'Delete order ' + args.id + '?'")
+    field "reason" {
+      type        = string
+      title       = "Reason"
+      description = "Why the order goes"
+      enum        = ["duplicate", "fraud", "customer request"]
+    }
+    field "notify" {
+      type    = bool
+      default = true
+    }
+  }
+  exec {
+    command = ["sh", "-c", "echo \"$ID $REASON $NOTIFY\" >> \"$LOG\""]
+    env     = { ID = expr("args.id"), REASON = expr("confirm.reason"), NOTIFY = expr("string(confirm.notify)"), LOG = %[1]q }
+  }
+  text = expr("'deleted ' + args.id + ' (' + confirm.reason + ')'")
+}
+
+tool "delete_anyway" {
+  description = "Deletes an order, asking when it can."
+  arg "id" {
+    type = string
+  }
+  confirm {
+    message             = "Delete it?"
+    without_elicitation = "run"
+  }
+  exec {
+    command = ["sh", "-c", "echo \"$ID anyway\" >> \"$LOG\""]
+    env     = { ID = expr("args.id"), LOG = %[1]q }
+  }
+}
+`
+
+// answering is a client's elicitation handler that answers as told, and
+// keeps the questions it was asked.
+type answering struct {
+	mu     sync.Mutex
+	answer *mcp.ElicitResult
+	asked  []*mcp.ElicitParams
+}
+
+func (a *answering) handle(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, req.Params)
+	return a.answer, nil
+}
+
+func (a *answering) set(r *mcp.ElicitResult) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.answer, a.asked = r, nil
+}
+
+// TestConfirm: a tool with a confirm block asks the person through the
+// client before its action runs, with the message built from the
+// arguments and the form's schema; an acceptance runs the action, whose
+// programs read the answers; a decline or a dismissal is a tool error that
+// says so, and an answer outside the form is refused: neither runs
+// anything. Over stdio on 2025-11-25 (elicitation/create on the session)
+// and 2026-07-28, and over stateless HTTP on 2026-07-28 (input_required
+// and a signed request state, which the go-sdk client answers itself).
+func TestConfirm(t *testing.T) {
+	for _, transport := range []string{"stdio 2025-11-25", "stdio 2026-07-28", "http 2026-07-28"} {
+		t.Run(transport, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "deleted")
+			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			if diags.HasErrors() {
+				t.Fatal(enginetest.Describe(diags))
+			}
+			kind, version, _ := strings.Cut(transport, " ")
+			live := server.NewLive(cfg, nil, server.Options{HTTP: kind == "http"})
+			t.Cleanup(func() { _ = live.Close() })
+			ans := &answering{}
+			opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
+			var cs *mcp.ClientSession
+			if kind == "stdio" {
+				cs = connectLive(t, live, version, opts)
+			} else {
+				ts := httptest.NewServer(live.HTTPHandler())
+				t.Cleanup(ts.Close)
+				var err error
+				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = cs.Close() })
+			}
+			deleted := func() string {
+				b, _ := os.ReadFile(log)
+				return string(b)
+			}
+			call := func(id string) (*mcp.CallToolResult, error) {
+				return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_order", Arguments: map[string]any{"id": id}})
+			}
+
+			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"reason": "fraud"}})
+			res, err := call("42")
+			if err != nil || res.IsError || text(res) != "deleted 42 (fraud)" {
+				t.Fatalf("accepted: %v %+v", err, res)
+			}
+			if got := deleted(); got != "42 fraud true\n" {
+				t.Errorf("accepted: the action wrote %q, want the id, the reason and the default of notify", got)
+			}
+			if len(ans.asked) != 1 {
+				t.Fatalf("accepted: asked %d times, want once", len(ans.asked))
+			}
+			q := ans.asked[0]
+			props, _ := q.RequestedSchema.(map[string]any)["properties"].(map[string]any)
+			reason, _ := props["reason"].(map[string]any)
+			if q.Message != "Delete order 42?" || reason["title"] != "Reason" || len(reason["enum"].([]any)) != 3 || fmt.Sprint(q.RequestedSchema.(map[string]any)["required"]) != "[reason]" {
+				t.Errorf("the question was %q with the schema %v", q.Message, q.RequestedSchema)
+			}
+
+			for _, c := range []struct{ action, says string }{{"decline", "declined"}, {"cancel", "dismissed"}} {
+				ans.set(&mcp.ElicitResult{Action: c.action})
+				res, err := call("43")
+				if err != nil || !res.IsError || !strings.Contains(text(res), c.says) || !strings.Contains(text(res), "nothing was done") {
+					t.Errorf("%s: %v %+v", c.action, err, res)
+				}
+			}
+			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"reason": "boredom"}})
+			if res, err := call("44"); err == nil && !res.IsError {
+				t.Errorf("an answer outside the form was taken: %+v", res)
+			}
+			if got := deleted(); got != "42 fraud true\n" {
+				t.Errorf("a call that was not accepted ran: the log is %q", got)
+			}
+		})
+	}
+}
+
+// TestConfirmWithoutElicitation: a client that cannot be asked (no
+// elicitation capability; a client of 2025-11-25 over stateless HTTP,
+// which keeps no session to ask it on) is refused with the reason, and
+// nothing runs; a tool with without_elicitation = "run" runs.
+func TestConfirmWithoutElicitation(t *testing.T) {
+	for _, transport := range []string{"stdio without elicitation", "http 2025-11-25"} {
+		t.Run(transport, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "deleted")
+			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			if diags.HasErrors() {
+				t.Fatal(enginetest.Describe(diags))
+			}
+			var cs *mcp.ClientSession
+			why := "did not declare the elicitation capability"
+			if transport == "http 2025-11-25" {
+				live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+				t.Cleanup(func() { _ = live.Close() })
+				ts := httptest.NewServer(live.HTTPHandler())
+				t.Cleanup(ts.Close)
+				ans := &answering{answer: &mcp.ElicitResult{Action: "accept"}}
+				var err error
+				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, &mcp.ClientOptions{ElicitationHandler: ans.handle}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = cs.Close() })
+				why = "stateless HTTP server does not keep"
+			} else {
+				live := server.NewLive(cfg, nil, server.Options{})
+				t.Cleanup(func() { _ = live.Close() })
+				cs = connectLive(t, live, "2025-11-25", nil)
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_order", Arguments: map[string]any{"id": "42"}})
+			if err != nil || !res.IsError || !strings.Contains(text(res), why) || !strings.Contains(text(res), "nothing was done") {
+				t.Errorf("delete_order: %v %q, want a tool error that says %q", err, text(res), why)
+			}
+			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_anyway", Arguments: map[string]any{"id": "7"}})
+			if err != nil || res.IsError {
+				t.Errorf("delete_anyway: %v %+v", err, res)
+			}
+			if b, _ := os.ReadFile(log); string(b) != "7 anyway\n" {
+				t.Errorf("the log is %q, want delete_anyway's line alone", b)
+			}
+		})
+	}
+}
+
+// text is the text of a result's first block.
+func text(res *mcp.CallToolResult) string {
+	if res == nil || len(res.Content) == 0 {
+		return ""
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		return tc.Text
+	}
+	return ""
+}
