@@ -269,6 +269,7 @@ func FormSchema(fields []schema.Arg, titles map[string]string) map[string]any {
 type stateSigner struct {
 	keys [][]byte // the first signs; each verifies (a key being rotated)
 	used *usedNonces
+	now  func() time.Time
 }
 
 // maxStateBytes caps the request state a client may send back.
@@ -295,7 +296,7 @@ func newStateSigner(keys [][]byte) *stateSigner {
 	if len(keys) == 0 {
 		keys = [][]byte{processKey()}
 	}
-	return &stateSigner{keys: keys, used: &usedNonces{at: map[string]int64{}}}
+	return &stateSigner{keys: keys, used: &usedNonces{at: map[string]int64{}}, now: time.Now}
 }
 
 func digest(b []byte) string {
@@ -322,7 +323,7 @@ func (s *stateSigner) sign(ctx context.Context, tool string, args map[string]any
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce)
 	payload, err := json.Marshal(stateClaims{Tool: tool, Args: a, Caller: digest([]byte(CallerFrom(ctx).ID)),
-		Expires: time.Now().Add(ttl).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce)})
+		Expires: s.now().Add(ttl).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce)})
 	if err != nil {
 		return "", err
 	}
@@ -357,7 +358,7 @@ func (s *stateSigner) verify(ctx context.Context, state, tool string, args map[s
 	if err := json.Unmarshal(payload, &c); err != nil {
 		return &StateError{Reason: "it is not one this server made"}
 	}
-	now := time.Now().Unix()
+	now := s.now().Unix()
 	switch a, _ := argsDigest(args); {
 	case c.Tool != tool:
 		return &StateError{Reason: "it was made for another tool"}
