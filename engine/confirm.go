@@ -89,6 +89,10 @@ type Asking struct {
 	// Why says why it cannot, for the refusal: "the client did not declare
 	// the elicitation capability".
 	Why string
+	// Undeclared is set when the client could be asked, had it declared
+	// the capability: the server answers the refusal with the protocol
+	// error that says so.
+	Undeclared bool
 	// Answers are the client's answers to the previous round's questions,
 	// by key, and State the request state it echoed; both empty on a first
 	// call.

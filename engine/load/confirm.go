@@ -28,7 +28,7 @@ var confirmFieldSpec = &spec.Block{
   default     = "customer request"
 }`,
 	Attrs: []*spec.Attr{
-		spec.TypeConstraint("type", "is the field's type: string, number, integer or bool").DefaultIs("string").Shown(),
+		spec.TypeConstraint("type", "is the field's type: string, number, integer or bool").DefaultIs("string").Shown().Unevaluated(),
 		spec.String("title", "is the field's label in the form").Shown(),
 		spec.String("description", "tells the person what to answer").Shown(),
 		spec.Any("default", "is the value the form starts with; it makes the field optional").Shown(),

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/json"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -24,6 +26,7 @@ func askingOf(req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
 		a.Why = "a client of revision " + version + " is asked on a session, which this stateless HTTP server does not keep (it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
 	case caps == nil || caps.Elicitation == nil:
 		a.Why = "the client did not declare the elicitation capability"
+		a.Undeclared = version >= listenVersion
 	case caps.Elicitation.Form == nil && caps.Elicitation.URL != nil:
 		a.Why = "the client takes elicitation in URL mode alone, and a confirmation is a form"
 	default:
@@ -50,6 +53,15 @@ func askResult(q *engine.Question) *mcp.CallToolResult {
 		InputRequests: mcp.InputRequestMap{q.Key: &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}},
 		RequestState:  q.State,
 	}
+}
+
+// missingElicitation is the protocol error of 2026-07-28 for a call that
+// needs a capability its client did not declare (SEP-2575): the
+// confirmation of a tool, which asks by elicitation.
+func missingElicitation(t string) error {
+	data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}})
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
+		Message: "the tool " + t + " asks the person for confirmation before it runs (elicitation, form mode), and the client did not declare the elicitation capability; nothing was done"}
 }
 
 // stateError is the protocol error of a request state refused.

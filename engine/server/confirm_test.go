@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
@@ -198,14 +200,47 @@ func TestConfirmWithoutElicitation(t *testing.T) {
 			if err != nil || !res.IsError || !strings.Contains(text(res), why) || !strings.Contains(text(res), "nothing was done") {
 				t.Errorf("delete_order: %v %q, want a tool error that says %q", err, text(res), why)
 			}
-			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_anyway", Arguments: map[string]any{"id": "7"}})
-			if err != nil || res.IsError {
-				t.Errorf("delete_anyway: %v %+v", err, res)
-			}
-			if b, _ := os.ReadFile(log); string(b) != "7 anyway\n" {
-				t.Errorf("the log is %q, want delete_anyway's line alone", b)
-			}
+			answeredAnyway(t, cs, log)
 		})
+	}
+}
+
+// TestConfirmMissingCapability: over 2026-07-28, a client that did not
+// declare elicitation is answered with the protocol error that names the
+// capability (SEP-2575); without_elicitation = "run" runs all the same.
+func TestConfirmMissingCapability(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "deleted")
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_order", Arguments: map[string]any{"id": "42"}})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != mcp.CodeMissingRequiredClientCapabilities || !strings.Contains(string(werr.Data), `"elicitation"`) {
+		t.Errorf("delete_order: %v, want the error %d naming elicitation", err, mcp.CodeMissingRequiredClientCapabilities)
+	}
+	answeredAnyway(t, cs, log)
+}
+
+// answeredAnyway calls delete_anyway, which runs, and checks that it
+// alone wrote to log.
+func answeredAnyway(t *testing.T, cs *mcp.ClientSession, log string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_anyway", Arguments: map[string]any{"id": "7"}})
+	if err != nil || res.IsError {
+		t.Errorf("delete_anyway: %v %+v", err, res)
+	}
+	if b, _ := os.ReadFile(log); string(b) != "7 anyway\n" {
+		t.Errorf("the log is %q, want delete_anyway's line alone", b)
 	}
 }
 

@@ -409,8 +409,10 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		if l.opts.Metrics != nil {
 			ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
 		}
+		var asking *engine.Asking
 		if t.Confirms() {
-			ctx = engine.WithAsking(ctx, askingOf(req, l.opts.HTTP))
+			asking = askingOf(req, l.opts.HTTP)
+			ctx = engine.WithAsking(ctx, asking)
 		}
 		start := time.Now()
 		res := t.Call(ctx, args)
@@ -436,6 +438,9 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		}
 		if res.StateError != nil {
 			return nil, stateError(res.StateError)
+		}
+		if asking != nil && asking.Undeclared && res.Confirmation == engine.ConfirmRefused {
+			return nil, missingElicitation(name)
 		}
 		return out, nil
 	}
