@@ -62,6 +62,9 @@ type Test struct {
 	TargetRange hcl.Range
 	// Args are the call's arguments, as JSON.
 	Args json.RawMessage
+	// Answer is how the person answers the confirmation of a tool with a
+	// confirm block: nil when the test's client cannot be asked.
+	Answer *engine.Answer
 	// ExpectError is whether the call must be a tool error.
 	ExpectError bool
 	// Vars, Env and Mocks add to (and win over) the file's.
@@ -161,6 +164,7 @@ var (
 			{Name: "resource"},
 			{Name: "prompt"},
 			{Name: "args"},
+			{Name: "answer"},
 			{Name: "expect_error"},
 			{Name: "snapshot"},
 		},
@@ -404,6 +408,9 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	if a, ok := content.Attributes["args"]; ok {
 		t.Args = d.args(a)
 	}
+	if a, ok := content.Attributes["answer"]; ok {
+		t.Answer = d.answer(a)
+	}
 	env := d.assertEnv(t)
 	if a, ok := content.Attributes["expect_error"]; ok {
 		if v, ok := d.typed(a.Expr, cty.Bool, "true or false"); ok {
@@ -464,6 +471,30 @@ func (d *decoder) args(a *hcl.Attribute) json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// answer reads how the person answers a confirmation: "accept",
+// "decline" or "cancel", or the form's values, which accept.
+func (d *decoder) answer(a *hcl.Attribute) *engine.Answer {
+	const what = `answer is how the person answers the tool's confirmation: "accept", "decline", "cancel", or the form's values, such as { reason = "duplicate" }, which accept`
+	v, ok := d.eval(a.Expr)
+	if !ok {
+		return nil
+	}
+	switch {
+	case v.Type() == cty.String && !v.IsNull():
+		switch s := v.AsString(); s {
+		case engine.AnswerAccept, engine.AnswerDecline, engine.AnswerCancel:
+			return &engine.Answer{Action: s}
+		}
+	case v.Type().IsObjectType() || v.Type().IsMapType():
+		g, _ := mapping.FromCty(v)
+		if m, ok := g.(map[string]any); ok {
+			return &engine.Answer{Action: engine.AnswerAccept, Content: m}
+		}
+	}
+	d.error(a.Expr.Range(), "Invalid answer", "%s.", what)
+	return nil
 }
 
 // readOutline reads the outline of the configuration at paths, once for
