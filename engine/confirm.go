@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -405,4 +406,92 @@ func (u *usedNonces) use(nonce string, expires, now int64) error {
 	}
 	u.at[nonce] = expires
 	return nil
+}
+
+// ArgumentsKey names the question for missing arguments in the input
+// requests of 2026-07-28: the client answers under it.
+const ArgumentsKey = "arguments"
+
+// Asks reports whether a call of the tool may ask the person behind the
+// client: for consent, or for an argument it lacks.
+func (t *Tool) Asks() bool { return t.states != nil }
+
+// askArguments asks for the arguments with a question (ask) that the call
+// lacks, when its client can be asked, and puts the answers in raw; stop,
+// when not nil, ends the call (the question, a decline, a refused state).
+// A client that cannot be asked goes on without them: the arguments'
+// validation says what is missing.
+func (t *Tool) askArguments(ctx context.Context, raw json.RawMessage) (json.RawMessage, *Result) {
+	a := askingFrom(ctx)
+	if a == nil || !a.Able {
+		return raw, nil
+	}
+	var sent map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := dec.Decode(&sent); err != nil {
+			return raw, nil // the validation says what is wrong
+		}
+	}
+	if sent == nil {
+		sent = map[string]any{}
+	}
+	var missing []schema.Arg
+	for _, arg := range t.askable {
+		if v, ok := sent[arg.Name]; !ok || v == nil {
+			missing = append(missing, arg)
+		}
+	}
+	if len(missing) == 0 {
+		return raw, nil
+	}
+	ans, answered := a.Answers[ArgumentsKey]
+	if !answered || a.State == "" {
+		questions := make([]string, len(missing))
+		for i, arg := range missing {
+			questions[i] = arg.Ask
+		}
+		state, err := t.states.sign(ctx, t.spec.Name, sent, 0)
+		if err != nil {
+			return raw, errorResult(err.Error())
+		}
+		return raw, &Result{Confirmation: ConfirmAsked, Question: &Question{Key: ArgumentsKey,
+			Message: t.redactor.Redact(strings.Join(questions, "\n")), Schema: FormSchema(missing, nil), State: state}}
+	}
+	if err := t.states.verify(ctx, a.State, t.spec.Name, sent); err != nil {
+		r := refused(OutcomeInvalid, err.Error())
+		r.StateError, r.Confirmation = err, ConfirmRefused
+		return raw, r
+	}
+	switch ans.Action {
+	case AnswerAccept:
+	case AnswerDecline, AnswerCancel:
+		names := make([]string, len(missing))
+		for i, arg := range missing {
+			names[i] = arg.Name
+		}
+		r := refused(OutcomeDeclined, fmt.Sprintf("The person gave no %s, so nothing was done.", strings.Join(names, ", ")))
+		r.Confirmation = ConfirmDeclined
+		if ans.Action == AnswerCancel {
+			r.Confirmation = ConfirmCancelled
+		}
+		return raw, r
+	default:
+		r := refused(OutcomeInvalid, fmt.Sprintf("the answer has the action %q, not accept, decline or cancel, so nothing was done", SanitizeString(ans.Action)))
+		r.Confirmation = ConfirmRefused
+		return raw, r
+	}
+	// Only what was asked is taken; the arguments are then validated as
+	// any call's.
+	for _, arg := range missing {
+		if v, ok := ans.Content[arg.Name]; ok {
+			sent[arg.Name] = v
+		}
+	}
+	b, err := json.Marshal(sent)
+	if err != nil {
+		return raw, errorResult("the answered arguments cannot be written as JSON: " + err.Error())
+	}
+	return b, nil
 }

@@ -155,3 +155,61 @@ func TestConfirmAnswers(t *testing.T) {
 		t.Errorf("a client that cannot be asked: %+v", res)
 	}
 }
+
+// TestAskArguments: a call lacking an argument with ask is asked for it
+// (that one alone); the answer is validated as any argument, only the
+// arguments asked for are taken from it, and its state is bound to the
+// arguments sent.
+func TestAskArguments(t *testing.T) {
+	str := &schema.Type{Kind: schema.String}
+	tool, err := NewTool(ToolSpec{
+		Name: "greet", Description: "Greets.",
+		Args: []schema.Arg{{Name: "name", Type: str, MinLength: new(2), Ask: "Your name?"}, {Name: "greeting", Type: str, HasDefault: true, Default: "Hello"}},
+		Text: greet{},
+	}, DefaultSettings(), &Redactor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	able := WithAsking(context.Background(), &Asking{Able: true})
+	if res := tool.Call(able, json.RawMessage(`{"name": "Ada"}`)); res.Question != nil || res.Text() != "Hello, Ada" {
+		t.Errorf("a call with the argument: %+v", res)
+	}
+	ask := func(sent string) *Question {
+		t.Helper()
+		res := tool.Call(able, json.RawMessage(sent))
+		if res.Question == nil || res.Question.Key != ArgumentsKey || res.Question.Message != "Your name?" {
+			t.Fatalf("%s: not asked: %+v", sent, res)
+		}
+		return res.Question
+	}
+	q := ask(`{"greeting": "Hi"}`)
+	if props := q.Schema["properties"].(map[string]any); len(props) != 1 || props["name"] == nil {
+		t.Errorf("the form asks for %v, want name alone", props)
+	}
+	answer := func(q *Question, sent string, content map[string]any) *Result {
+		ctx := WithAsking(context.Background(), &Asking{Able: true, State: q.State, Answers: map[string]Answer{ArgumentsKey: {Action: AnswerAccept, Content: content}}})
+		return tool.Call(ctx, json.RawMessage(sent))
+	}
+	if res := answer(q, `{"greeting": "Hi"}`, map[string]any{"name": "Ada", "greeting": "Bye"}); res.IsError || res.Text() != "Hi, Ada" {
+		t.Errorf("answered: %+v, want the name answered and the greeting sent", res)
+	}
+	q = ask(`{}`)
+	if res := answer(q, `{}`, map[string]any{"name": "A"}); !res.IsError || !strings.Contains(res.Text(), "invalid arguments") {
+		t.Errorf("an answer the argument refuses: %+v", res)
+	}
+	q = ask(`{}`)
+	if res := answer(q, `{"greeting": "Yo"}`, map[string]any{"name": "Ada"}); res.StateError == nil {
+		t.Errorf("a state for other arguments was taken: %+v", res)
+	}
+	if res := tool.Call(context.Background(), json.RawMessage(`{}`)); !res.IsError || !strings.Contains(res.Text(), "name") {
+		t.Errorf("a client that cannot be asked: %+v, want the missing argument named", res)
+	}
+}
+
+// greet is the text "<greeting>, <name>".
+type greet struct{}
+
+func (greet) Eval(env map[string]any) (any, error) {
+	args := env["args"].(map[string]any)
+	return args["greeting"].(string) + ", " + args["name"].(string), nil
+}

@@ -142,6 +142,9 @@ type Tool struct {
 	form       *schema.Validator
 	formSchema map[string]any
 	states     *stateSigner
+	// askable are the arguments asked for when a call lacks them (their
+	// ask); nil for none.
+	askable []schema.Arg
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -198,6 +201,17 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		t.formSchema = FormSchema(c.Fields, c.Titles)
 		if t.form, err = schema.Compile(schema.InputSchema(c.Fields)); err != nil {
 			return nil, fmt.Errorf("the confirmation form of tool %q is invalid: %w", spec.Name, err)
+		}
+		t.states = newStateSigner(settings.RequestStateKeys)
+	}
+	for _, a := range spec.Args {
+		if a.Ask != "" {
+			t.askable = append(t.askable, a)
+		}
+	}
+	if t.askable != nil {
+		if spec.Confirm != nil {
+			return nil, fmt.Errorf("tool %q asks for confirmation, so it cannot also ask for arguments (not yet)", spec.Name)
 		}
 		t.states = newStateSigner(settings.RequestStateKeys)
 	}
@@ -449,6 +463,12 @@ func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Ac
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec callSecrets) {
 	tr := TracerFrom(ctx)
 	began := traceNow(tr)
+	if t.askable != nil {
+		var stop *Result
+		if raw, stop = t.askArguments(ctx, raw); stop != nil {
+			return stop, callSecrets{redact: t.scope.redact}
+		}
+	}
 	args, msg := t.arguments(raw)
 	if msg != "" {
 		// The arguments are refused, but their sensitive values are still

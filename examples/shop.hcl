@@ -34,6 +34,8 @@ tool "find_customer_orders" {
     type        = string
     format      = "email"
     description = "The customer's email address"
+    # A call without it asks the person (a client that can be asked).
+    ask = "Which customer? Their e-mail address, please."
   }
 
   sql {

@@ -83,6 +83,16 @@ test "cancel_order_unasked" {
   }
 }
 
+test "customer_orders_asked_for" {
+  tool   = "find_customer_orders"
+  answer = { email = "Ada.Lovelace@example.com" }
+
+  assert {
+    condition     = expr("len(structured.orders) > 0")
+    error_message = "the e-mail address the person gave is used"
+  }
+}
+
 test "bad_email" {
   tool         = "find_customer_orders"
   args         = { email = "not an email" }

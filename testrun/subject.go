@@ -80,8 +80,8 @@ func subject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.
 	if !ok {
 		return nil, 0, fmt.Errorf("the configuration (%s) has %s", strings.Join(t.File.Config, ", "), cfg.UnknownTool(t.Target))
 	}
-	if t.Answer != nil && !tool.Confirms() {
-		return nil, 0, fmt.Errorf("the test answers a confirmation, but the tool %s asks for none (it has no confirm block)", t.Target)
+	if t.Answer != nil && !tool.Asks() {
+		return nil, 0, fmt.Errorf("the test answers a question, but the tool %s asks none (it has no confirm block, and no argument with ask)", t.Target)
 	}
 	return func(ctx context.Context) *outcome { return callTool(ctx, tool, t.Args, t.Answer) }, tool.Timeout(), nil
 }
@@ -90,7 +90,7 @@ func subject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.
 // answered answer, as a client would: it calls again with the answer and
 // the request state. Without an answer, the client cannot be asked.
 func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage, answer *engine.Answer) *outcome {
-	if tool.Confirms() {
+	if tool.Asks() {
 		asking := &engine.Asking{Why: "the test gives no answer to its confirmation"}
 		if answer != nil {
 			asking = &engine.Asking{Able: true}

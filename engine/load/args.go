@@ -34,6 +34,7 @@ var argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_items"},
 	{Name: "schema"},
 	{Name: "header"},
+	{Name: "ask"},
 }, Blocks: []hcl.BlockHeaderSchema{{Type: "complete"}}}
 
 // args decodes the arg blocks of a tool, and the type of args.* that its
@@ -191,8 +192,33 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.
 			l.error(at.Expr.Range(), "Both default and optional", "An argument with a default is already optional; remove optional.")
 		}
 	}
+	if at, ok := attrs["ask"]; ok {
+		a.Ask = l.askable(ctx, a, at)
+	}
 	complete := l.atMostOne(content.Blocks, "complete", "argument")
 	return a, complete, len(l.diags) == before || !l.diags[before:].HasErrors()
+}
+
+// askable reads an argument's ask: the question put to the person when a
+// call lacks the argument. The argument must be required (one with a
+// default or optional is never missing), of a type a form holds, and not
+// sensitive (a form must not ask for secrets).
+func (l *loader) askable(ctx *engine.DecodeContext, a schema.Arg, at *hcl.Attribute) string {
+	l.public(ctx, at.Expr, "the ask of an argument")
+	q := l.str(ctx, at)
+	switch {
+	case strings.TrimSpace(q) == "":
+		l.error(at.Expr.Range(), "Invalid ask", "ask is the question put to the person when a call lacks the argument, such as \"Which city?\".")
+	case a.Schema != nil || a.Type == nil || (a.Type.Kind != schema.String && a.Type.Kind != schema.Number && a.Type.Kind != schema.Integer && a.Type.Kind != schema.Bool):
+		l.error(at.NameRange, "Ask for an argument of this type", "A form asks for a string, a number, an integer or a bool; this argument is none of them.")
+	case a.Sensitive:
+		l.error(at.NameRange, "Ask for a sensitive argument", "A form must not ask for secrets (the client shows and may keep the answers): remove ask, or sensitive.")
+	case a.HasDefault || a.Optional:
+		l.error(at.NameRange, "Ask for an argument that is never missing", "An argument with a default, or optional, is never missing, so it is never asked for: remove ask, or the default.")
+	default:
+		return q
+	}
+	return ""
 }
 
 // header reads an argument's header: the name of the HTTP header that

@@ -58,6 +58,36 @@ func TestConfirmBlockErrors(t *testing.T) {
 		{`server {
   request_state_keys = ["short"]
 }`, "Short request state key"},
+		{`tool "t" {
+  description = "A tool."
+  arg "password" {
+    sensitive = true
+    ask       = "Your password?"
+  }
+}`, "Ask for a sensitive argument"},
+		{`tool "t" {
+  description = "A tool."
+  arg "city" {
+    default = "Paris"
+    ask     = "Which city?"
+  }
+}`, "never missing"},
+		{`tool "t" {
+  description = "A tool."
+  arg "tags" {
+    type = list(string)
+    ask  = "Which tags?"
+  }
+}`, "Ask for an argument of this type"},
+		{`tool "t" {
+  description = "A tool."
+  arg "city" {
+    ask = "Which city?"
+  }
+  confirm {
+    message = "Sure?"
+  }
+}`, "cannot also ask for arguments"},
 	} {
 		_, diags := loadString(t, c.src, nil, nil)
 		if !diags.HasErrors() || !strings.Contains(describe(diags), c.want) {

@@ -254,3 +254,85 @@ func text(res *mcp.CallToolResult) string {
 	}
 	return ""
 }
+
+// askTools ask for the city when a call lacks it.
+const askTools = `
+tool "weather" {
+  description = "The weather in a city."
+  arg "city" {
+    type        = string
+    description = "A city"
+    min_length  = 2
+    ask         = "Which city?"
+  }
+  arg "days" {
+    type    = integer
+    default = 1
+  }
+  text = expr("'Weather in ' + args.city + ' for ' + string(args.days) + ' days'")
+}
+`
+
+// TestAskMissingArgument: a call that lacks an argument with ask is asked
+// for it, with a form of the argument's schema; the answer is validated as
+// any argument; a decline runs nothing; a call that has it is not asked.
+// Over stdio on 2025-11-25 and over stateless HTTP on 2026-07-28.
+func TestAskMissingArgument(t *testing.T) {
+	for _, transport := range []string{"stdio 2025-11-25", "http 2026-07-28"} {
+		t.Run(transport, func(t *testing.T) {
+			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), askTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			if diags.HasErrors() {
+				t.Fatal(enginetest.Describe(diags))
+			}
+			kind, version, _ := strings.Cut(transport, " ")
+			live := server.NewLive(cfg, nil, server.Options{HTTP: kind == "http"})
+			t.Cleanup(func() { _ = live.Close() })
+			ans := &answering{}
+			opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
+			var cs *mcp.ClientSession
+			if kind == "stdio" {
+				cs = connectLive(t, live, version, opts)
+			} else {
+				ts := httptest.NewServer(live.HTTPHandler())
+				t.Cleanup(ts.Close)
+				var err error
+				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = cs.Close() })
+			}
+			call := func(args map[string]any) (*mcp.CallToolResult, error) {
+				return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "weather", Arguments: args})
+			}
+			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"city": "Lyon"}})
+			res, err := call(map[string]any{"days": 3})
+			if err != nil || res.IsError || text(res) != "Weather in Lyon for 3 days" {
+				t.Fatalf("answered: %v %+v", err, res)
+			}
+			if len(ans.asked) != 1 || ans.asked[0].Message != "Which city?" {
+				t.Fatalf("asked %+v", ans.asked)
+			}
+			city, _ := ans.asked[0].RequestedSchema.(map[string]any)["properties"].(map[string]any)["city"].(map[string]any)
+			if city["type"] != "string" || city["description"] != "A city" || fmt.Sprint(city["minLength"]) != "2" {
+				t.Errorf("the form: %v", ans.asked[0].RequestedSchema)
+			}
+
+			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"city": "Lyon"}})
+			if res, err := call(map[string]any{"city": "Paris"}); err != nil || text(res) != "Weather in Paris for 1 days" || len(ans.asked) != 0 {
+				t.Errorf("a call with the argument: %v %+v, asked %d times", err, res, len(ans.asked))
+			}
+			ans.set(&mcp.ElicitResult{Action: "decline"})
+			if res, err := call(nil); err != nil || !res.IsError || !strings.Contains(text(res), "gave no city") {
+				t.Errorf("declined: %v %+v", err, res)
+			}
+			// The go-sdk client checks the answer against the form itself
+			// (the engine's tests send it one outside); either way,
+			// nothing runs.
+			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"city": "X"}})
+			if res, err := call(nil); err == nil && !res.IsError {
+				t.Errorf("an answer the argument's schema refuses was taken: %q", text(res))
+			}
+		})
+	}
+}

@@ -410,7 +410,7 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
 		}
 		var asking *engine.Asking
-		if t.Confirms() {
+		if t.Asks() {
 			asking = askingOf(req, l.opts.HTTP)
 			ctx = engine.WithAsking(ctx, asking)
 		}
