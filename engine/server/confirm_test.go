@@ -24,6 +24,10 @@ import (
 // once the person consents; delete_anyway runs when its client cannot be
 // asked.
 const confirmTools = `
+audit {
+  file = "%[1]s.audit"
+}
+
 tool "delete_order" {
   description = "Deletes an order."
   arg "id" {
@@ -159,6 +163,12 @@ func TestConfirm(t *testing.T) {
 			}
 			if got := deleted(); got != "42 fraud true\n" {
 				t.Errorf("a call that was not accepted ran: the log is %q", got)
+			}
+			audit, _ := os.ReadFile(log + ".audit")
+			for _, decision := range []string{"asked", "accepted", "declined", "cancelled"} {
+				if !strings.Contains(string(audit), `"confirmation":"`+decision+`"`) {
+					t.Errorf("no audit line says the confirmation was %s:\n%s", decision, audit)
+				}
 			}
 		})
 	}
