@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -342,6 +344,80 @@ func TestAskMissingArgument(t *testing.T) {
 			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"city": "X"}})
 			if res, err := call(nil); err == nil && !res.IsError {
 				t.Errorf("an answer the argument's schema refuses was taken: %q", text(res))
+			}
+		})
+	}
+}
+
+// replicas is an http.RoundTripper that sends each request to the next of
+// its servers in turn, as a load balancer without affinity would.
+type replicas struct {
+	mu   sync.Mutex
+	urls []*url.URL
+	next int
+}
+
+func (r *replicas) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	u := r.urls[r.next%len(r.urls)]
+	r.next++
+	r.mu.Unlock()
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host, req.Host = u.Scheme, u.Host, u.Host
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// TestConfirmAcrossReplicas: two replicas that share request_state_keys
+// resume each other's confirmations: the question comes from one, the
+// answer goes to the other. Replicas whose keys differ refuse the other's
+// state, and nothing runs.
+func TestConfirmAcrossReplicas(t *testing.T) {
+	key := func(c string) string { return `server {
+  request_state_keys = ["` + strings.Repeat(c, 32) + `"]
+}
+` }
+	for _, c := range []struct {
+		name   string
+		keys   [2]string
+		resume bool
+	}{{"shared keys", [2]string{"a", "a"}, true}, {"other keys", [2]string{"a", "b"}, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "deleted")
+			var urls []*url.URL
+			for _, k := range c.keys {
+				cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), key(k)+fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+				if diags.HasErrors() {
+					t.Fatal(enginetest.Describe(diags))
+				}
+				live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+				t.Cleanup(func() { _ = live.Close() })
+				ts := httptest.NewServer(live.HTTPHandler())
+				t.Cleanup(ts.Close)
+				u, _ := url.Parse(ts.URL)
+				urls = append(urls, u)
+			}
+			lb := &replicas{urls: urls}
+			ans := &answering{answer: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"reason": "duplicate"}}}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, &mcp.ClientOptions{ElicitationHandler: ans.handle}).Connect(context.Background(),
+				&mcp.StreamableClientTransport{Endpoint: "http://replicas" + server.Path, HTTPClient: &http.Client{Transport: lb}}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cs.Close() })
+			lb.mu.Lock()
+			lb.next = 0 // the call goes to the first, its answer to the second
+			lb.mu.Unlock()
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_order", Arguments: map[string]any{"id": "9"}})
+			b, _ := os.ReadFile(log)
+			if c.resume {
+				if err != nil || res.IsError || string(b) != "9 duplicate true\n" {
+					t.Errorf("resumed on the other replica: %v %+v, log %q", err, res, b)
+				}
+			} else if err == nil || !strings.Contains(err.Error(), "signature") || len(b) > 0 {
+				t.Errorf("a state signed with another key: %v %+v, log %q; want a refusal and nothing run", err, res, b)
+			}
+			if len(ans.asked) != 1 {
+				t.Errorf("asked %d times, want once", len(ans.asked))
 			}
 		})
 	}
