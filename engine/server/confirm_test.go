@@ -372,10 +372,12 @@ func (r *replicas) RoundTrip(req *http.Request) (*http.Response, error) {
 // answer goes to the other. Replicas whose keys differ refuse the other's
 // state, and nothing runs.
 func TestConfirmAcrossReplicas(t *testing.T) {
-	key := func(c string) string { return `server {
+	key := func(c string) string {
+		return `server {
   request_state_keys = ["` + strings.Repeat(c, 32) + `"]
 }
-` }
+`
+	}
 	for _, c := range []struct {
 		name   string
 		keys   [2]string
