@@ -51,15 +51,25 @@ const (
 	AnswerCancel  = "cancel"
 )
 
-// The decisions the audit log records for a tool with a confirm block.
+// Decision is what a tool that asks decided, which the audit log records.
+type Decision uint8
+
+// The decisions.
 const (
-	ConfirmAsked     = "asked"     // the call asked, and returned
-	ConfirmAccepted  = "accepted"  // the person consented: the action ran
-	ConfirmDeclined  = "declined"  // nothing ran
-	ConfirmCancelled = "cancelled" // dismissed: nothing ran
-	ConfirmRefused   = "refused"   // the client cannot be asked, or its answer or state was refused: nothing ran
-	ConfirmUnasked   = "unasked"   // the client cannot be asked, and without_elicitation = "run": the action ran
+	ConfirmNone      Decision = iota // the tool asks nothing
+	ConfirmAsked                     // the call asked, and returned
+	ConfirmAccepted                  // the person consented or answered: the action ran
+	ConfirmDeclined                  // nothing ran
+	ConfirmCancelled                 // dismissed: nothing ran
+	ConfirmRefused                   // the client cannot be asked, or its answer or state was refused: nothing ran
+	ConfirmUnasked                   // the client cannot be asked, and without_elicitation = "run": the action ran
 )
+
+// String is the decision as the audit log writes it: "accepted"; "" for
+// ConfirmNone.
+func (d Decision) String() string {
+	return [...]string{"", "asked", "accepted", "declined", "cancelled", "refused", "unasked"}[d]
+}
 
 // Question is what a call asks before its action runs. The server sends it
 // as an input request of an input_required result (2026-07-28), which a
@@ -337,7 +347,7 @@ func (s *stateSigner) sign(ctx context.Context, tool string, args map[string]any
 	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), nil
 }
 
-func (s *stateSigner) verify(ctx context.Context, state, tool string, args map[string]any) error {
+func (s *stateSigner) verify(ctx context.Context, state, tool string, args map[string]any) *StateError {
 	if len(state) > maxStateBytes {
 		return &StateError{Reason: fmt.Sprintf("it is longer than %d bytes", maxStateBytes)}
 	}
@@ -388,7 +398,7 @@ type usedNonces struct {
 const maxUsedNonces = 100_000
 
 // use records nonce; the error says why a state cannot be answered.
-func (u *usedNonces) use(nonce string, expires, now int64) error {
+func (u *usedNonces) use(nonce string, expires, now int64) *StateError {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if _, seen := u.at[nonce]; seen {

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -72,8 +71,8 @@ func TestRequestState(t *testing.T) {
 
 	refusedWith := func(name string, res *Result, reason string) {
 		t.Helper()
-		var se *StateError
-		if !errors.As(res.StateError, &se) || !strings.Contains(se.Reason, reason) || !res.IsError || res.Confirmation != ConfirmRefused {
+		se := res.StateError
+		if se == nil || !strings.Contains(se.Reason, reason) || !res.IsError || res.Confirmation != ConfirmRefused {
 			t.Errorf("%s: got %+v (%v), want a StateError that says %q", name, res, res.StateError, reason)
 		}
 	}
@@ -128,8 +127,9 @@ func TestConfirmAnswers(t *testing.T) {
 	tool := confirmTool(t)
 	args := `{"table": "users"}`
 	for _, c := range []struct {
-		answer       Answer
-		says, decide string
+		answer Answer
+		says   string
+		decide Decision
 	}{
 		{Answer{Action: AnswerDecline}, "declined", ConfirmDeclined},
 		{Answer{Action: AnswerCancel}, "dismissed", ConfirmCancelled},

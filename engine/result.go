@@ -56,6 +56,10 @@ type Result struct {
 	// IsError marks a tool error: bad arguments, a failed action, a result
 	// that breaks the output schema.
 	IsError bool
+	// Confirmation is what a tool that asks decided, for the audit log;
+	// ConfirmNone for other tools. (A byte, next to IsError: a result of
+	// a tool that asks nothing is no larger for it.)
+	Confirmation Decision
 	// Meta is the result's _meta object, such as the [CacheMetaKey] of a
 	// result served from the cache; nil for most.
 	Meta map[string]any
@@ -64,13 +68,9 @@ type Result struct {
 	// runs: the server sends it to the client as an input request, and
 	// the result has no content.
 	Question *Question
-	// Confirmation is what a tool with a confirm block decided (one of
-	// the Confirm… constants), for the audit log; "" for other tools.
-	Confirmation string
 	// StateError, when not nil, is a request state refused: the server
 	// answers it with a protocol error.
-	StateError error
-
+	StateError *StateError
 	// outcome is why a tool error ended the call, when the engine knows
 	// better than "tool_error".
 	outcome Outcome

@@ -513,7 +513,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 			return stop, sec
 		}
 		defer func() {
-			if res.Confirmation == "" {
+			if res.Confirmation == ConfirmNone {
 				res.Confirmation = ConfirmAccepted
 				if askingFrom(ctx) == nil || !askingFrom(ctx).Able {
 					res.Confirmation = ConfirmUnasked
