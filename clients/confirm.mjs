@@ -3,7 +3,8 @@
 // over stdio it is asked with elicitation/create, with the message and
 // the form; a decline and a dismissal cancel nothing (the order is still
 // pending after them), an acceptance cancels it with the reason chosen,
-// and an answer outside the form is refused. Over stateless HTTP its
+// and an answer outside the form is refused; find_customer_orders asks
+// for the e-mail address a call lacks. Over stateless HTTP its
 // revision (before 2026-07-28) cannot be asked, and the call is refused
 // with the reason.
 //
@@ -57,8 +58,15 @@ try {
 answer = { action: "accept", content: { reason: "customer request" } };
 res = await cancel(13);
 check(!res.isError && res.structuredContent?.status === "cancelled", `order 13 after an answer outside the form: ${JSON.stringify(res)}`);
+
+// An argument with ask: a call without it asks for it.
+answer = { action: "accept", content: { email: "Ada.Lovelace@example.com" } };
+asked.length = 0;
+res = await client.callTool({ name: "find_customer_orders", arguments: {} });
+check(!res.isError && res.structuredContent?.orders?.length > 0 && asked[0]?.requestedSchema?.properties?.email?.format === "email",
+  `a missing argument asked for: ${JSON.stringify(res)} after ${JSON.stringify(asked)}`);
 await client.close();
-console.log(`stdio: asked ${asked.length} times; accept, decline, cancel and an answer outside the form`);
+console.log("stdio: accept, decline, cancel, an answer outside the form, and a missing argument asked for");
 
 const remote = new Client({ name: "mcpdecl-confirm", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
 remote.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { reason: "fraud" } }));
