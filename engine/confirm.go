@@ -284,6 +284,9 @@ func FormSchema(fields []schema.Arg, titles map[string]string) map[string]any {
 type stateSigner struct {
 	keys [][]byte // the first signs; each verifies (a key being rotated)
 	used *usedNonces
+	// shared, when not nil, remembers the answered states in place of
+	// used: those of every replica.
+	shared StateStore
 	now  func() time.Time
 }
 
@@ -307,11 +310,11 @@ var processKey = sync.OnceValue(func() []byte {
 	return k
 })
 
-func newStateSigner(keys [][]byte) *stateSigner {
+func newStateSigner(keys [][]byte, shared StateStore) *stateSigner {
 	if len(keys) == 0 {
 		keys = [][]byte{processKey()}
 	}
-	return &stateSigner{keys: keys, used: &usedNonces{at: map[string]int64{}}, now: time.Now}
+	return &stateSigner{keys: keys, used: &usedNonces{at: map[string]int64{}}, shared: shared, now: time.Now}
 }
 
 func digest(b []byte) string {
@@ -384,7 +387,25 @@ func (s *stateSigner) verify(ctx context.Context, state, tool string, args map[s
 	case now > c.Expires:
 		return &StateError{Reason: "it expired"}
 	}
+	if s.shared != nil {
+		fresh, err := s.shared.Answer(ctx, c.Nonce, time.Unix(c.Expires, 0))
+		switch {
+		case err != nil:
+			return &StateError{Reason: "whether it was answered already cannot be checked (" + err.Error() + "), so it is not taken; try again"}
+		case !fresh:
+			return &StateError{Reason: "it was answered already (a state is good for one answer)"}
+		}
+		return nil
+	}
 	return s.used.use(c.Nonce, c.Expires, now)
+}
+
+// A StateStore remembers the request states already answered, until they
+// expire, so that each is answered once: by the replicas that share it.
+type StateStore interface {
+	// Answer records nonce until expires; fresh is false when it was
+	// recorded already. An error refuses the answer.
+	Answer(ctx context.Context, nonce string, expires time.Time) (fresh bool, err error)
 }
 
 // usedNonces are the nonces of the request states already answered, kept

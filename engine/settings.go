@@ -46,6 +46,10 @@ type Settings struct {
 	// first) and verify them (each: a key being replaced and its
 	// successor); none: a key of this process alone.
 	RequestStateKeys [][]byte
+	// RequestStates, when not nil, remembers the request states answered,
+	// shared by the replicas (the request_states block); nil: each tool
+	// remembers its own in memory.
+	RequestStates StateStore
 }
 
 // The values of output_schemas: what a tool's outputSchema carries in

@@ -202,7 +202,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		if t.form, err = schema.Compile(schema.InputSchema(c.Fields)); err != nil {
 			return nil, fmt.Errorf("the confirmation form of tool %q is invalid: %w", spec.Name, err)
 		}
-		t.states = newStateSigner(settings.RequestStateKeys)
+		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
 	for _, a := range spec.Args {
 		if a.Ask != "" {
@@ -213,7 +213,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		if spec.Confirm != nil {
 			return nil, fmt.Errorf("tool %q asks for confirmation, so it cannot also ask for arguments (not yet)", spec.Name)
 		}
-		t.states = newStateSigner(settings.RequestStateKeys)
+		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
 	t.remoteStores = isRemote(spec.RateLimiter) || spec.Cache != nil && isRemote(spec.Cache.Store)
 	if t.spec.Timeout == 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/requeststate"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
@@ -66,6 +67,21 @@ var confirmSpec = &spec.Block{
 		spec.Duration("ttl", "is how long the person may take to answer").Range(int64(10*time.Second), int64(24*time.Hour)).WithDefault(engine.DefaultConfirmTTL),
 	},
 	Blocks: []spec.Nested{{Block: confirmFieldSpec}},
+}
+
+// requestStatesBlock decodes the request_states block, if any, and opens
+// its store, which the tools that ask share.
+func (l *loader) requestStatesBlock() {
+	b := l.single("request_states", "Where the request states answered are remembered is already declared")
+	if b == nil {
+		return
+	}
+	store, diags := requeststate.Decode(b, l.decodeContext(b.DefRange.Filename))
+	l.diags = append(l.diags, diags...)
+	if store != nil {
+		l.settings.RequestStates = store
+		l.decoded = append(l.decoded, store)
+	}
 }
 
 // confirm decodes the confirm block of a tool, if any, with ctx.Env the

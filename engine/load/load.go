@@ -201,6 +201,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.authBlock()
 	l.rateLimitBlock()
 	l.cacheBlock()
+	l.requestStatesBlock()
 	tools := l.tools()
 	served, templates := l.served()
 	prompts := l.prompts()
@@ -368,6 +369,7 @@ func (l *loader) rootSchema() *hcl.BodySchema {
 		{Type: "tracing"},
 		{Type: "rate_limit"},
 		{Type: "cache"},
+		{Type: "request_states"},
 		{Type: "auth"},
 		{Type: "resource", LabelNames: []string{"name"}},
 		{Type: "resource_template", LabelNames: []string{"name"}},

@@ -42,7 +42,7 @@ func (l *loader) servedToolSchema(args bool) *hcl.BodySchema {
 	}
 	for _, b := range s.Blocks {
 		switch b.Type {
-		case "annotations", "output", "rate_limit", "cache", "log":
+		case "annotations", "output", "rate_limit", "cache", "log", "confirm":
 			continue
 		case "arg":
 			if !args {

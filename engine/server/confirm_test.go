@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // confirmTools delete an order, which appends a line to the file %[1]q,
@@ -422,5 +424,50 @@ func TestConfirmAcrossReplicas(t *testing.T) {
 				t.Errorf("asked %d times, want once", len(ans.asked))
 			}
 		})
+	}
+}
+
+// TestConfirmReplayAcrossReplicas: two replicas that share request_states
+// in Redis take a request state once between them: answered on one, it
+// is refused on the other, and the action runs once.
+func TestConfirmReplayAcrossReplicas(t *testing.T) {
+	redisURL := "redis://" + testservice.Redis(t) + "/0"
+	prefix := fmt.Sprintf("mcpdecl-test-%d", os.Getpid())
+	shared := `server {
+  request_state_keys = ["` + strings.Repeat("s", 32) + `"]
+}
+request_states {
+  store     = "redis"
+  redis_url = "` + redisURL + `"
+  prefix    = "` + prefix + `"
+}
+`
+	log := filepath.Join(t.TempDir(), "deleted")
+	var tools []*engine.Tool
+	for range 2 {
+		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), shared+fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+		if diags.HasErrors() {
+			t.Fatal(enginetest.Describe(diags))
+		}
+		tool, _ := cfg.Tool("delete_order")
+		tools = append(tools, tool)
+	}
+	args := json.RawMessage(`{"id": "5"}`)
+	ctx := engine.WithAsking(context.Background(), &engine.Asking{Able: true})
+	q := tools[0].Call(ctx, args).Question
+	if q == nil {
+		t.Fatal("not asked")
+	}
+	answer := engine.WithAsking(context.Background(), &engine.Asking{Able: true, State: q.State,
+		Answers: map[string]engine.Answer{"confirm": {Action: "accept", Content: map[string]any{"reason": "fraud"}}}})
+	if res := tools[0].Call(answer, args); res.IsError {
+		t.Fatalf("answered on the first replica: %s", res.Text())
+	}
+	res := tools[1].Call(answer, args)
+	if res.StateError == nil || !strings.Contains(res.StateError.Reason, "answered already") {
+		t.Errorf("the same state on the second replica: %+v, want it refused as answered already", res)
+	}
+	if b, _ := os.ReadFile(log); string(b) != "5 fraud true\n" {
+		t.Errorf("the log is %q, want one deletion", b)
 	}
 }
