@@ -287,7 +287,7 @@ type stateSigner struct {
 	// shared, when not nil, remembers the answered states in place of
 	// used: those of every replica.
 	shared StateStore
-	now  func() time.Time
+	now    func() time.Time
 }
 
 // maxStateBytes caps the request state a client may send back.
