@@ -42,3 +42,6 @@ out=$(mcp-inspector --cli "$SERVER_URL" --transport http --method prompts/list 2
 expect "inspector, http, prompts/list" 'customer_report' "$out"
 cp clients/served.mjs "$NODE_TOOLS/served.mjs"
 node "$NODE_TOOLS/served.mjs" "$work/mcpdecl" "$SERVER_URL" "$work/shop.db"
+# Confirmation (elicitation): accepted, declined, dismissed, over stdio.
+cp clients/confirm.mjs "$NODE_TOOLS/confirm.mjs"
+node "$NODE_TOOLS/confirm.mjs" "$work/mcpdecl" "$SERVER_URL" "$work/confirm.db"

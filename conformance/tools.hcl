@@ -232,3 +232,96 @@ tool "test_header_param" {
   }
   text = expr("'region ' + args.region")
 }
+
+# Confirmations: over stateless HTTP a client of 2026-07-28 is asked with an
+# input_required result and calls again with the answer and the signed
+# request state (a client of 2025-11-25 would need a session).
+tool "test_input_required_result_elicitation" {
+  description = "Asks for a name, and greets."
+  confirm {
+    key     = "user_name"
+    message = "What is your name?"
+    field "name" {
+      type = string
+    }
+  }
+  text = expr("'Hello, ' + confirm.name + '!'")
+}
+
+tool "test_input_required_result_request_state" {
+  description = "Asks for a confirmation, and says the state was checked."
+  confirm {
+    message = "Please confirm"
+    field "ok" {
+      type = bool
+    }
+  }
+  text = "state-ok"
+}
+
+tool "test_input_required_result_tampered_state" {
+  description = "Asks for a confirmation; a tampered request state is refused."
+  confirm {
+    message = "Please confirm"
+    field "ok" {
+      type = bool
+    }
+  }
+  text = "state-ok"
+}
+
+tool "test_elicitation" {
+  description = "Asks the person for a user name and an e-mail address."
+  arg "message" {
+    type = string
+  }
+  confirm {
+    message = expr("args.message")
+    field "username" {
+      type        = string
+      description = "User's response"
+    }
+    field "email" {
+      type        = string
+      description = "User's email address"
+    }
+  }
+  text = expr("'User response: ' + confirm.username + ' <' + confirm.email + '>'")
+}
+
+tool "test_elicitation_sep1034_defaults" {
+  description = "Asks with a form whose fields have defaults."
+  confirm {
+    message = "Please review and update the form fields with defaults"
+    field "name" {
+      type    = string
+      default = "John Doe"
+    }
+    field "age" {
+      type    = integer
+      default = 30
+    }
+    field "score" {
+      type    = number
+      default = 95.5
+    }
+    field "status" {
+      type    = string
+      enum    = ["active", "inactive", "pending"]
+      default = "active"
+    }
+    field "verified" {
+      type    = bool
+      default = true
+    }
+  }
+  text = expr("'Elicitation completed: ' + toJSON(confirm)")
+}
+
+tool "test_streaming_elicitation" {
+  description = "Asks to go on: its answer is an input_required result, never a request of its own on the stream."
+  confirm {
+    message = "Go on?"
+  }
+  text = "done"
+}

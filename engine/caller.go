@@ -90,14 +90,38 @@ func (c Caller) Value() map[string]any {
 	return map[string]any{"id": c.ID, "sub": c.Subject, "authenticated": c.Authenticated, "scopes": scopes, "claims": claims}
 }
 
-type callerValueKey struct{}
+type programVarsKey struct{}
+
+// programVars are the variables of a call's programs besides args, when
+// they read some: the caller, and the answers of a confirmation.
+type programVars struct {
+	caller, confirm map[string]any
+}
 
 // CallerValue is the caller as the programs of the call under way read
 // it, for actions to put in their programs' environment as "caller"; nil
 // when no program of the tool reads it.
 func CallerValue(ctx context.Context) map[string]any {
-	v, _ := ctx.Value(callerValueKey{}).(map[string]any)
-	return v
+	v, _ := ctx.Value(programVarsKey{}).(*programVars)
+	if v == nil {
+		return nil
+	}
+	return v.caller
+}
+
+// ProgramEnv is the environment of an action's programs for a call with
+// args: args, and caller and confirm when the tool's programs read them.
+func ProgramEnv(ctx context.Context, args map[string]any) map[string]any {
+	env := map[string]any{"args": args}
+	if v, _ := ctx.Value(programVarsKey{}).(*programVars); v != nil {
+		if v.caller != nil {
+			env["caller"] = v.caller
+		}
+		if v.confirm != nil {
+			env["confirm"] = v.confirm
+		}
+	}
+	return env
 }
 
 // CallerType is the type of the caller variable of programs, given the

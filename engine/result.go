@@ -56,10 +56,21 @@ type Result struct {
 	// IsError marks a tool error: bad arguments, a failed action, a result
 	// that breaks the output schema.
 	IsError bool
+	// Confirmation is what a tool that asks decided, for the audit log;
+	// ConfirmNone for other tools. (A byte, next to IsError: a result of
+	// a tool that asks nothing is no larger for it.)
+	Confirmation Decision
 	// Meta is the result's _meta object, such as the [CacheMetaKey] of a
 	// result served from the cache; nil for most.
 	Meta map[string]any
 
+	// Question, when not nil, is what the call asks before its action
+	// runs: the server sends it to the client as an input request, and
+	// the result has no content.
+	Question *Question
+	// StateError, when not nil, is a request state refused: the server
+	// answers it with a protocol error.
+	StateError *StateError
 	// outcome is why a tool error ended the call, when the engine knows
 	// better than "tool_error".
 	outcome Outcome
@@ -76,6 +87,7 @@ const (
 	OutcomeDenied      Outcome = "denied"            // the caller's token lacks the tool's scopes
 	OutcomeRateLimited Outcome = "rate_limited"      // a rate limit refused the call
 	OutcomeTimeout     Outcome = "timeout"           // the call ran out of time
+	OutcomeDeclined    Outcome = "declined"          // the person declined or dismissed a confirmation
 )
 
 // Outcome is how the call that gave r ended.

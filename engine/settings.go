@@ -42,6 +42,14 @@ type Settings struct {
 	// progress, and whose action reports none of its own, is sent a
 	// progress notification that says it still runs; 0 for never.
 	ProgressHeartbeat time.Duration
+	// RequestStateKeys sign the request states of confirmations (the
+	// first) and verify them (each: a key being replaced and its
+	// successor); none: a key of this process alone.
+	RequestStateKeys [][]byte
+	// RequestStates, when not nil, remembers the request states answered,
+	// shared by the replicas (the request_states block); nil: each tool
+	// remembers its own in memory.
+	RequestStates StateStore
 }
 
 // The values of output_schemas: what a tool's outputSchema carries in

@@ -81,6 +81,9 @@ type ToolSpec struct {
 	// Cache, when not nil, keeps the tool's successful results for a time
 	// and answers the same call from them.
 	Cache *CachePolicy
+	// Confirm, when not nil, asks the person behind the client before
+	// the action runs.
+	Confirm *Confirm
 	// Scopes are those a caller's token must grant to list and call the
 	// tool over authenticated HTTP.
 	Scopes []string
@@ -133,6 +136,15 @@ type Tool struct {
 	// action (see callScope), made once: its redaction is the
 	// configuration's.
 	scope *callScope
+	// form validates the answers of a confirmation, formSchema is the
+	// form as elicitation sends it, and states signs the request states;
+	// all nil without a confirm block.
+	form       *schema.Validator
+	formSchema map[string]any
+	states     *stateSigner
+	// askable are the arguments asked for when a call lacks them (their
+	// ask); nil for none.
+	askable []schema.Arg
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -178,6 +190,30 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 			// maker of tools from sharing one caller's answers.
 			return nil, fmt.Errorf("tool %q depends on its caller, so its cache cannot be public", spec.Name)
 		}
+	}
+	if c := spec.Confirm; c != nil {
+		if spec.Cache != nil {
+			return nil, fmt.Errorf("tool %q asks for confirmation, so it cannot answer from a cache", spec.Name)
+		}
+		if c.Key == "" {
+			t.spec.Confirm.Key = "confirm"
+		}
+		t.formSchema = FormSchema(c.Fields, c.Titles)
+		if t.form, err = schema.Compile(schema.InputSchema(c.Fields)); err != nil {
+			return nil, fmt.Errorf("the confirmation form of tool %q is invalid: %w", spec.Name, err)
+		}
+		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
+	}
+	for _, a := range spec.Args {
+		if a.Ask != "" {
+			t.askable = append(t.askable, a)
+		}
+	}
+	if t.askable != nil {
+		if spec.Confirm != nil {
+			return nil, fmt.Errorf("tool %q asks for confirmation, so it cannot also ask for arguments (not yet)", spec.Name)
+		}
+		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
 	t.remoteStores = isRemote(spec.RateLimiter) || spec.Cache != nil && isRemote(spec.Cache.Store)
 	if t.spec.Timeout == 0 {
@@ -392,6 +428,9 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 		return t.cachedCall(ctx, caller, raw)
 	}
 	res, sec := t.call(ctx, raw)
+	if res.Question != nil {
+		return res // its message was cleaned and redacted already
+	}
 	return t.finish(res, sec)
 }
 
@@ -424,6 +463,12 @@ func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Ac
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec callSecrets) {
 	tr := TracerFrom(ctx)
 	began := traceNow(tr)
+	if t.askable != nil {
+		var stop *Result
+		if raw, stop = t.askArguments(ctx, raw); stop != nil {
+			return stop, callSecrets{redact: t.scope.redact}
+		}
+	}
 	args, msg := t.arguments(raw)
 	if msg != "" {
 		// The arguments are refused, but their sensitive values are still
@@ -455,10 +500,29 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		scope = &callScope{maxResultBytes: t.spec.MaxResultBytes, redact: sec.redact, keepControls: t.spec.NoSanitize}
 	}
 	ctx = withCallScope(ctx, scope)
-	var caller map[string]any
+	var caller, confirmed map[string]any
 	if t.spec.ReadsCaller {
 		caller = CallerFrom(ctx).Value()
-		ctx = context.WithValue(ctx, callerValueKey{}, caller)
+	}
+	if t.spec.Confirm != nil {
+		if caller != nil {
+			ctx = context.WithValue(ctx, programVarsKey{}, &programVars{caller: caller})
+		}
+		var stop *Result
+		if stop, confirmed = t.confirmAnswer(ctx, args, sec.redact); stop != nil {
+			return stop, sec
+		}
+		defer func() {
+			if res.Confirmation == ConfirmNone {
+				res.Confirmation = ConfirmAccepted
+				if askingFrom(ctx) == nil || !askingFrom(ctx).Able {
+					res.Confirmation = ConfirmUnasked
+				}
+			}
+		}()
+	}
+	if caller != nil || confirmed != nil {
+		ctx = context.WithValue(ctx, programVarsKey{}, &programVars{caller: caller, confirm: confirmed})
 	}
 
 	if len(t.spec.Logs) > 0 && Logging(ctx) {
@@ -498,6 +562,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 	env["args"] = args
 	if caller != nil {
 		env["caller"] = caller
+	}
+	if confirmed != nil {
+		env["confirm"] = confirmed
 	}
 
 	if failed, msg := t.failed(resp, env); failed {

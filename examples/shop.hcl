@@ -34,6 +34,8 @@ tool "find_customer_orders" {
     type        = string
     format      = "email"
     description = "The customer's email address"
+    # A call without it asks the person (a client that can be asked).
+    ask = "Which customer? Their e-mail address, please."
   }
 
   sql {
@@ -163,7 +165,7 @@ tool "sales_report" {
   text = expr("'Revenue ' + args.from + ' to ' + args.to + ': ' + string(round(sum(map(rows, .revenue_eur)) * 100) / 100) + ' EUR over ' + string(len(rows)) + ' months'")
 }
 
-# The one tool that changes data: its annotations say so (destructive, not
+# A tool that changes data: its annotations say so (destructive, not
 # read-only), inferred from the UPDATE.
 tool "restock_product" {
   title       = "Restock a product (changes data)"
@@ -195,6 +197,56 @@ tool "restock_product" {
   output "stock" {
     type  = integer
     value = expr("rows[0].stock")
+  }
+}
+
+# Cancelling an order cannot be undone: the person behind the client is
+# asked first (elicitation), with the reason as a choice, and a decline
+# cancels nothing. A client that cannot be asked is refused.
+tool "cancel_order" {
+  title       = "Cancel an order (asks first)"
+  description = "Cancels an order that is pending or paid, once the person confirms, and records why."
+
+  annotations {
+    destructive_hint = true
+  }
+
+  arg "order_id" {
+    type    = integer
+    minimum = 1
+  }
+
+  confirm {
+    message = expr("'Cancel order ' + string(args.order_id) + '? This cannot be undone.'")
+    field "reason" {
+      type        = string
+      title       = "Reason"
+      description = "Why the order is cancelled"
+      enum        = ["customer request", "out of stock", "fraud"]
+      default     = "customer request"
+    }
+  }
+
+  sql {
+    database = database.shop
+    query    = "UPDATE orders SET status = 'cancelled' WHERE id = ? AND status IN ('pending', 'paid') RETURNING id, status"
+    params   = [expr("args.order_id")]
+  }
+
+  error_if      = expr("len(rows) == 0")
+  error_message = expr("'Order ' + string(args.order_id) + ' is not pending or paid, so it cannot be cancelled.'")
+
+  output "order_id" {
+    type  = integer
+    value = expr("rows[0].id")
+  }
+  output "status" {
+    type  = string
+    value = expr("rows[0].status")
+  }
+  output "reason" {
+    type  = string
+    value = expr("confirm.reason")
   }
 }
 

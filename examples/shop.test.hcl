@@ -50,6 +50,49 @@ test "restock_unknown_sku" {
   }
 }
 
+test "cancel_order" {
+  tool   = "cancel_order"
+  args   = { order_id = 15 }
+  answer = { reason = "out of stock" }
+
+  assert {
+    condition = expr("structured.status == 'cancelled' && structured.reason == 'out of stock'")
+  }
+}
+
+test "cancel_order_declined" {
+  tool         = "cancel_order"
+  args         = { order_id = 15 }
+  answer       = "decline"
+  expect_error = true
+
+  assert {
+    condition     = expr("text contains 'declined' && text contains 'nothing was done'")
+    error_message = "a declined confirmation cancels nothing, and says so"
+  }
+}
+
+test "cancel_order_unasked" {
+  tool         = "cancel_order"
+  args         = { order_id = 15 }
+  expect_error = true
+
+  assert {
+    condition     = expr("text contains 'asks the person for confirmation'")
+    error_message = "a client that cannot be asked is refused"
+  }
+}
+
+test "customer_orders_asked_for" {
+  tool   = "find_customer_orders"
+  answer = { email = "Ada.Lovelace@example.com" }
+
+  assert {
+    condition     = expr("len(structured.orders) > 0")
+    error_message = "the e-mail address the person gave is used"
+  }
+}
+
 test "bad_email" {
   tool         = "find_customer_orders"
   args         = { email = "not an email" }

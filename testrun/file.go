@@ -63,6 +63,9 @@ type Test struct {
 	TargetRange hcl.Range
 	// Args are the call's arguments, as JSON.
 	Args json.RawMessage
+	// Answer is how the person answers the confirmation of a tool with a
+	// confirm block: nil when the test's client cannot be asked.
+	Answer *engine.Answer
 	// ExpectError is whether the call must be a tool error.
 	ExpectError bool
 	// Vars, Env and Mocks add to (and win over) the file's.
@@ -257,6 +260,7 @@ var testSpec = &spec.Block{
 		spec.String("resource", "is the URI the test reads: a resource's or a template's"),
 		spec.String("prompt", "is the name of the prompt the test gets"),
 		spec.Any("args", "are the call's arguments, an object; a prompt's are text").DefaultIs("{}"),
+		spec.Any("answer", `is how the person answers the tool's confirmation or question: "accept", "decline", "cancel", or an object of the form's fields (which accepts)`),
 		spec.Bool("expect_error", "says the call must be a tool error; otherwise a tool error fails the test, showing its message").WithDefault(false),
 		spec.String("snapshot", "is a JSON file, under the test file's directory, that the structured content must equal; mcpdecl test --update writes it"),
 	},
@@ -482,6 +486,9 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	if v.Has("args") {
 		t.Args = d.args(v.Attr("args"), v.Value("args"))
 	}
+	if v.Has("answer") {
+		t.Answer = d.answer(v.Attr("answer"), v.Value("answer"))
+	}
 	env := d.assertEnv(t)
 	t.ExpectError = v.Bool("expect_error")
 	if a := v.Attr("snapshot"); v.Has("snapshot") {
@@ -529,6 +536,26 @@ func (d *decoder) args(a *hcl.Attribute, v cty.Value) json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// answer reads how the person answers a confirmation: "accept",
+// "decline" or "cancel", or the form's values, which accept.
+func (d *decoder) answer(a *hcl.Attribute, v cty.Value) *engine.Answer {
+	const what = `answer is how the person answers the tool's confirmation: "accept", "decline", "cancel", or the form's values, such as { reason = "duplicate" }, which accept`
+	switch {
+	case v.Type() == cty.String && !v.IsNull():
+		switch s := v.AsString(); s {
+		case engine.AnswerAccept, engine.AnswerDecline, engine.AnswerCancel:
+			return &engine.Answer{Action: s}
+		}
+	case v.Type().IsObjectType() || v.Type().IsMapType():
+		g, _ := mapping.FromCty(v)
+		if m, ok := g.(map[string]any); ok {
+			return &engine.Answer{Action: engine.AnswerAccept, Content: m}
+		}
+	}
+	d.error(a.Expr.Range(), "Invalid answer", "%s.", what)
+	return nil
 }
 
 // readOutline reads the outline of the configuration at paths, once for

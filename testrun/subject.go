@@ -80,11 +80,33 @@ func subject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.
 	if !ok {
 		return nil, 0, fmt.Errorf("the configuration (%s) has %s", strings.Join(t.File.Config, ", "), cfg.UnknownTool(t.Target))
 	}
-	return func(ctx context.Context) *outcome { return callTool(ctx, tool, t.Args) }, tool.Timeout(), nil
+	if t.Answer != nil && !tool.Asks() {
+		return nil, 0, fmt.Errorf("the test answers a question, but the tool %s asks none (it has no confirm block, and no argument with ask)", t.Target)
+	}
+	return func(ctx context.Context) *outcome { return callTool(ctx, tool, t.Args, t.Answer) }, tool.Timeout(), nil
 }
 
-func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage) *outcome {
-	res := tool.Call(ctx, args)
+// callTool calls tool with args; a tool that asks for confirmation is
+// answered answer, as a client would: it calls again with the answer and
+// the request state. Without an answer, the client cannot be asked.
+func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage, answer *engine.Answer) *outcome {
+	if tool.Asks() {
+		asking := &engine.Asking{Why: "the test gives no answer to its confirmation"}
+		if answer != nil {
+			asking = &engine.Asking{Able: true}
+		}
+		res := tool.Call(engine.WithAsking(ctx, asking), args)
+		if q := res.Question; q != nil {
+			ctx = engine.WithAsking(ctx, &engine.Asking{Able: true, State: q.State, Answers: map[string]engine.Answer{q.Key: *answer}})
+		} else {
+			return toolOutcome(tool, res)
+		}
+	}
+	return toolOutcome(tool, tool.Call(ctx, args))
+}
+
+// toolOutcome is what a test checks of res, a result of tool.
+func toolOutcome(tool *engine.Tool, res *engine.Result) *outcome {
 	b, err := server.ResultJSON(res)
 	if err != nil {
 		return &outcome{err: err}

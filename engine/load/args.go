@@ -49,6 +49,7 @@ var argSpec = &spec.Block{
 		spec.Int("min_items", "is the fewest items of a list").AtLeast(0).Shown(),
 		spec.Int("max_items", "is the most items of a list").AtLeast(0).Shown(),
 		spec.Any("schema", `is the escape hatch: this argument's JSON Schema, as jsonencode({…}) or file("x.json")`).Unevaluated(),
+		spec.String("ask", `is the question put to the person when a call lacks this required argument, such as "Which city?": the client shows a form for it (elicitation), and the answer is validated like any argument`).Unevaluated().Shown(),
 		spec.String("header", `is the HTTP header that mirrors the argument in calls over streamable HTTP (header = "Region": Mcp-Param-Region, SEP-2243), so that gateways can route on it; for a string, integer or bool argument that is not sensitive`),
 	},
 	Blocks: []spec.Nested{{Block: completeSpec, Max: 1}},
@@ -187,11 +188,40 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.
 			l.error(at.Expr.Range(), "Both default and optional", "An argument with a default is already optional; remove optional.")
 		}
 	}
+	if at := v.Attr("ask"); at != nil {
+		a.Ask = l.askable(ctx, a, at)
+	}
 	var complete *hcl.Block
 	if c := v.Blocks("complete"); len(c) > 0 {
 		complete = c[0]
 	}
 	return a, complete, len(l.diags) == before || !l.diags[before:].HasErrors()
+}
+
+// askable reads an argument's ask: the question put to the person when a
+// call lacks the argument. The argument must be required (one with a
+// default or optional is never missing), of a type a form holds, and not
+// sensitive (a form must not ask for secrets).
+func (l *loader) askable(ctx *engine.DecodeContext, a schema.Arg, at *hcl.Attribute) string {
+	l.public(ctx, at.Expr, "the ask of an argument")
+	q, diags := ctx.String(at.Expr)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return ""
+	}
+	switch {
+	case strings.TrimSpace(q) == "":
+		l.error(at.Expr.Range(), "Invalid ask", "ask is the question put to the person when a call lacks the argument, such as \"Which city?\".")
+	case a.Schema != nil || a.Type == nil || (a.Type.Kind != schema.String && a.Type.Kind != schema.Number && a.Type.Kind != schema.Integer && a.Type.Kind != schema.Bool):
+		l.error(at.NameRange, "Ask for an argument of this type", "A form asks for a string, a number, an integer or a bool; this argument is none of them.")
+	case a.Sensitive:
+		l.error(at.NameRange, "Ask for a sensitive argument", "A form must not ask for secrets (the client shows and may keep the answers): remove ask, or sensitive.")
+	case a.HasDefault || a.Optional:
+		l.error(at.NameRange, "Ask for an argument that is never missing", "An argument with a default, or optional, is never missing, so it is never asked for: remove ask, or the default.")
+	default:
+		return q
+	}
+	return ""
 }
 
 // header reads an argument's header: the name of the HTTP header that

@@ -5,6 +5,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/auth"
 	"github.com/mcpdecl/mcpdecl/engine/cache"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
+	"github.com/mcpdecl/mcpdecl/engine/requeststate"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
@@ -13,7 +14,7 @@ import (
 // adapters of r that declare theirs ([spec.Declarer]), in registration
 // order.
 func Language(r *engine.Registry) []*spec.Block {
-	blocks := []*spec.Block{serverSpec, variableSpec, localsSpec, toolSpec, annotationsSpec, argSpec, completeSpec, outputSpec, contentSpec, contentAnnotationsSpec, logSpec, resourceSpec, resourceTemplateSpec, promptSpec, promptArgSpec, messageSpec, toolsetSpec, ratelimit.ConfigSpec, cache.ConfigSpec, auditSpec, tracingSpec, auth.Spec, auth.TokenSpec, auth.OAuthSpec, cache.PolicySpec, ratelimit.LimitSpec}
+	blocks := []*spec.Block{serverSpec, variableSpec, localsSpec, toolSpec, annotationsSpec, argSpec, completeSpec, outputSpec, contentSpec, contentAnnotationsSpec, logSpec, resourceSpec, resourceTemplateSpec, promptSpec, promptArgSpec, messageSpec, toolsetSpec, ratelimit.ConfigSpec, cache.ConfigSpec, auditSpec, tracingSpec, auth.Spec, auth.TokenSpec, auth.OAuthSpec, cache.PolicySpec, ratelimit.LimitSpec, confirmSpec, confirmFieldSpec, requeststate.ConfigSpec}
 	for _, kind := range r.ActionKinds() {
 		a, _ := r.Action(kind)
 		if d, ok := a.(spec.Declarer); ok {

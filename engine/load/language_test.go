@@ -68,6 +68,8 @@ func placed(lang []*spec.Block, b *spec.Block, upstreams string) []string {
 		return []string{"prompt \"p\" {\n" + b.Example + message}
 	case b.In == "arg":
 		return []string{"prompt \"p\" {\n  arg \"units\" {\n" + b.Example + "\n  }" + message}
+	case b.In == "confirm":
+		return []string{"tool \"t\" {\n  description = \"A tool.\"\n  confirm {\n    message = \"Sure?\"\n" + b.Example + "\n  }\n}\n"}
 	case b.In == "auth":
 		return []string{"auth {\n" + b.Example + "\n}\n"}
 	case b.In == "content":

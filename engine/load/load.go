@@ -23,6 +23,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/cache"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
+	"github.com/mcpdecl/mcpdecl/engine/requeststate"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
@@ -209,6 +210,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.authBlock()
 	l.rateLimitBlock()
 	l.cacheBlock()
+	l.requestStatesBlock()
 	tools := l.tools()
 	served, templates := l.served()
 	prompts := l.prompts()
@@ -398,7 +400,7 @@ func (l *loader) source(name string) ([]byte, error) {
 var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
 	{Block: auditSpec}, {Block: tracingSpec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
-	{Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
+	{Block: requeststate.ConfigSpec}, {Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
 	{Block: promptSpec}, {Block: toolsetSpec},
 }}
 

@@ -33,6 +33,7 @@ var serverSpec = &spec.Block{
 		spec.Enum("log_level", "is the level of the log messages sent to clients that set none", spec.Choices(engine.LogLevels...)...),
 		spec.Bool("coerce_arguments", "takes a string that is exactly a JSON number or true/false for one where an argument wants a number, an integer or a boolean; false: arguments must have their schema's JSON types exactly").WithDefault(true),
 		spec.Duration("progress_heartbeat", "is how often a call whose client asked for progress, and whose action reports none of its own (a slow upstream), is sent a progress notification that says it still runs").WithDefault(engine.DefaultSettings().ProgressHeartbeat),
+		spec.List("request_state_keys", spec.KindString, "sign the request states of confirmations, so that any replica holding them resumes a call: the first signs, each verifies (list the new key first and keep the old one while replicas change); at least 32 characters each, from a sensitive variable").MaySecret().DefaultIs("a random key of this process"),
 		spec.Enum("output_schemas", outputSchemasDoc, spec.Choices(engine.OutputSchemaModes...)...).WithDefault(engine.OutputSchemasFull),
 	},
 }
@@ -68,6 +69,13 @@ func (l *loader) server() engine.ServerInfo {
 	}
 	s.LogLevel = v.String("log_level")
 	s.ProgressHeartbeat = v.Duration("progress_heartbeat")
+	for i, k := range v.Strings("request_state_keys") {
+		if len(k) < 32 {
+			l.error(v.Ranges("request_state_keys")[i], "Short request state key", "A key that signs request states needs at least 32 characters (this one has %d): make one with openssl rand -base64 32, and give it from a sensitive variable.", len(k))
+			continue
+		}
+		s.RequestStateKeys = append(s.RequestStateKeys, []byte(k))
+	}
 	if v.Has("coerce_arguments") {
 		s.ExactArguments = !v.Bool("coerce_arguments")
 	}

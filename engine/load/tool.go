@@ -46,7 +46,7 @@ var toolSpec = &spec.Block{
 	Attrs: toolAttrs,
 	Blocks: []spec.Nested{
 		{Block: annotationsSpec, Max: 1}, {Block: argSpec}, {Block: outputSpec}, {Block: contentSpec},
-		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1},
+		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1}, {Block: confirmSpec, Max: 1},
 	},
 }
 
@@ -298,6 +298,14 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	caller := engine.CallerType(l.claims)
 	ctx.Env = mapping.Env{"args": argsEnv, "caller": caller}
 	resultEnv := mapping.Env{"args": argsEnv, "caller": caller}
+	if c, form := l.confirm(ctx, blocks("confirm")); c != nil {
+		spec.Confirm = c
+		if spec.Cache != nil {
+			l.error(blocks("confirm")[0].DefRange, "Cache of a tool that asks for confirmation", "A result from the cache would skip the confirmation: remove the cache block or the confirm block.")
+		}
+		ctx.Env = mapping.Env{"args": argsEnv, "caller": caller, "confirm": form}
+		resultEnv["confirm"] = form
+	}
 	var actions hcl.Blocks
 	for _, kind := range l.opts.Registry.ActionKinds() {
 		actions = append(actions, blocks(kind)...)

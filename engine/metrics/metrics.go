@@ -70,7 +70,7 @@ func New() *Metrics {
 		registry: prometheus.NewRegistry(),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mcpdecl_tool_calls_total",
-			Help: "Tool calls, by tool and outcome: ok, tool_error, invalid_arguments, denied (scopes), rate_limited, timeout.",
+			Help: "Tool calls, by tool and outcome: ok, tool_error, invalid_arguments, denied (scopes), rate_limited, timeout, declined (a confirmation).",
 		}, []string{"tool", "outcome"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "mcpdecl_tool_call_duration_seconds",

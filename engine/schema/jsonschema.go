@@ -100,6 +100,10 @@ type Arg struct {
 	// above, except that Description and Default are added when it has
 	// none of its own.
 	Schema map[string]any
+	// Ask, when not empty, is the question put to the person behind the
+	// client when a call lacks the argument (elicitation); it is not part
+	// of the schema.
+	Ask string
 }
 
 // Output is one declared output field, an output "name" { … } block.

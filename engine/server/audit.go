@@ -80,6 +80,9 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 		slog.String("outcome", outcome(res)),
 		slog.Int("bytes", resultSize(res, out)),
 	)
+	if res.Confirmation != engine.ConfirmNone {
+		attrs = append(attrs, slog.String("confirmation", res.Confirmation.String()))
+	}
 	if res.IsError {
 		attrs = append(attrs, slog.String("error", engine.Excerpt(context.Background(), res.Text())))
 	}
@@ -98,6 +101,9 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 }
 
 func outcome(res *engine.Result) string {
+	if res.Question != nil {
+		return "input_required"
+	}
 	if res.IsError {
 		return "error"
 	}

@@ -145,7 +145,13 @@ func (l *Live) discoveryHandler(name string) mcp.ToolHandler {
 			// limits, scopes, logs and audit (should a reload retire g
 			// meanwhile, the handler calls the tool of that name in the
 			// configuration that replaced it).
-			inner := &mcp.CallToolRequest{Session: req.Session, Params: &mcp.CallToolParamsRaw{Name: t.Name(), Arguments: in.Arguments}, Extra: req.Extra}
+			params := &mcp.CallToolParamsRaw{Name: t.Name(), Arguments: in.Arguments}
+			if req.Params != nil {
+				// A confirmation's answer comes with the call of
+				// call_tool, and goes to the tool it calls.
+				params.Meta, params.InputResponses, params.RequestState = req.Params.Meta, req.Params.InputResponses, req.Params.RequestState
+			}
+			inner := &mcp.CallToolRequest{Session: req.Session, Params: params, Extra: req.Extra}
 			if span := trace.SpanFromContext(ctx); span.IsRecording() {
 				// The request's span is named after call_tool: say which
 				// tool of the catalog it called.

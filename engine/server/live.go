@@ -409,6 +409,11 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		if l.opts.Metrics != nil {
 			ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
 		}
+		var asking *engine.Asking
+		if t.Asks() {
+			asking = askingOf(req, l.opts.HTTP)
+			ctx = engine.WithAsking(ctx, asking)
+		}
 		start := time.Now()
 		res := t.Call(ctx, args)
 		d := time.Since(start)
@@ -418,13 +423,24 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		} else if l.logger.Enabled(ctx, slog.LevelDebug) {
 			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
 		}
-		out := Result(res)
-		resultForRevision(out, req.ProtocolVersion())
+		var out *mcp.CallToolResult
+		if res.Question != nil {
+			out = askResult(res.Question)
+		} else {
+			out = Result(res)
+			resultForRevision(out, req.ProtocolVersion())
+		}
 		if l.opts.Tracing != nil {
 			traceCall(ctx, g.cfg.TraceValues, t, args, res, out, g.cfg.Redactor.Redact)
 		}
 		if g.audit != nil {
 			g.audit.record(t, caller, args, res, out, d)
+		}
+		if res.StateError != nil {
+			return nil, stateError(res.StateError)
+		}
+		if asking != nil && asking.Undeclared && res.Confirmation == engine.ConfirmRefused {
+			return nil, missingElicitation(name)
 		}
 		return out, nil
 	}

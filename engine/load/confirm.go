@@ -1,0 +1,151 @@
+package load
+
+import (
+	"time"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/requeststate"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
+)
+
+// confirmFieldSpec is a field of a confirmation's form. It is decoded as
+// an arg block is, and holds what elicitation's forms allow.
+var confirmFieldSpec = &spec.Block{
+	Name:    "field",
+	In:      "confirm",
+	Labels:  []string{"name"},
+	Summary: "One field of the confirmation's form: the action's programs read the answer as confirm.<name>.",
+	Doc: "A form holds flat fields of the types elicitation allows: string, number, integer, bool; an enum makes a choice. " +
+		"A field without a default that is not optional must be answered.",
+	Example: `field "reason" {
+  type        = string
+  title       = "Reason"
+  description = "Why the order is deleted"
+  enum        = ["duplicate", "fraud", "customer request"]
+  default     = "customer request"
+}`,
+	Attrs: []*spec.Attr{
+		spec.TypeConstraint("type", "is the field's type: string, number, integer or bool").DefaultIs("string").Shown().Unevaluated(),
+		spec.String("title", "is the field's label in the form").Shown(),
+		spec.String("description", "tells the person what to answer").Shown(),
+		spec.Any("default", "is the value the form starts with; it makes the field optional").Shown(),
+		spec.Bool("optional", "lets the person leave the field empty").WithDefault(false),
+		spec.Any("enum", "lists the values the person chooses from").Shown(),
+		spec.Int("min_length", "bounds a string's length from below").AtLeast(0).Shown(),
+		spec.Int("max_length", "bounds a string's length from above").AtLeast(0).Shown(),
+		spec.Any("minimum", "bounds a number from below").Shown(),
+		spec.Any("maximum", "bounds a number from above").Shown(),
+		spec.Enum("format", "is the format of a string", spec.Choices("email", "uri", "date", "date-time")...).Shown(),
+	},
+}
+
+// confirmSpec is the confirm block of a tool.
+var confirmSpec = &spec.Block{
+	Name:    "confirm",
+	In:      "tool",
+	Summary: "Asks the person behind the client for consent before the action runs (elicitation).",
+	Doc: "Over stdio the server sends elicitation/create; a client of 2026-07-28 gets an input_required result and calls again with the answer " +
+		"and a request state the server signed (see the server block's request_state_keys), which any replica resumes. " +
+		"A decline or a dismissal is a tool error that says so, and nothing runs. A client that cannot be asked (no elicitation capability, " +
+		"or a session of an earlier revision over stateless HTTP) is refused unless without_elicitation = \"run\". The audit log records the decision.",
+	Example: `confirm {
+  message = expr("'Delete every order of ' + caller.id + '?'")
+  field "reason" {
+    type = string
+    enum = ["duplicate", "fraud", "customer request"]
+  }
+}`,
+	Attrs: []*spec.Attr{
+		spec.Expr("message", "is the question, from the arguments, such as expr(\"'Delete order ' + args.id + '?'\")").Mandatory().Shown(),
+		spec.Enum("without_elicitation", "says what a call does when its client cannot be asked",
+			spec.Choice{Value: "refuse", Doc: "a tool error that says why"}, spec.Choice{Value: "run", Doc: "runs without asking; confirm.* are the defaults"}).WithDefault("refuse"),
+		spec.String("key", "names the question in a 2026-07-28 input request, under which the client answers").WithDefault("confirm"),
+		spec.Duration("ttl", "is how long the person may take to answer").Range(int64(10*time.Second), int64(24*time.Hour)).WithDefault(engine.DefaultConfirmTTL),
+	},
+	Blocks: []spec.Nested{{Block: confirmFieldSpec}},
+}
+
+// requestStatesBlock decodes the request_states block, if any, and opens
+// its store, which the tools that ask share.
+func (l *loader) requestStatesBlock() {
+	b := l.single("request_states", "Where the request states answered are remembered is already declared")
+	if b == nil {
+		return
+	}
+	store, diags := requeststate.Decode(b, l.decodeContext(b.DefRange.Filename))
+	l.diags = append(l.diags, diags...)
+	if store != nil {
+		l.settings.RequestStates = store
+		l.decoded = append(l.decoded, store)
+	}
+}
+
+// confirm decodes the confirm block of a tool, if any, with ctx.Env the
+// environment of the message (args, caller); formType is what the
+// action's and the outputs' programs see as confirm.
+func (l *loader) confirm(ctx *engine.DecodeContext, blocks hcl.Blocks) (c *engine.Confirm, formType types.Map) {
+	if len(blocks) == 0 {
+		return nil, nil
+	}
+	b := blocks[0] // the tool's spec allows one
+
+	v, diags := confirmSpec.Decode(b.Body, ctx)
+	l.diags = append(l.diags, diags...)
+	c = &engine.Confirm{Key: v.String("key"), Message: v.Program("message"), RunWithout: v.String("without_elicitation") == "run", TTL: v.Duration("ttl"), Titles: map[string]string{}}
+	if v.Written("message") {
+		l.public(ctx, v.Attr("message").Expr, "the message of a confirmation")
+	}
+	if v.Has("key") && !toolName.MatchString(c.Key) {
+		l.error(v.Attr("key").Expr.Range(), "Invalid key", "key names the question in an input request: use 1 to 128 letters, digits, underscores, dashes and dots.")
+	}
+	formType = types.Map{}
+	seen := map[string]hcl.Range{}
+	for _, fb := range v.Blocks("field") {
+		name := fb.Labels[0]
+		if first, dup := seen[name]; dup {
+			l.error(fb.LabelRanges[0], "Duplicate field", "A field named %q is already declared at %s.", name, first)
+			continue
+		}
+		seen[name] = fb.DefRange
+		if f, title, ok := l.confirmField(ctx, fb); ok {
+			c.Fields = append(c.Fields, f)
+			if title != "" {
+				c.Titles[name] = title
+			}
+			formType[name] = f.Type.ExprType()
+		} else {
+			formType[name] = types.Any
+		}
+	}
+	return c, formType
+}
+
+// confirmField decodes one field of a form: as an arg block, less what
+// a form cannot hold.
+func (l *loader) confirmField(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, string, bool) {
+	v, diags := confirmFieldSpec.Decode(b.Body, ctx)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return schema.Arg{}, "", false
+	}
+	// The rest is an arg's: its type, default, enum and bounds, checked
+	// alike.
+	_, rest, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "title"}}})
+	asArg := *b
+	asArg.Body = rest
+	a, _, ok := l.arg(ctx, &asArg)
+	if !ok {
+		return a, "", false
+	}
+	switch a.Type.Kind {
+	case schema.String, schema.Number, schema.Integer, schema.Bool:
+	default:
+		l.error(v.Attr("type").Expr.Range(), "Field type not allowed in a form", "A form's field is a string, a number, an integer or a bool (with enum for a choice); %s is none of them.", a.Type)
+		return a, "", false
+	}
+	return a, v.String("title"), true
+}
