@@ -32,10 +32,7 @@ func (a *action) DefaultMaxConcurrency() int { return runtime.NumCPU() }
 func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response, error) {
 	var env map[string]any
 	if a.dynamic {
-		env = map[string]any{"args": args}
-		if caller := engine.CallerValue(ctx); caller != nil {
-			env["caller"] = caller
-		}
+		env = engine.ProgramEnv(ctx, args)
 	}
 	argv, err := a.argv(env)
 	if err != nil {

@@ -29,10 +29,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	}
 	var env map[string]any
 	if a.dynamic {
-		env = map[string]any{"args": args}
-		if caller := engine.CallerValue(ctx); caller != nil {
-			env["caller"] = caller
-		}
+		env = engine.ProgramEnv(ctx, args)
 	}
 	target, mark, err := a.url(env)
 	if err != nil {

@@ -644,10 +644,7 @@ func (a *action) bind(ctx context.Context, args map[string]any) ([]any, error) {
 	}
 	src := a.fixed
 	if src == nil {
-		env := map[string]any{"args": args}
-		if caller := engine.CallerValue(ctx); caller != nil {
-			env["caller"] = caller
-		}
+		env := engine.ProgramEnv(ctx, args)
 		v, err := a.params.Eval(env)
 		if err != nil {
 			return nil, err
