@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Config is the auth block, decoded.
@@ -93,71 +94,99 @@ const (
 	MaxLeeway     = 5 * time.Minute
 )
 
-var (
-	authSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
-		{Type: "token", LabelNames: []string{"name"}},
-		{Type: "oauth"},
-	}}
-	tokenSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "value", Required: true},
-		{Name: "scopes"},
-	}}
-	oauthSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: "jwks_url", Required: true},
-		{Name: "issuer", Required: true},
-		{Name: "audience", Required: true},
-		{Name: "resource"},
-		{Name: "authorization_servers"},
-		{Name: "scopes_supported"},
-		{Name: "leeway"},
-		{Name: "claims"},
-	}}
-)
+// Spec is the auth block.
+var Spec = &spec.Block{
+	Name:    "auth",
+	Summary: "Who may call the server over HTTP: static bearer tokens, JWT access tokens of an OAuth 2.1 authorization server, or both.",
+	Doc: "Over stdio no token is asked for: the client started the server. Without an auth block the HTTP endpoint is open to whoever reaches it. " +
+		"Every request to /mcp then needs Authorization: Bearer …; a missing or bad token gets 401 with a challenge that points at the protected-resource metadata document (RFC 9728).",
+	Example: `auth {
+  token "ci-bot" {
+    value  = "0123456789abcdef0123456789abcdef"
+    scopes = ["tickets:read"]
+  }
+}`,
+	Blocks: []spec.Nested{{Block: TokenSpec}, {Block: OAuthSpec, Max: 1}},
+}
+
+// TokenSpec is the token block of the auth block.
+var TokenSpec = &spec.Block{
+	Name:    "token",
+	In:      "auth",
+	Labels:  []string{"name"},
+	Summary: "A static bearer token; the label names its client in logs, audit lines and rate-limit keys.",
+	Doc:     "Tokens are compared in constant time, and never printed: they are redacted everywhere.",
+	Example: `token "ci-bot" {
+  value = "0123456789abcdef0123456789abcdef"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("value", "is the token, at least 16 bytes, such as the output of openssl rand -hex 32; give it from env(…) or a sensitive variable").Mandatory().MaySecret(),
+		spec.List("scopes", spec.KindString, `are the scopes the token grants, such as ["tickets:read"]`).Unevaluated(),
+	},
+}
+
+// OAuthSpec is the oauth block of the auth block.
+var OAuthSpec = &spec.Block{
+	Name:    "oauth",
+	In:      "auth",
+	Summary: "JWT access tokens of an OAuth 2.1 authorization server, checked against its keys.",
+	Doc: "A JWT must be signed (RS*, PS*, ES* or EdDSA; never none or HS*) by a key of the JWKS, with iss = issuer, aud holding audience, " +
+		"and exp, nbf, iat valid within leeway. The JWKS is fetched when serve starts, kept 15 minutes, and fetched again when a token names an unknown key, at most every 10 seconds. " +
+		"Scopes come from the token's scope (or scp) claim.",
+	Example: `oauth {
+  jwks_url = "https://idp.example.com/.well-known/jwks.json"
+  issuer   = "https://idp.example.com"
+  audience = "https://mcp.example.com/mcp"
+  claims   = ["tenant"]
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("jwks_url", "is where the authorization server publishes its keys: https (http for localhost only)").Mandatory(),
+		spec.String("issuer", "is what a token's iss claim must equal").Mandatory(),
+		spec.String("audience", "is what a token's aud claim must hold").Mandatory(),
+		spec.String("resource", "is this server's URL as clients reach it, in the protected-resource metadata (RFC 9728)").DefaultIs("audience"),
+		spec.List("authorization_servers", spec.KindString, "are the issuer URLs clients get tokens from").DefaultIs("[issuer]").Unevaluated(),
+		spec.List("scopes_supported", spec.KindString, "are the scopes advertised in the metadata document and in challenges").Unevaluated(),
+		spec.Duration("leeway", "is the clock skew allowed on a token's exp, nbf and iat").AtMost(int64(MaxLeeway)).WithDefault(DefaultLeeway),
+		spec.List("claims", spec.KindString, "are the JWT claims programs may read, as caller.claims.NAME; the others are never passed on").Unevaluated(),
+	},
+}
 
 // Decode reads the auth block. Every token value is recorded with
 // ctx.Redactor, so that it is redacted wherever text leaves the server. It
 // returns a nil Config when there are errors.
 func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnostics) {
-	content, diags := block.Body.Content(authSchema)
+	v, diags := Spec.Decode(block.Body, ctx)
 	cfg := &Config{}
 	names := map[string]*hcl.Block{}
 	values := map[Secret]string{}
-	var oauthBlock *hcl.Block
-	for _, b := range content.Blocks {
-		switch b.Type {
-		case "token":
-			name := b.Labels[0]
-			t, valueRange, more := decodeToken(b, ctx)
-			diags = append(diags, more...)
-			if first, dup := names[name]; dup {
-				diags = append(diags, errorf(b.LabelRanges[0], "Duplicate token", "A token named %q is already declared at %s; give each client a name of its own.", name, first.DefRange))
-				continue
-			}
-			names[name] = b
-			if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-				diags = append(diags, errorf(b.LabelRanges[0], "Invalid token name", "The name of a token identifies its client in logs, audit lines and rate limits; it must not be empty or hold control characters."))
-				continue
-			}
-			if other, dup := values[t.Value]; dup && t.Value != "" {
-				diags = append(diags, errorf(valueRange, "Duplicate token value", "The tokens %q and %q have the same value: give each client a token of its own, so that it can be told apart and revoked.", other, name))
-				continue
-			}
-			values[t.Value] = name
-			if !more.HasErrors() {
-				cfg.Tokens = append(cfg.Tokens, t)
-			}
-		case "oauth":
-			if oauthBlock != nil {
-				diags = append(diags, errorf(b.DefRange, "Duplicate oauth block", "Tokens are already checked by the oauth block at %s; an auth block takes at most one.", oauthBlock.DefRange))
-				continue
-			}
-			oauthBlock = b
-			o, more := decodeOAuth(b, ctx)
-			diags = append(diags, more...)
-			cfg.OAuth = o
+	for _, b := range v.Blocks("token") {
+		name := b.Labels[0]
+		t, valueRange, more := decodeToken(b, ctx)
+		diags = append(diags, more...)
+		if first, dup := names[name]; dup {
+			diags = append(diags, errorf(b.LabelRanges[0], "Duplicate token", "A token named %q is already declared at %s; give each client a name of its own.", name, first.DefRange))
+			continue
+		}
+		names[name] = b
+		if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			diags = append(diags, errorf(b.LabelRanges[0], "Invalid token name", "The name of a token identifies its client in logs, audit lines and rate limits; it must not be empty or hold control characters."))
+			continue
+		}
+		if other, dup := values[t.Value]; dup && t.Value != "" {
+			diags = append(diags, errorf(valueRange, "Duplicate token value", "The tokens %q and %q have the same value: give each client a token of its own, so that it can be told apart and revoked.", other, name))
+			continue
+		}
+		values[t.Value] = name
+		if !more.HasErrors() {
+			cfg.Tokens = append(cfg.Tokens, t)
 		}
 	}
-	if len(content.Blocks) == 0 && !diags.HasErrors() {
+	for _, b := range v.Blocks("oauth") { // at most one, by the spec
+		o, more := decodeOAuth(b, ctx)
+		diags = append(diags, more...)
+		cfg.OAuth = o
+	}
+	if len(v.Blocks("token")) == 0 && len(v.Blocks("oauth")) == 0 && !diags.HasErrors() {
 		diags = append(diags, errorf(block.DefRange, "Empty auth block", `An auth block lets in the requests that carry one of its tokens, and it has none: add token "name" { value = … } blocks, an oauth { … } block, or both.`))
 	}
 	if diags.HasErrors() {
@@ -168,19 +197,18 @@ func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Config, hcl.Diagnosti
 
 // decodeToken reads a token block; it returns the range of its value too.
 func decodeToken(b *hcl.Block, ctx *engine.DecodeContext) (Token, hcl.Range, hcl.Diagnostics) {
-	content, diags := b.Body.Content(tokenSchema)
+	content, diags := TokenSpec.Decode(b.Body, ctx)
 	t := Token{Subject: b.Labels[0]}
 	rng := b.DefRange
-	if a, ok := content.Attributes["value"]; ok {
+	if a := content.Attr("value"); a != nil {
 		rng = a.Expr.Range()
-		v, more := ctx.String(a.Expr)
-		diags = append(diags, more...)
+		v := content.String("value")
 		ctx.Redactor.Add(v)
 		v = strings.TrimSpace(v)
 		ctx.Redactor.Add(v)
 		t.Value = Secret(v)
 		switch {
-		case more.HasErrors():
+		case diags.HasErrors():
 		case v == "":
 			diags = append(diags, errorf(rng, "Empty token", "The token %q has no value; when it comes from env(…) or file(…), check that the variable is set or that the file is not empty.", t.Subject))
 		case len(v) < MinTokenBytes:
@@ -189,7 +217,7 @@ func decodeToken(b *hcl.Block, ctx *engine.DecodeContext) (Token, hcl.Range, hcl
 			diags = append(diags, errorf(rng, "Invalid token", "The token %q holds a space, a control character or a non-ASCII character, which an Authorization header cannot carry; use letters, digits and -._~+/= only.", t.Subject))
 		}
 	}
-	if a, ok := content.Attributes["scopes"]; ok {
+	if a := content.Attr("scopes"); a != nil {
 		var more hcl.Diagnostics
 		t.Scopes, more = stringList(ctx, a)
 		diags = append(diags, more...)
@@ -201,25 +229,20 @@ func decodeToken(b *hcl.Block, ctx *engine.DecodeContext) (Token, hcl.Range, hcl
 var claimName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnostics) {
-	content, diags := b.Body.Content(oauthSchema)
-	o := &OAuth{Leeway: DefaultLeeway}
+	content, diags := OAuthSpec.Decode(b.Body, ctx)
+	o := &OAuth{Leeway: content.Duration("leeway")}
 	// str reads a string attribute that must not be empty.
 	str := func(name string, dst *string) *hcl.Attribute {
-		a, ok := content.Attributes[name]
-		if !ok {
+		a := content.Attr(name)
+		if !content.Has(name) {
 			return nil
 		}
-		s, more := ctx.String(a.Expr)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			return nil
+		if s := content.String(name); s != "" {
+			*dst = s
+			return a
 		}
-		if s == "" {
-			diags = append(diags, errorf(a.Expr.Range(), "Empty "+name, "The %s must not be empty.", name))
-			return nil
-		}
-		*dst = s
-		return a
+		diags = append(diags, errorf(a.Expr.Range(), "Empty "+name, "The %s must not be empty.", name))
+		return nil
 	}
 	if a := str("jwks_url", &o.JWKSURL); a != nil {
 		if msg := checkURL(o.JWKSURL); msg != "" {
@@ -233,14 +256,14 @@ func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnosti
 		if msg := checkResource(o.Resource); msg != "" {
 			diags = append(diags, errorf(a.Expr.Range(), "Invalid resource", "The resource is this server's URL, as clients reach it: %s", msg))
 		}
-	} else if _, set := content.Attributes["resource"]; !set && audience != nil {
+	} else if !content.Written("resource") && audience != nil {
 		o.Resource = o.Audience
 		if msg := checkResource(o.Audience); msg != "" {
 			diags = append(diags, errorf(audience.Expr.Range(), "Invalid resource", "The resource, this server's URL, defaults to the audience, which is not usable as one: %s Set resource to the URL clients reach this server at, such as https://mcp.example.com/mcp.", msg))
 		}
 	}
 
-	if a, ok := content.Attributes["authorization_servers"]; ok {
+	if a := content.Attr("authorization_servers"); a != nil {
 		list, more := stringList(ctx, a)
 		diags = append(diags, more...)
 		for _, s := range list {
@@ -259,12 +282,12 @@ func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnosti
 			diags = append(diags, errorf(issuer.Expr.Range(), "Invalid authorization_servers", "The authorization servers default to the issuer, which is not usable as one: %s Set authorization_servers to the issuer URLs clients get tokens from.", msg))
 		}
 	}
-	if a, ok := content.Attributes["scopes_supported"]; ok {
+	if a := content.Attr("scopes_supported"); a != nil {
 		var more hcl.Diagnostics
 		o.ScopesSupported, more = stringList(ctx, a)
 		diags = append(diags, more...)
 	}
-	if a, ok := content.Attributes["claims"]; ok {
+	if a := content.Attr("claims"); a != nil {
 		var more hcl.Diagnostics
 		o.Claims, more = stringList(ctx, a)
 		diags = append(diags, more...)
@@ -275,14 +298,6 @@ func decodeOAuth(b *hcl.Block, ctx *engine.DecodeContext) (*OAuth, hcl.Diagnosti
 				break
 			}
 		}
-	}
-	if a, ok := content.Attributes["leeway"]; ok {
-		d, more := ctx.Duration(a.Expr)
-		diags = append(diags, more...)
-		if !more.HasErrors() && d > MaxLeeway {
-			diags = append(diags, errorf(a.Expr.Range(), "Invalid leeway", "The leeway is the clock skew allowed on a token's times; more than %s would let in tokens long expired.", MaxLeeway))
-		}
-		o.Leeway = d
 	}
 	return o, diags
 }

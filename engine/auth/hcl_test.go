@@ -34,9 +34,9 @@ func decode(t *testing.T, src string) (*auth.Config, hcl.Diagnostics, *engine.Re
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	content, diags := file.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "auth"}}})
-	if diags.HasErrors() || len(content.Blocks) != 1 {
-		t.Fatalf("no auth block: %v", diags)
+	blocks := file.Body.(*hclsyntax.Body).Blocks
+	if len(blocks) != 1 || blocks[0].Type != "auth" {
+		t.Fatalf("no auth block: %v", blocks)
 	}
 	ctx := &engine.DecodeContext{
 		EvalContext: &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{
@@ -46,7 +46,7 @@ func decode(t *testing.T, src string) (*auth.Config, hcl.Diagnostics, *engine.Re
 		Redactor: &engine.Redactor{},
 		Settings: engine.DefaultSettings(),
 	}
-	cfg, diags := auth.Decode(content.Blocks[0], ctx)
+	cfg, diags := auth.Decode(blocks[0].AsHCLBlock(), ctx)
 	return cfg, diags, ctx.Redactor
 }
 
@@ -120,7 +120,7 @@ func TestDecode(t *testing.T) {
 		{name: "empty name", src: "auth {\n  token \"\" {\n    value = var.tok\n  }\n}", diags: "2:9-2:11: Invalid token name: The name of a token identifies its client in logs, audit lines and rate limits; it must not be empty or hold control characters.\n"},
 		{name: "scopes not a list", src: "auth {\n  token \"bot\" {\n    value = var.tok\n    scopes = \"a\"\n  }\n}", diags: "4:14-4:17: Invalid scopes: The scopes must be a list of strings without spaces, such as [\"tickets:read\", \"tickets:write\"].\n"},
 		{name: "scope with a space", src: "auth {\n  token \"bot\" {\n    value = var.tok\n    scopes = [\"a b\"]\n  }\n}", diags: "4:14-4:21: Invalid scopes: The scopes must be a list of strings without spaces, such as [\"tickets:read\", \"tickets:write\"].\n"},
-		{name: "two oauth blocks", src: "auth {\n  oauth {" + oauth + "\n  }\n  oauth {" + oauth + "\n  }\n}", diags: "7:3-7:8: Duplicate oauth block: Tokens are already checked by the oauth block at t.hcl:2,3-8; an auth block takes at most one.\n"},
+		{name: "two oauth blocks", src: "auth {\n  oauth {" + oauth + "\n  }\n  oauth {" + oauth + "\n  }\n}", diags: "7:3-7:8: Duplicate oauth block: An auth block takes one oauth block, already declared at t.hcl:2,3-8; merge them.\n"},
 		{name: "missing audience", src: "auth {\n  oauth {\n    jwks_url = \"https://idp/jwks\"\n    issuer = \"https://idp\"\n  }\n}", diags: "2:9-2:9: Missing required argument: The argument \"audience\" is required, but no definition was found.\n"},
 		{name: "empty issuer", src: "auth {\n  oauth {\n    jwks_url = \"https://idp/jwks\"\n    issuer = \"\"\n    audience = \"https://mcp/mcp\"\n    authorization_servers = [\"https://idp\"]\n  }\n}", diags: "4:14-4:16: Empty issuer: The issuer must not be empty.\n"},
 		{name: "plain http", src: "auth {\n  oauth {\n    jwks_url = \"http://idp.example.com/jwks\"\n    issuer = \"https://idp\"\n    audience = \"https://mcp/mcp\"\n  }\n}", diags: "3:16-3:45: Invalid jwks_url: The jwks_url is where the authorization server publishes its keys: \"http://idp.example.com/jwks\" uses plain http, but keys and tokens must travel over https (http is allowed for localhost only).\n"},
@@ -129,7 +129,7 @@ func TestDecode(t *testing.T) {
 		{name: "issuer not a URL", src: "auth {\n  oauth {\n    jwks_url = \"https://idp/jwks\"\n    issuer = \"idp\"\n    audience = \"https://mcp/mcp\"\n  }\n}", diags: "4:14-4:19: Invalid authorization_servers: The authorization servers default to the issuer, which is not usable as one: \"idp\" is not an absolute URL, such as https://idp.example.com. Set authorization_servers to the issuer URLs clients get tokens from.\n"},
 		{name: "issuer not a URL, servers set", src: "auth {\n  oauth {\n    jwks_url = \"https://idp/jwks\"\n    issuer = \"idp\"\n    audience = \"https://mcp/mcp\"\n    authorization_servers = [\"https://idp\"]\n  }\n}"},
 		{name: "no servers", src: "auth {\n  oauth {\n    jwks_url = \"https://idp/jwks\"\n    issuer = \"https://idp\"\n    audience = \"https://mcp/mcp\"\n    authorization_servers = []\n  }\n}", diags: "6:29-6:31: Invalid authorization_servers: The list of authorization servers must not be empty: clients find where to get a token in it.\n"},
-		{name: "leeway too long", src: "auth {\n  oauth {" + oauth + "\n    leeway = \"1h\"\n  }\n}", diags: "6:14-6:18: Invalid leeway: The leeway is the clock skew allowed on a token's times; more than 5m0s would let in tokens long expired.\n"},
+		{name: "leeway too long", src: "auth {\n  oauth {" + oauth + "\n    leeway = \"1h\"\n  }\n}", diags: "6:14-6:18: Invalid leeway: leeway is the clock skew allowed on a token's exp, nbf and iat: at most 5m0s, not 1h0m0s.\n"},
 		{name: "leeway not a duration", src: "auth {\n  oauth {" + oauth + "\n    leeway = \"soon\"\n  }\n}", diags: "6:14-6:20: Invalid duration: \"soon\" is not a positive duration; write a number with a unit, such as \"500ms\", \"10s\" or \"2m\"\n"},
 	}
 	for _, tt := range tests {

@@ -15,26 +15,44 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
-var argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "type"},
-	{Name: "description"},
-	{Name: "default"},
-	{Name: "optional"},
-	{Name: "sensitive"},
-	{Name: "enum"},
-	{Name: "minimum"},
-	{Name: "maximum"},
-	{Name: "min_length"},
-	{Name: "max_length"},
-	{Name: "pattern"},
-	{Name: "format"},
-	{Name: "min_items"},
-	{Name: "max_items"},
-	{Name: "schema"},
-	{Name: "header"},
-}, Blocks: []hcl.BlockHeaderSchema{{Type: "complete"}}}
+// argSpec is the arg block of a tool (and of a resource_template).
+var argSpec = &spec.Block{
+	Name:    "arg",
+	In:      "tool",
+	Labels:  []string{"name"},
+	Summary: "One argument of the tool: a property of its inputSchema.",
+	Doc: "The arguments become a JSON Schema 2020-12 document. Every call's arguments are validated against it before anything runs, " +
+		"defaults are applied, and each violation is reported, all of them with their JSON pointer, in one tool error. " +
+		"Programs read the arguments as args.name, typed from the declaration: integer arguments are integers, number arguments floats.",
+	Example: `arg "units" {
+  type        = string
+  description = "Units of the temperature"
+  enum        = ["metric", "imperial"]
+  default     = "metric"
+}`,
+	Attrs: []*spec.Attr{
+		spec.TypeConstraint("type", "is string, number, integer, bool, any, list(T), set(T), map(T) or object({a = T, b = optional(T)})").DefaultIs("string").Unevaluated(),
+		spec.String("description", "says what to pass").Shown(),
+		spec.Any("default", "is the value when the client sends none; it makes the argument optional").Unevaluated().Shown(),
+		spec.Bool("optional", "lets the argument be left out, with no default").WithDefault(false),
+		spec.Bool("sensitive", "marks the value as a secret").WithDefault(false),
+		spec.Any("enum", "is the list of the allowed values").Unevaluated().Shown(),
+		spec.Any("minimum", "is the least number allowed").Unevaluated().Shown(),
+		spec.Any("maximum", "is the greatest number allowed").Unevaluated().Shown(),
+		spec.Int("min_length", "is the length of the shortest string allowed").AtLeast(0).Shown(),
+		spec.Int("max_length", "is the length of the longest string allowed").AtLeast(0).Shown(),
+		spec.String("pattern", "is a regular expression that a string must match").Shown(),
+		spec.String("format", "is the format of a string, such as email, uri, date-time or uuid").Shown(),
+		spec.Int("min_items", "is the fewest items of a list").AtLeast(0).Shown(),
+		spec.Int("max_items", "is the most items of a list").AtLeast(0).Shown(),
+		spec.Any("schema", `is the escape hatch: this argument's JSON Schema, as jsonencode({…}) or file("x.json")`).Unevaluated(),
+		spec.String("header", `is the HTTP header that mirrors the argument in calls over streamable HTTP (header = "Region": Mcp-Param-Region, SEP-2243), so that gateways can route on it; for a string, integer or bool argument that is not sensitive`),
+	},
+	Blocks: []spec.Nested{{Block: completeSpec, Max: 1}},
+}
 
 // args decodes the arg blocks of a tool, and the type of args.* that its
 // programs see. The complete blocks of the arguments go to completes, by
@@ -47,9 +65,6 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks, completes ma
 	seen := map[string]*hcl.Block{}
 	headers := map[string]string{} // lower-case header name: argument
 	for _, b := range blocks {
-		if b.Type != "arg" {
-			continue
-		}
 		name := b.Labels[0]
 		if first, dup := seen[name]; dup {
 			l.error(b.LabelRanges[0], "Duplicate argument", "An argument named %q is already declared at %s.", name, first.DefRange)
@@ -97,17 +112,16 @@ func (l *loader) args(ctx *engine.DecodeContext, blocks hcl.Blocks, completes ma
 // arg decodes one arg block.
 func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.Block, bool) {
 	// A typo such as an unknown attribute is reported, and the rest of the
-	// block is still decoded: the partial content holds what was valid.
+	// block is still decoded.
 	before := len(l.diags)
-	content, diags := b.Body.Content(argSchema)
+	v, diags := argSpec.Decode(b.Body, ctx)
 	l.diags = append(l.diags, diags...)
-	attrs := content.Attributes
-	a := schema.Arg{Name: b.Labels[0], Type: &schema.Type{Kind: schema.String}}
 	// All of these become the tool's input schema, which clients list.
-	l.publicAttrs(ctx, attrs, func(name string) string { return "the " + name + " of an argument" },
-		"description", "default", "enum", "minimum", "maximum", "min_length", "max_length",
-		"pattern", "format", "min_items", "max_items")
-	if at, ok := attrs["type"]; ok {
+	l.shown(ctx, argSpec, v, "the %s of an argument", true)
+	a := schema.Arg{Name: b.Labels[0], Type: &schema.Type{Kind: schema.String},
+		Description: v.String("description"), Optional: v.Bool("optional"), Sensitive: v.Bool("sensitive"),
+		Format: v.String("format"), Pattern: v.String("pattern")}
+	if at := v.Attr("type"); at != nil {
 		t, diags := schema.ParseType(at.Expr)
 		l.diags = append(l.diags, diags...)
 		if t != nil {
@@ -116,27 +130,13 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.
 			a.Type = &schema.Type{Kind: schema.Any} // unknown: do not guess
 		}
 	}
-	if at, ok := attrs["description"]; ok {
-		a.Description = l.str(ctx, at)
-	}
-	if at, ok := attrs["optional"]; ok {
-		a.Optional = l.boolean(ctx, at)
-	}
-	if at, ok := attrs["sensitive"]; ok {
-		a.Sensitive = l.boolean(ctx, at)
-	}
-	if at, ok := attrs["format"]; ok {
-		a.Format = l.str(ctx, at)
-	}
-	if at, ok := attrs["pattern"]; ok {
-		a.Pattern = l.str(ctx, at)
+	if at := v.Attr("pattern"); at != nil {
 		if _, err := regexp.Compile(a.Pattern); err != nil {
 			l.error(at.Expr.Range(), "Invalid pattern", "The pattern is not a valid regular expression: %s.", err)
 		}
 	}
-	if at, ok := attrs["enum"]; ok {
-		v := l.plain(ctx, at)
-		if list, isList := v.([]any); isList && len(list) > 0 {
+	if at := v.Attr("enum"); at != nil {
+		if list, isList := l.plain(ctx, at).([]any); isList && len(list) > 0 {
 			a.Enum = list
 			l.checkEnum(a.Type, list, at)
 		} else {
@@ -144,54 +144,53 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.
 		}
 	}
 	number := func(name string) *float64 {
-		at, ok := attrs[name]
-		if !ok {
+		at := v.Attr(name)
+		if at == nil {
 			return nil
 		}
-		switch v := l.plain(ctx, at).(type) {
+		switch n := l.plain(ctx, at).(type) {
 		case int:
-			f := float64(v)
+			f := float64(n)
 			return &f
 		case float64:
-			return &v
+			return &n
 		}
 		l.error(at.Expr.Range(), "Invalid "+name, "%s must be a number.", name)
 		return nil
 	}
 	count := func(name string) *int {
-		at, ok := attrs[name]
-		if !ok {
+		if !v.Has(name) {
 			return nil
 		}
-		if v, isInt := l.plain(ctx, at).(int); isInt && v >= 0 {
-			return &v
-		}
-		l.error(at.Expr.Range(), "Invalid "+name, "%s must be a whole number, 0 or more.", name)
-		return nil
+		n := int(v.Int(name))
+		return &n
 	}
 	a.Minimum, a.Maximum = number("minimum"), number("maximum")
 	a.MinLength, a.MaxLength = count("min_length"), count("max_length")
 	a.MinItems, a.MaxItems = count("min_items"), count("max_items")
-	l.checkConstraints(a, attrs)
+	l.checkConstraints(a, v)
 
-	if at, ok := attrs["schema"]; ok {
+	if at := v.Attr("schema"); at != nil {
 		a.Schema = l.jsonObject(ctx, at.Expr, "schema", "the schema of an argument")
 		a.Type = &schema.Type{Kind: schema.Any}
-		if _, typed := attrs["type"]; typed {
+		if v.Written("type") {
 			l.error(at.Expr.Range(), "Both schema and type", "An argument with a schema takes its type from the schema; remove type.")
 		}
 	}
-	if at, ok := attrs["header"]; ok {
-		a.Header = l.header(ctx, a, at)
+	if at := v.Attr("header"); at != nil {
+		a.Header = l.header(a, at, v.String("header"))
 	}
-	if at, ok := attrs["default"]; ok {
+	if at := v.Attr("default"); at != nil {
 		a.Default = l.plain(ctx, at)
 		a.HasDefault = true
 		if a.Optional {
 			l.error(at.Expr.Range(), "Both default and optional", "An argument with a default is already optional; remove optional.")
 		}
 	}
-	complete := l.atMostOne(content.Blocks, "complete", "argument")
+	var complete *hcl.Block
+	if c := v.Blocks("complete"); len(c) > 0 {
+		complete = c[0]
+	}
 	return a, complete, len(l.diags) == before || !l.diags[before:].HasErrors()
 }
 
@@ -199,8 +198,7 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.
 // mirrors it (Mcp-Param-<name>, SEP-2243). The name must be an HTTP token
 // of ASCII letters, digits and - . _ (and the like), and the argument a
 // string, an integer or a bool that is not sensitive.
-func (l *loader) header(ctx *engine.DecodeContext, a schema.Arg, at *hcl.Attribute) string {
-	name := l.str(ctx, at)
+func (l *loader) header(a schema.Arg, at *hcl.Attribute, name string) string {
 	if name == "" {
 		l.error(at.Expr.Range(), "Invalid header", "header names the HTTP header that mirrors the argument, such as \"Region\" for Mcp-Param-Region.")
 		return ""
@@ -254,15 +252,15 @@ func (l *loader) checkEnum(t *schema.Type, values []any, at *hcl.Attribute) {
 
 // checkConstraints reports constraints that cannot apply to the argument's
 // type, which JSON Schema would silently ignore.
-func (l *loader) checkConstraints(a schema.Arg, attrs hcl.Attributes) {
+func (l *loader) checkConstraints(a schema.Arg, v *spec.Values) {
 	applies := map[string]schema.Kind{
 		"min_length": schema.String, "max_length": schema.String, "pattern": schema.String, "format": schema.String,
 		"minimum": schema.Number, "maximum": schema.Number,
 		"min_items": schema.List, "max_items": schema.List,
 	}
 	for name, kind := range applies {
-		at, ok := attrs[name]
-		if !ok || a.Type.Kind == schema.Any {
+		at := v.Attr(name)
+		if at == nil || a.Type.Kind == schema.Any {
 			continue
 		}
 		k := a.Type.Kind
@@ -298,20 +296,6 @@ func (l *loader) checkDefaults(validate func(map[string]any) []schema.Violation,
 	for _, name := range slices.Sorted(maps.Keys(bad)) {
 		l.error(ranges[name], "Invalid default", "The default does not satisfy the argument's own constraints:\n%s", schema.FormatViolations(bad[name]))
 	}
-}
-
-// str evaluates an attribute that must be a load-time string.
-func (l *loader) str(ctx *engine.DecodeContext, at *hcl.Attribute) string {
-	s, diags := ctx.String(at.Expr)
-	l.diags = append(l.diags, diags...)
-	return s
-}
-
-// boolean evaluates an attribute that must be true or false.
-func (l *loader) boolean(ctx *engine.DecodeContext, at *hcl.Attribute) bool {
-	b, diags := ctx.Bool(at.Expr)
-	l.diags = append(l.diags, diags...)
-	return b
 }
 
 // plain evaluates an attribute into a plain Go value.

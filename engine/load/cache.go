@@ -50,16 +50,7 @@ func (l *loader) cacheBlock() {
 // results: a call that changes something must reach the upstream every
 // time.
 func (l *loader) cachePolicy(ctx *engine.DecodeContext, blocks hcl.Blocks, ann *engine.Annotations) (policy *engine.CachePolicy, public hcl.Range) {
-	var seen *hcl.Block
-	for _, b := range blocks {
-		if b.Type != "cache" {
-			continue
-		}
-		if seen != nil {
-			l.error(b.DefRange, "Duplicate cache block", "This tool's cache is already declared at %s; merge the two blocks.", seen.DefRange)
-			continue
-		}
-		seen = b
+	for _, b := range blocks { // at most one, by the tool's spec
 		p, diags := cache.DecodePolicy(b, ctx)
 		l.diags = append(l.diags, diags...)
 		if diags.HasErrors() {

@@ -68,7 +68,7 @@ func TestDiagnosticsOnlyTheRealError(t *testing.T) {
   }
   text = "t"
 }`,
-			want: []string{`4:15-4:21: Invalid log level: level is how severe the message is: one of debug, info, notice, warning, error, critical, alert, emergency.`, `8:21-8:22: Invalid expr program: The program "body" does not compile: unknown name body`},
+			want: []string{`4:15-4:21: Invalid level: level is how severe the message is: one of "debug", "info", "notice", "warning", "error", "critical", "alert" or "emergency", not "loud".`, `8:21-8:22: Invalid expr program: The program "body" does not compile: unknown name body`},
 		},
 		{
 			name: "server log_level",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // fakeAdapter is an action adapter for tests: its block
@@ -32,27 +33,17 @@ func (fakeAdapter) Result() mapping.Env {
 	return mapping.Env{"status": types.Int, "body": types.Any}
 }
 
-var fakeSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "status"}, {Name: "body"}, {Name: "sleep"},
+var fakeSpec = &spec.Block{Name: "fake", In: "tool", Summary: "A fake action.", Attrs: []*spec.Attr{
+	spec.Int("status", "is the status answered").WithDefault(200),
+	spec.Expr("body", "is the body answered"),
+	spec.Duration("sleep", "is how long a call takes"),
 }}
 
 func (fakeAdapter) DecodeAction(ctx *engine.DecodeContext, block *hcl.Block) (engine.Action, hcl.Diagnostics) {
-	content, diags := block.Body.Content(fakeSchema)
-	a := &fakeAction{status: 200, body: mapping.Const(nil)}
-	if attr, ok := content.Attributes["status"]; ok {
-		n, more := ctx.Int(attr.Expr)
-		diags = append(diags, more...)
-		a.status = int(n)
-	}
-	if attr, ok := content.Attributes["body"]; ok {
-		v, more := ctx.Value(attr.Expr)
-		diags = append(diags, more...)
-		a.body = v
-	}
-	if attr, ok := content.Attributes["sleep"]; ok {
-		d, more := ctx.Duration(attr.Expr)
-		diags = append(diags, more...)
-		a.sleep = d
+	v, diags := fakeSpec.Decode(block.Body, ctx)
+	a := &fakeAction{status: int(v.Int("status")), body: mapping.Const(nil), sleep: v.Duration("sleep")}
+	if v.Has("body") {
+		a.body = v.Program("body")
 	}
 	return a, diags
 }

@@ -10,8 +10,8 @@ import (
 )
 
 // TestSpecExamplesLoad: the example of every spec'd block loads, as the
-// only block of a configuration (a nested one inside a read-only tool), with
-// its cross-field rules.
+// only block of a configuration (a nested one inside a read-only tool, a
+// prompt's argument or a content block), with its cross-field rules.
 func TestSpecExamplesLoad(t *testing.T) {
 	for _, b := range load.Language() {
 		if b.Example == "" {
@@ -19,8 +19,19 @@ func TestSpecExamplesLoad(t *testing.T) {
 			continue
 		}
 		src := b.Example
-		if b.In == "tool" {
+		switch {
+		case b.In == "tool" && b.Name == "annotations":
+			src = "tool \"t\" {\n  description = \"A tool.\"\n" + b.Example + "\n}\n"
+		case b.In == "tool":
 			src = "tool \"t\" {\n  description = \"A tool.\"\n  annotations {\n    read_only_hint = true\n  }\n" + b.Example + "\n}\n"
+		case b.In == "prompt":
+			src = "prompt \"p\" {\n" + b.Example + "\n  message \"user\" {\n    text = \"Hello.\"\n  }\n}\n"
+		case b.In == "arg":
+			src = "prompt \"p\" {\n  arg \"units\" {\n" + b.Example + "\n  }\n  message \"user\" {\n    text = \"Hello.\"\n  }\n}\n"
+		case b.In == "auth":
+			src = "auth {\n" + b.Example + "\n}\n"
+		case b.In == "content":
+			src = "tool \"t\" {\n  description = \"A tool.\"\n  content \"text\" {\n    text = \"Hello.\"\n" + b.Example + "\n  }\n}\n"
 		}
 		if _, diags := loadString(t, src, nil, nil); diags.HasErrors() {
 			t.Errorf("the example of %s does not load:\n%s\n%s", b.Path(), src, describe(diags))

@@ -19,8 +19,12 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/auth"
+	"github.com/mcpdecl/mcpdecl/engine/cache"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Options are the inputs of a load besides the files.
@@ -357,38 +361,29 @@ func (l *loader) readFiles(paths []string) []*hcl.File {
 	return files
 }
 
-// rootSchema lists the blocks allowed at the top of a file.
-func (l *loader) rootSchema() *hcl.BodySchema {
-	s := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
-		{Type: "server"},
-		{Type: "variable", LabelNames: []string{"name"}},
-		{Type: "locals"},
-		{Type: "tool", LabelNames: []string{"name"}},
-		{Type: "audit"},
-		{Type: "tracing"},
-		{Type: "rate_limit"},
-		{Type: "cache"},
-		{Type: "auth"},
-		{Type: "resource", LabelNames: []string{"name"}},
-		{Type: "resource_template", LabelNames: []string{"name"}},
-		{Type: "prompt", LabelNames: []string{"name"}},
-		{Type: "toolset", LabelNames: []string{"name"}},
-	}}
-	for _, kind := range l.opts.Registry.ResourceKinds() {
-		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind, LabelNames: []string{"name"}})
-	}
-	return s
-}
+// rootSpec is what the top of a file holds. The connection blocks
+// (http_api, database) are declared by their adapters: the load adds them
+// from the registry (loader.rootBlock).
+var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
+	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
+	{Block: auditSpec}, {Block: tracingSpec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
+	{Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
+	{Block: promptSpec}, {Block: toolsetSpec},
+}}
 
-// collectBlocks sorts the root blocks of every file by type.
+// collectBlocks sorts the root blocks of every file by type. A block that
+// may appear once is checked across files by loader.single.
 func (l *loader) collectBlocks(files []*hcl.File) {
 	l.blocks = map[string][]*hcl.Block{}
-	schema := l.rootSchema()
+	root := &spec.Block{Name: rootSpec.Name, Blocks: slices.Clone(rootSpec.Blocks)}
+	for _, kind := range l.opts.Registry.ResourceKinds() {
+		root.Blocks = append(root.Blocks, spec.Nested{Block: &spec.Block{Name: kind, Labels: []string{"name"}}})
+	}
 	for _, f := range files {
-		content, diags := f.Body.Content(schema)
+		v, diags := root.Decode(f.Body, nil)
 		l.diags = append(l.diags, diags...)
-		for _, b := range content.Blocks {
-			l.blocks[b.Type] = append(l.blocks[b.Type], b)
+		for _, n := range root.Blocks {
+			l.blocks[n.Block.Name] = append(l.blocks[n.Block.Name], v.Blocks(n.Block.Name)...)
 		}
 	}
 }
@@ -417,19 +412,6 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 		HowToSet:    l.howToSet,
 		Scopes:      l.programs,
 	}
-}
-
-// atMostOne returns the first of blocks (nil when there is none) and
-// reports every other one as a duplicate: what is the block's kind and
-// where it may appear once, such as "complete" and "an argument".
-func (l *loader) atMostOne(blocks hcl.Blocks, what, where string) *hcl.Block {
-	for _, b := range blocks[min(1, len(blocks)):] {
-		l.error(b.DefRange, "Duplicate "+what+" block", "This %s's %s block is already declared at %s; it takes one, so merge them.", where, what, blocks[0].DefRange)
-	}
-	if len(blocks) == 0 {
-		return nil
-	}
-	return blocks[0]
 }
 
 // single returns the one top-level block of a kind that may appear once,

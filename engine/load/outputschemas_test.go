@@ -48,11 +48,11 @@ toolset "t" {
 		t.Errorf("the toolset's output_schemas = %q, want none", ts.OutputSchemas)
 	}
 
-	const allowed = `Invalid output_schemas: output_schemas says what each tool's outputSchema carries in tools/list: one of "full", "compact" or "none".`
+	const allowed = `Invalid output_schemas: output_schemas says what each tool's outputSchema carries in tools/list: one of "full", "compact" or "none", not `
 	for _, tc := range []struct{ src, want string }{
-		{"server {\n  output_schemas = \"short\"\n}\n" + tool, `2:20-2:27: ` + allowed},
-		{"server {\n  output_schemas = 1\n}\n" + tool, `2:20-2:21: ` + allowed},
-		{tool + "toolset \"t\" {\n  tools = [\"a\"]\n  output_schemas = \"Full\"\n}\n", `8:20-8:26: ` + allowed},
+		{"server {\n  output_schemas = \"short\"\n}\n" + tool, `2:20-2:27: ` + allowed + `"short".`},
+		{"server {\n  output_schemas = 1\n}\n" + tool, `2:20-2:21: ` + allowed + `"1".`},
+		{tool + "toolset \"t\" {\n  tools = [\"a\"]\n  output_schemas = \"Full\"\n}\n", `8:20-8:26: ` + allowed + `"Full".`},
 	} {
 		_, diags := loadString(t, tc.src, nil, nil)
 		if got := describe(diags); !strings.Contains(got, tc.want) {

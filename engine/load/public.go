@@ -1,13 +1,10 @@
 package load
 
 import (
-	"maps"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 )
@@ -54,16 +51,6 @@ func (l *loader) publicValue(ctx *engine.DecodeContext, e hcl.Expression, v cty.
 	return false
 }
 
-// publicAttrs checks with [loader.public] those of the named attributes
-// that are present; what words each, given its name.
-func (l *loader) publicAttrs(ctx *engine.DecodeContext, attrs hcl.Attributes, what func(name string) string, names ...string) {
-	for _, name := range names {
-		if a, ok := attrs[name]; ok {
-			l.public(ctx, a.Expr, what(name))
-		}
-	}
-}
-
 // traversalText writes a reference such as var.api_key or local.x.
 func traversalText(tr hcl.Traversal) string {
 	var b strings.Builder
@@ -84,38 +71,4 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// decodeBody decodes body into v as [gohcl.DecodeBody] does, which panics
-// on a value derived from a sensitive variable: such values are unmarked
-// first. Where a secret must not go, check the attributes with
-// [loader.public] before.
-func decodeBody(ctx *engine.DecodeContext, body hcl.Body, v any) hcl.Diagnostics {
-	eval := ctx.EvalContext
-	if attrs, diags := body.JustAttributes(); !diags.HasErrors() {
-		for _, a := range attrs {
-			if val, diags := a.Expr.Value(eval); !diags.HasErrors() && val.ContainsMarked() {
-				eval = unmarkedContext(eval)
-				break
-			}
-		}
-	}
-	return gohcl.DecodeBody(body, eval, v)
-}
-
-// unmarkedContext returns a context with the variables and functions of
-// ctx and its parents, every value unmarked.
-func unmarkedContext(ctx *hcl.EvalContext) *hcl.EvalContext {
-	out := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: map[string]function.Function{}}
-	var chain []*hcl.EvalContext
-	for c := ctx; c != nil; c = c.Parent() {
-		chain = append(chain, c)
-	}
-	for i := len(chain) - 1; i >= 0; i-- { // the nearest wins
-		for k, v := range chain[i].Variables {
-			out.Variables[k], _ = v.UnmarkDeep()
-		}
-		maps.Copy(out.Functions, chain[i].Functions)
-	}
-	return out
 }

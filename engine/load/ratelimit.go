@@ -41,16 +41,7 @@ func (l *loader) rateLimitBlock() {
 // if any, else the server's default; nil when neither sets a limit.
 func (l *loader) rateLimiter(ctx *engine.DecodeContext, blocks hcl.Blocks) engine.RateLimiter {
 	limit := l.limits.def
-	var seen *hcl.Block
-	for _, b := range blocks {
-		if b.Type != "rate_limit" {
-			continue
-		}
-		if seen != nil {
-			l.error(b.DefRange, "Duplicate rate_limit block", "This tool's rate limit is already declared at %s; merge the two blocks.", seen.DefRange)
-			continue
-		}
-		seen = b
+	for _, b := range blocks { // at most one, by the tool's spec
 		own, diags := ratelimit.DecodeLimit(b, ctx)
 		l.diags = append(l.diags, diags...)
 		if diags.HasErrors() {

@@ -114,7 +114,7 @@ func TestServedErrors(t *testing.T) {
 		{
 			name: "poll_interval too short",
 			src:  "resource \"r\" {\n  uri           = \"x://r\"\n  poll_interval = \"100ms\"\n  text          = expr(\"string(now().Unix())\")\n}",
-			want: `3:19-3:26: Invalid poll_interval: poll_interval is how often a subscribed resource is read again, at least 1s`,
+			want: `3:19-3:26: Invalid poll_interval: poll_interval is how often a subscribed resource is read again, to tell its subscribers when it changed (contents computed by an action only): at least 1s, not 100ms.`,
 		},
 		{
 			name: "poll_interval on a file",

@@ -2,10 +2,7 @@ package load
 
 import (
 	"net/url"
-	"slices"
 	"strings"
-
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
@@ -36,7 +33,7 @@ var serverSpec = &spec.Block{
 		spec.Enum("log_level", "is the level of the log messages sent to clients that set none", spec.Choices(engine.LogLevels...)...),
 		spec.Bool("coerce_arguments", "takes a string that is exactly a JSON number or true/false for one where an argument wants a number, an integer or a boolean; false: arguments must have their schema's JSON types exactly").WithDefault(true),
 		spec.Duration("progress_heartbeat", "is how often a call whose client asked for progress, and whose action reports none of its own (a slow upstream), is sent a progress notification that says it still runs").WithDefault(engine.DefaultSettings().ProgressHeartbeat),
-		spec.String("output_schemas", `says what each tool's outputSchema carries in tools/list: one of "full", "compact" or "none"`).WithDefault(engine.OutputSchemasFull),
+		spec.Enum("output_schemas", outputSchemasDoc, spec.Choices(engine.OutputSchemaModes...)...).WithDefault(engine.OutputSchemasFull),
 	},
 }
 
@@ -58,11 +55,7 @@ func (l *loader) server() engine.ServerInfo {
 	ctx := l.decodeContext(b.DefRange.Filename)
 	v, diags := serverSpec.Decode(b.Body, ctx)
 	l.diags = append(l.diags, diags...)
-	for _, a := range serverSpec.Attrs {
-		if a.Public && v.Written(a.Name) {
-			l.public(ctx, v.Attr(a.Name).Expr, "the "+a.Name+" of the server")
-		}
-	}
+	l.shown(ctx, serverSpec, v, "the %s of the server", false)
 	info.Name, info.Version = v.String("name"), v.String("version")
 	info.Title, info.Instructions = v.String("title"), v.String("instructions")
 	s := &l.settings
@@ -78,10 +71,8 @@ func (l *loader) server() engine.ServerInfo {
 	if v.Has("coerce_arguments") {
 		s.ExactArguments = !v.Bool("coerce_arguments")
 	}
-	if a := v.Attr("output_schemas"); a != nil {
-		if mode, ok := l.outputSchemas(ctx, a); ok {
-			s.OutputSchemas = mode
-		}
+	if v.Has("output_schemas") {
+		s.OutputSchemas = v.String("output_schemas")
 	}
 	if v.Has("name") && info.Name == "" {
 		l.error(v.Attr("name").Expr.Range(), "Invalid server name", "The server's name must not be empty.")
@@ -89,17 +80,9 @@ func (l *loader) server() engine.ServerInfo {
 	return info
 }
 
-// outputSchemas decodes output_schemas, of the server block or a
-// toolset: one of engine.OutputSchemaModes.
-func (l *loader) outputSchemas(ctx *engine.DecodeContext, attr *hcl.Attribute) (string, bool) {
-	s, diags := ctx.String(attr.Expr)
-	if diags.HasErrors() || !slices.Contains(engine.OutputSchemaModes, s) {
-		// Whatever was wrong, the values allowed say what to write.
-		l.error(attr.Expr.Range(), "Invalid output_schemas", `output_schemas says what each tool's outputSchema carries in tools/list: one of "full", "compact" or "none".`)
-		return "", false
-	}
-	return s, true
-}
+// outputSchemasDoc describes output_schemas, of the server block and of
+// a toolset.
+const outputSchemasDoc = "says what each tool's outputSchema carries in tools/list"
 
 // origins checks allowed_origins: "*" or origins such as
 // "https://app.example.com", each scheme, host and port with no path.

@@ -17,47 +17,84 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/cache"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // toolName is the rule of the MCP specification for tool names.
 var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
-// toolSchema lists what a tool block may hold; the action blocks are added
-// from the registry.
-func (l *loader) toolSchema() *hcl.BodySchema {
-	s := &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{
-			{Name: "title"},
-			{Name: "description", Required: true},
-			{Name: "timeout"},
-			{Name: "text"},
-			{Name: "error_if"},
-			{Name: "error_message"},
-			{Name: "input_schema"},
-			{Name: "max_concurrency"},
-			{Name: "max_result_bytes"},
-			{Name: "scopes"},
-			{Name: "tags"},
-			{Name: "icons"},
-			{Name: "meta"},
-			{Name: "sanitize"},
-		},
-		Blocks: []hcl.BlockHeaderSchema{
-			{Type: "annotations"},
-			{Type: "arg", LabelNames: []string{"name"}},
-			{Type: "output", LabelNames: []string{"name"}},
-			{Type: "content", LabelNames: []string{"type"}},
-			{Type: "rate_limit"},
-			{Type: "cache"},
-			{Type: "log"},
-		},
-	}
+// toolSpec is the tool block. Its action blocks (http, exec, sql) are
+// declared by their adapters: the load adds them from the registry
+// (loader.withActions).
+var toolSpec = &spec.Block{
+	Name:    "tool",
+	Labels:  []string{"name"},
+	Summary: "One MCP tool: its arguments, at most one action (http, exec or sql), and its result.",
+	Doc: "Names are 1–128 characters of A-Z a-z 0-9 _ - . and unique across files. " +
+		"A tool runs at most one action block — http, exec or sql, each declared by its adapter; a tool without one computes its result from its arguments alone. " +
+		"The text block of a result is text where given, else the JSON of the structured content (the outputs), else the raw body.",
+	Example: `tool "echo" {
+  description = "Says the message back."
+  arg "message" {
+    type = string
+  }
+  text = expr("args.message")
+}`,
+	Attrs: toolAttrs,
+	Blocks: []spec.Nested{
+		{Block: annotationsSpec, Max: 1}, {Block: argSpec}, {Block: outputSpec}, {Block: contentSpec},
+		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1},
+	},
+}
+
+// toolAttrs are the attributes of a tool; a served block's tool, and a
+// complete block's, have some of them.
+var toolAttrs = []*spec.Attr{
+	spec.String("description", "is what the tool does, for the model").Mandatory().Shown(),
+	spec.String("title", "is a human-readable name").Shown(),
+	spec.Any("icons", `are icons, each { src = "https://…" or "data:…", mime_type, sizes = ["48x48"], theme = "light" or "dark" }`).Unevaluated().Shown(),
+	spec.Any("meta", "is the tool's _meta object in tools/list").Unevaluated().Shown(),
+	spec.Any("input_schema", `is the whole JSON Schema of the arguments, as jsonencode({…}) or file("schema.json"), instead of arg blocks`).Unevaluated().Shown(),
+	spec.Expr("text", "is the text block of the result").Unevaluated().Shown(),
+	spec.Expr("error_if", "yields a bool: whether the call is a tool error").DefaultIs("HTTP status ≥ 400, a non-zero exit code, a SQL error").Unevaluated(),
+	spec.Expr("error_message", "is the message of that error").Unevaluated().Shown(),
+	spec.Duration("timeout", "bounds one call").DefaultIs("the server's timeout"),
+	spec.Int("max_concurrency", "is how many calls of this tool may run at once; more wait, and give up at their timeout").Range(1, 1<<20).
+		DefaultIs("8 per CPU for http and sql tools, the CPUs for exec, no bound without an action"),
+	spec.Int("max_result_bytes", "is the largest result of a call").AtLeast(1).DefaultIs("the server's max_result_bytes"),
+	spec.Bool("sanitize", "cleans terminal escape sequences and control characters out of this tool's results; false leaves them").WithDefault(true),
+	spec.List("tags", spec.KindString, `are labels such as ["issues", "read"], which toolsets select tools by; each 1 to 128 bytes with no control character`).Unevaluated(),
+	spec.List("scopes", spec.KindString, `are the scopes a token must all grant, such as ["tickets:write"]: over authenticated HTTP, the tool is left out of tools/list for other tokens and calling it is refused`).Unevaluated(),
+}
+
+// annotationsSpec is the annotations block of a tool.
+var annotationsSpec = &spec.Block{
+	Name:    "annotations",
+	In:      "tool",
+	Summary: "Hints to clients about what the tool does.",
+	Example: `annotations {
+  idempotent_hint = true
+}`,
+	Attrs: []*spec.Attr{
+		spec.Bool("read_only_hint", "says the tool changes nothing (a cache block needs it)").Shown(),
+		spec.Bool("destructive_hint", "says the tool may delete or overwrite").Shown(),
+		spec.Bool("idempotent_hint", "says a second call with the same arguments changes nothing more").Shown(),
+		spec.Bool("open_world_hint", "says the tool reaches systems outside the server").Shown(),
+	},
+}
+
+// withActions is b with the action blocks of the registry, for a block
+// that runs an action: a tool, a served block, a complete block.
+func (l *loader) withActions(b *spec.Block) *spec.Block {
+	blocks := slices.Clone(b.Blocks)
 	for _, kind := range l.opts.Registry.ActionKinds() {
-		s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: kind})
+		blocks = append(blocks, spec.Nested{Block: &spec.Block{Name: kind, In: b.Name}})
 	}
-	return s
+	return &spec.Block{Name: b.Name, In: b.In, Labels: b.Labels, Summary: b.Summary, Attrs: b.Attrs, Blocks: blocks}
 }
 
 // toolsPerWorker is the fewest tools worth a goroutine of their own.
@@ -68,7 +105,7 @@ const toolsPerWorker = 64
 // faster. What the tools share (the evaluation contexts, the registry, the
 // redactor) is only read, or safe for concurrent use.
 func (l *loader) tools() []*engine.Tool {
-	schema := l.toolSchema()
+	bodySpec := l.withActions(toolSpec)
 	blocks := l.checkUnique(l.blocks["tool"], "tool")
 	for _, b := range blocks {
 		l.evalContext(b.DefRange.Filename) // created now, read concurrently below
@@ -82,7 +119,7 @@ func (l *loader) tools() []*engine.Tool {
 			worker := *l
 			worker.diags = nil
 			for i := w; i < len(blocks); i += workers {
-				decoded[i] = worker.tool(blocks[i], schema)
+				decoded[i] = worker.tool(blocks[i], bodySpec)
 			}
 			diags[w] = worker.diags
 		})
@@ -98,14 +135,6 @@ func (l *loader) tools() []*engine.Tool {
 		}
 	}
 	return tools
-}
-
-// annotationsBlock is the annotations block of a tool.
-type annotationsBlock struct {
-	ReadOnly    *bool `hcl:"read_only_hint,optional"`
-	Destructive *bool `hcl:"destructive_hint,optional"`
-	Idempotent  *bool `hcl:"idempotent_hint,optional"`
-	OpenWorld   *bool `hcl:"open_world_hint,optional"`
 }
 
 // scopes decodes a tool's scopes: a list of distinct, non-empty strings
@@ -175,141 +204,115 @@ type toolUse struct {
 	// args are arguments the block has without declaring them.
 	args []schema.Arg
 	// outputs, when not nil, decodes outputs the block declares otherwise
-	// than with output blocks; ctx.Env holds the result's variables.
-	outputs func(ctx *engine.DecodeContext) []engine.Output
+	// than with output blocks, with attributes of v; ctx.Env holds the
+	// result's variables.
+	outputs func(ctx *engine.DecodeContext, v *spec.Values) []engine.Output
 	// completes, when not nil, receives the complete blocks of the
 	// block's arguments, by name; when nil, they are errors.
 	completes map[string]*hcl.Block
 }
 
 // tool decodes one tool block; nil when it has errors.
-func (l *loader) tool(b *hcl.Block, bodySchema *hcl.BodySchema) *engine.Tool {
-	return l.toolFor(b, bodySchema, toolUse{})
+func (l *loader) tool(b *hcl.Block, bodySpec *spec.Block) *engine.Tool {
+	t, _ := l.toolFor(b, bodySpec, toolUse{})
+	return t
 }
 
-// toolFor decodes a block as a tool for use; nil when it has errors.
-func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) *engine.Tool {
+// toolFor decodes a block as a tool for use, through bodySpec: the tool
+// block's, or a served block's, which has some of a tool's attributes and
+// blocks and some of its own. It returns the tool, nil when the block has
+// errors, and the values decoded, for the block's own attributes.
+func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engine.Tool, *spec.Values) {
 	before := len(l.diags)
 	name := b.Labels[0]
 	if !toolName.MatchString(name) {
 		l.error(b.LabelRanges[0], "Invalid tool name",
 			"%q is not a valid tool name: use 1 to 128 letters, digits, underscores, dashes and dots.", name)
 	}
-	content, diags := b.Body.Content(bodySchema)
-	l.diags = append(l.diags, diags...)
 	ctx := l.decodeContext(b.DefRange.Filename)
-	spec := engine.ToolSpec{Name: name, Range: b.DefRange}
-	l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of a tool" },
-		"title", "description", "icons")
-
-	str := func(attr string, dst *string) {
-		if a, ok := content.Attributes[attr]; ok {
-			s, diags := ctx.String(a.Expr)
-			l.diags = append(l.diags, diags...)
-			*dst = s
+	v, diags := bodySpec.Decode(b.Body, ctx)
+	l.diags = append(l.diags, diags...)
+	l.shown(ctx, bodySpec, v, "the %s of "+shownBy(b.Type), false)
+	// attr is the attribute as written; nil when absent, or when bodySpec
+	// leaves it out.
+	attr := func(name string) *hcl.Attribute {
+		if bodySpec.Attr(name) == nil {
+			return nil
 		}
+		return v.Attr(name)
 	}
-	str("title", &spec.Title)
-	str("description", &spec.Description)
-	if a, ok := content.Attributes["description"]; ok && spec.Description == "" && !l.diags.HasErrors() {
+	blocks := func(name string) hcl.Blocks {
+		for _, n := range bodySpec.Blocks {
+			if n.Block.Name == name {
+				return v.Blocks(name)
+			}
+		}
+		return nil
+	}
+	toolAnnotations := slices.ContainsFunc(bodySpec.Blocks, func(n spec.Nested) bool { return n.Block == annotationsSpec })
+	// Every tool part has timeout and max_result_bytes; a complete block's
+	// has no title, description or sanitize.
+	spec := engine.ToolSpec{Name: name, Range: b.DefRange, Timeout: v.Duration("timeout"), MaxResultBytes: v.Int("max_result_bytes")}
+	if bodySpec.Attr("title") != nil {
+		spec.Title, spec.Description = v.String("title"), v.String("description")
+		// Only an explicit false turns cleaning off; null keeps it.
+		spec.NoSanitize = v.Has("sanitize") && !v.Bool("sanitize")
+	}
+	if a := attr("description"); a != nil && spec.Description == "" && !l.diags.HasErrors() {
 		l.error(a.Expr.Range(), "Empty description", "Every tool needs a description: it is how a model decides when to call the tool.")
 	}
-	if a, ok := content.Attributes["timeout"]; ok {
-		d, diags := ctx.Duration(a.Expr)
-		l.diags = append(l.diags, diags...)
-		spec.Timeout = d
-	}
-
-	if a, ok := content.Attributes["icons"]; ok {
+	if a := attr("icons"); a != nil && l.public(ctx, a.Expr, "the icons of "+shownBy(b.Type)) {
 		spec.Icons = l.icons(ctx, a)
 	}
-	if a, ok := content.Attributes["meta"]; ok {
+	if a := attr("meta"); a != nil {
 		spec.Meta = l.jsonObject(ctx, a.Expr, "meta", "the meta of a tool")
 	}
-	if a, ok := content.Attributes["max_concurrency"]; ok {
-		n, diags := ctx.Int(a.Expr)
-		l.diags = append(l.diags, diags...)
-		if !diags.HasErrors() && (n < 1 || n > 1<<20) {
-			l.error(a.Expr.Range(), "Invalid max_concurrency", "max_concurrency is how many calls of this tool may run at once: a whole number from 1.")
-		}
-		spec.MaxConcurrency = int(n)
+	if attr("max_concurrency") != nil {
+		spec.MaxConcurrency = int(v.Int("max_concurrency"))
 	}
-	if a, ok := content.Attributes["max_result_bytes"]; ok {
-		n, diags := ctx.Int(a.Expr)
-		l.diags = append(l.diags, diags...)
-		if !diags.HasErrors() && n < 1 {
-			l.error(a.Expr.Range(), "Invalid max_result_bytes", "max_result_bytes caps the size of this tool's results: a whole number of bytes from 1.")
-		}
-		spec.MaxResultBytes = n
-	}
-	if a, ok := content.Attributes["scopes"]; ok {
+	if a := attr("scopes"); a != nil {
 		spec.Scopes = l.scopes(ctx, a)
 	}
-	if a, ok := content.Attributes["tags"]; ok {
+	if a := attr("tags"); a != nil {
 		spec.Tags = l.tags(ctx, a)
 	}
-	if a, ok := content.Attributes["sanitize"]; ok {
-		// Only an explicit false turns cleaning off; null keeps it.
-		keep, diags := ctx.Bool(a.Expr)
-		l.diags = append(l.diags, diags...)
-		if v, _ := ctx.Eval(a.Expr); !diags.HasErrors() && !v.IsNull() {
-			spec.NoSanitize = !keep
-		}
-	}
-	spec.RateLimiter = l.rateLimiter(ctx, content.Blocks)
+	spec.RateLimiter = l.rateLimiter(ctx, blocks("rate_limit"))
 
 	var argsEnv types.Map
 	var defaults map[string]hcl.Range
-	spec.Args, argsEnv, defaults = l.args(ctx, content.Blocks, use.completes)
+	spec.Args, argsEnv, defaults = l.args(ctx, blocks("arg"), use.completes)
 	for _, a := range use.args {
 		spec.Args = append(spec.Args, a)
 		argsEnv[a.Name] = a.Type.ExprType()
 	}
-	if a, ok := content.Attributes["input_schema"]; ok {
+	if a := attr("input_schema"); a != nil {
 		spec.InputSchema = l.inputSchema(ctx, a, spec.Args)
 		argsEnv[types.Extra] = types.Any
 	}
-
-	for _, ab := range content.Blocks {
-		if ab.Type != "annotations" {
-			continue
-		}
-		if spec.Annotations != nil {
-			l.error(ab.DefRange, "Duplicate annotations block", "A tool takes at most one annotations block; merge them.")
-			continue
-		}
-		if attrs, diags := ab.Body.JustAttributes(); !diags.HasErrors() {
-			for _, a := range attrs {
-				l.public(ctx, a.Expr, "the annotation "+a.Name+" of a tool")
-			}
-		}
-		var ann annotationsBlock
-		l.diags = append(l.diags, decodeBody(ctx, ab.Body, &ann)...)
-		spec.Annotations = &engine.Annotations{
-			ReadOnlyHint: ann.ReadOnly, DestructiveHint: ann.Destructive,
-			IdempotentHint: ann.Idempotent, OpenWorldHint: ann.OpenWorld,
-		}
+	// A resource's annotations block is another (contentAnnotationsSpec).
+	if ab := blocks("annotations"); len(ab) > 0 && toolAnnotations {
+		spec.Annotations = l.annotations(ctx, ab[0])
 	}
 
 	var public hcl.Range // of the cache block's public = true
-	spec.Cache, public = l.cachePolicy(ctx, content.Blocks, spec.Annotations)
+	spec.Cache, public = l.cachePolicy(ctx, blocks("cache"), spec.Annotations)
 
 	// The action sees the arguments; what runs after it also sees its result.
 	caller := engine.CallerType(l.claims)
 	ctx.Env = mapping.Env{"args": argsEnv, "caller": caller}
 	resultEnv := mapping.Env{"args": argsEnv, "caller": caller}
-	var actionBlock *hcl.Block
-	for _, ab := range content.Blocks {
-		adapter, ok := l.opts.Registry.Action(ab.Type)
-		if !ok {
-			continue
-		}
-		if actionBlock != nil {
+	var actions hcl.Blocks
+	for _, kind := range l.opts.Registry.ActionKinds() {
+		actions = append(actions, blocks(kind)...)
+	}
+	slices.SortFunc(actions, func(x, y *hcl.Block) int { return x.DefRange.Start.Byte - y.DefRange.Start.Byte })
+	for i, ab := range actions {
+		if i > 0 {
 			l.error(ab.DefRange, "More than one action",
-				"This tool already has %s action at %s. A tool runs one action; split it into two tools.", engine.WithArticle(actionBlock.Type), actionBlock.DefRange)
+				"This tool already has %s action at %s. A tool runs one action; split it into two tools.", engine.WithArticle(actions[0].Type), actions[0].DefRange)
 			continue
 		}
-		actionBlock = ab
+		adapter, _ := l.opts.Registry.Action(ab.Type)
 		action, diags := adapter.DecodeAction(ctx, ab)
 		l.diags = append(l.diags, diags...)
 		spec.Action = action
@@ -322,21 +325,21 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 			}
 		}
 	}
-	spec.Logs = l.logs(ctx, content.Blocks)
+	spec.Logs = l.logs(ctx, blocks("log"))
 
 	ctx.Env = resultEnv
-	spec.Outputs = l.outputs(ctx, content.Blocks)
+	spec.Outputs = l.outputs(ctx, blocks("output"))
 	if use.outputs != nil {
-		spec.Outputs = append(spec.Outputs, use.outputs(ctx)...)
+		spec.Outputs = append(spec.Outputs, use.outputs(ctx, v)...)
 	}
-	program := func(attr string, want reflect.Kind) mapping.Value {
-		a, ok := content.Attributes[attr]
-		if !ok {
+	program := func(attrName string, want reflect.Kind) mapping.Value {
+		a := attr(attrName)
+		if a == nil {
 			return nil
 		}
 		// The text and the error message reach the client; whether the
 		// call fails (error_if) does not.
-		if attr != "error_if" && !l.public(ctx, a.Expr, "the "+attr+" of "+shownBy(b.Type)) {
+		if attrName != "error_if" && !l.public(ctx, a.Expr, "the "+attrName+" of "+shownBy(b.Type)) {
 			return nil
 		}
 		v, diags := ctx.Value(a.Expr)
@@ -345,12 +348,12 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 			return nil
 		}
 		if rt := mapping.ResultType(v); rt != nil && want != reflect.Invalid && rt.Kind() != want {
-			l.error(a.Expr.Range(), "Wrong type for "+attr, "%s must yield a %s, but this yields %s.", attr, want, goTypeName(rt))
+			l.error(a.Expr.Range(), "Wrong type for "+attrName, "%s must yield a %s, but this yields %s.", attrName, want, goTypeName(rt))
 		}
 		return v
 	}
-	spec.Content = l.contents(ctx, content.Blocks)
-	if a, ok := content.Attributes["text"]; ok && len(spec.Content) > 0 {
+	spec.Content = l.contents(ctx, blocks("content"))
+	if a := attr("text"); a != nil && len(spec.Content) > 0 {
 		l.error(a.NameRange, "Both text and content blocks", "With content blocks, the content of a result is exactly those blocks; write the text as content \"text\" { text = … } among them.")
 	}
 	spec.Text = program("text", reflect.Invalid)
@@ -364,17 +367,45 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 		if v, err := schema.Compile(schema.InputSchema(spec.Args)); err == nil {
 			l.checkDefaults(v.ValidatePartial, spec.Args, defaults)
 		}
-		return nil
+		return nil, v
 	}
 	spec.ReadsCaller = ctx.ReadsCaller
 	spec.Schemas = l.schemas
 	t, err := engine.NewTool(spec, l.settings, l.redactor)
 	if err != nil {
 		l.error(b.DefRange, "Invalid tool schema", "%s.", err)
-		return nil
+		return nil, v
 	}
 	l.checkDefaults(t.ValidateDefaults, spec.Args, defaults)
-	return t
+	return t, v
+}
+
+// annotations decodes the annotations block of a tool.
+func (l *loader) annotations(ctx *engine.DecodeContext, b *hcl.Block) *engine.Annotations {
+	v, diags := annotationsSpec.Decode(b.Body, ctx)
+	l.diags = append(l.diags, diags...)
+	l.shown(ctx, annotationsSpec, v, "the annotation %s of a tool", false)
+	hint := func(name string) *bool {
+		if !v.Has(name) {
+			return nil
+		}
+		b := v.Bool(name)
+		return &b
+	}
+	return &engine.Annotations{ReadOnlyHint: hint("read_only_hint"), DestructiveHint: hint("destructive_hint"),
+		IdempotentHint: hint("idempotent_hint"), OpenWorldHint: hint("open_world_hint")}
+}
+
+// shown checks with [loader.public] the written attributes of v that every
+// client sees (Shown in b), but for those that the block's code evaluates
+// itself (unless lazy is true); what words an attribute, given its name, as in "the %s of a
+// tool".
+func (l *loader) shown(ctx *engine.DecodeContext, b *spec.Block, v *spec.Values, what string, lazy bool) {
+	for _, a := range b.Attrs {
+		if a.Public && (!a.Lazy || lazy) && v.Written(a.Name) {
+			l.public(ctx, v.Attr(a.Name).Expr, fmt.Sprintf(what, a.Name))
+		}
+	}
 }
 
 // shownBy names what a block of type typ declares, as an error message
@@ -465,99 +496,6 @@ func (l *loader) localJSON(ctx *engine.DecodeContext, tr hcl.Traversal) (any, bo
 	}
 	l.localValues.Store(name, g)
 	return g, true
-}
-
-// outputs decodes the output blocks.
-func (l *loader) outputs(ctx *engine.DecodeContext, blocks hcl.Blocks) []engine.Output {
-	var outs []engine.Output
-	seen := map[string]*hcl.Block{}
-	for _, b := range blocks {
-		if b.Type != "output" {
-			continue
-		}
-		name := b.Labels[0]
-		if first, dup := seen[name]; dup {
-			l.error(b.LabelRanges[0], "Duplicate output", "An output named %q is already declared at %s.", name, first.DefRange)
-			continue
-		}
-		seen[name] = b
-		content, diags := b.Body.Content(outputSchema)
-		l.diags = append(l.diags, diags...)
-		if diags.HasErrors() {
-			continue
-		}
-		o := engine.Output{Output: schema.Output{Name: name, Type: &schema.Type{Kind: schema.Any}}}
-		l.publicAttrs(ctx, content.Attributes, func(attr string) string { return "the " + attr + " of an output" }, "description")
-		if a, ok := content.Attributes["type"]; ok {
-			t, diags := schema.ParseType(a.Expr)
-			l.diags = append(l.diags, diags...)
-			if t != nil {
-				o.Type = t
-			}
-		}
-		if a, ok := content.Attributes["schema"]; ok {
-			if _, typed := content.Attributes["type"]; typed {
-				l.error(a.Expr.Range(), "Both schema and type", "An output with a schema takes its type from the schema; remove type.")
-			}
-			o.Schema = l.jsonObject(ctx, a.Expr, "schema", "the schema of an output")
-		}
-		if a, ok := content.Attributes["description"]; ok {
-			s, diags := ctx.String(a.Expr)
-			l.diags = append(l.diags, diags...)
-			o.Description = s
-		}
-		if a, ok := content.Attributes["optional"]; ok {
-			v, diags := ctx.Bool(a.Expr)
-			l.diags = append(l.diags, diags...)
-			o.Optional = v
-		}
-		a := content.Attributes["value"]
-		if !l.public(ctx, a.Expr, "the value of an output") {
-			continue
-		}
-		v, diags := ctx.Value(a.Expr)
-		l.diags = append(l.diags, diags...)
-		if diags.HasErrors() {
-			continue
-		}
-		if rt := mapping.ResultType(v); rt != nil && !fits(rt, o.Type) {
-			l.error(a.Expr.Range(), "Wrong type for output",
-				"Output %q is declared as %s, but its value is always %s. Change the type or the value.", name, o.Type, goTypeName(rt))
-			continue
-		}
-		o.Value = v
-		outs = append(outs, o)
-	}
-	return outs
-}
-
-var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "type"},
-	{Name: "schema"},
-	{Name: "description"},
-	{Name: "optional"},
-	{Name: "value", Required: true},
-}}
-
-// fits reports whether values of Go type rt can be of the declared type.
-// It only rules out what can never match.
-func fits(rt reflect.Type, t *schema.Type) bool {
-	k := rt.Kind()
-	switch t.Kind {
-	case schema.String:
-		return k == reflect.String
-	case schema.Bool:
-		return k == reflect.Bool
-	case schema.Number:
-		return k >= reflect.Int && k <= reflect.Float64
-	case schema.Integer:
-		return k >= reflect.Int && k <= reflect.Float64
-	case schema.List:
-		return k == reflect.Slice || k == reflect.Array
-	case schema.Map, schema.Object:
-		return k == reflect.Map || k == reflect.Struct
-	}
-	return true
 }
 
 // decodeJSON parses one JSON document, with numbers kept exact.

@@ -10,24 +10,38 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // toolsetName is what a toolset may be called: it is a segment of a URL
 // path (/mcp/<name>).
 var toolsetName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
-var toolsetSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "description"},
-	{Name: "tools"},
-	{Name: "tags"},
-	{Name: "output_schemas"},
-}}
-
-// toolTagsSchema reads the tags of a tool block, for toolsets.
-var toolTagsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "tags"}}}
+// toolsetSpec is the toolset block.
+var toolsetSpec = &spec.Block{
+	Name:    "toolset",
+	Labels:  []string{"name"},
+	Summary: "Some of the tools, served on an endpoint of their own (/mcp/NAME over HTTP, serve --toolset NAME over stdio).",
+	Doc: "A toolset holds the tools that tools or tags selects (give at least one). Each entry of tools must match a tool, " +
+		"and each of tags must be a tag of some tool: a typo is a load error, with the closest name. " +
+		"Names are 1 to 64 letters, digits, _, - and .; resources and prompts are served at every endpoint.",
+	Example: `toolset "read_only" {
+  description    = "The tools that only read."
+  tools          = ["get_*"]
+  output_schemas = "compact"
+}
+tool "get_time" { description = "The time." }`,
+	Attrs: []*spec.Attr{
+		spec.String("description", "says what the toolset is for").Shown(),
+		spec.List("tools", spec.KindString, `are tool names, or patterns such as "issues_*" (* any characters, ? one, [a-z] one of)`).Unevaluated(),
+		spec.List("tags", spec.KindString, "selects the tools with any of these tags").Unevaluated(),
+		spec.Enum("output_schemas", outputSchemasDoc, spec.Choices(engine.OutputSchemaModes...)...).DefaultIs("the server's"),
+	},
+}
 
 // toolsets decodes the toolset blocks, once the tools are known: each
 // entry of tools is a tool's name or a pattern (path.Match: *, ?, [a-z])
@@ -55,18 +69,13 @@ func (l *loader) toolsets() []*engine.Toolset {
 			l.error(b.LabelRanges[0], "Invalid toolset name", "%q is not a valid toolset name: it is served at /mcp/%s, so use 1 to 64 letters, digits, underscores, dashes and dots.", name, name)
 			continue
 		}
-		content, diags := b.Body.Content(toolsetSchema)
-		l.diags = append(l.diags, diags...)
 		ctx := l.decodeContext(b.DefRange.Filename)
-		ts := &engine.Toolset{Name: name, Range: b.DefRange}
-		if a, ok := content.Attributes["description"]; ok {
-			ts.Description = l.servedString(ctx, a, "the description of a toolset")
-		}
-		if a, ok := content.Attributes["output_schemas"]; ok {
-			ts.OutputSchemas, _ = l.outputSchemas(ctx, a)
-		}
-		tagsAttr, hasTags := content.Attributes["tags"]
-		if hasTags {
+		v, diags := toolsetSpec.Decode(b.Body, ctx)
+		l.diags = append(l.diags, diags...)
+		l.shown(ctx, toolsetSpec, v, "the %s of a toolset", false)
+		ts := &engine.Toolset{Name: name, Range: b.DefRange, Description: v.String("description"), OutputSchemas: v.String("output_schemas")}
+		tagsAttr := v.Attr("tags")
+		if tagsAttr != nil {
 			for _, tag := range l.tags(ctx, tagsAttr) {
 				tools, ok := tagged[tag]
 				if !ok {
@@ -79,9 +88,9 @@ func (l *loader) toolsets() []*engine.Toolset {
 				}
 			}
 		}
-		a, ok := content.Attributes["tools"]
-		if !ok {
-			if !hasTags {
+		a := v.Attr("tools")
+		if a == nil {
+			if tagsAttr == nil {
 				l.error(b.DefRange, "Empty toolset", "A toolset selects its tools with tools (names and patterns), tags, or both: add at least one.")
 			}
 			slices.Sort(ts.Tools)
@@ -126,11 +135,11 @@ func (l *loader) toolsets() []*engine.Toolset {
 // blockTags is the tags of a tool block, or nil when they are not a
 // valid list of strings: the tool's own decoding reports that.
 func (l *loader) blockTags(b *hcl.Block) []string {
-	content, _, diags := b.Body.PartialContent(toolTagsSchema)
-	a, ok := content.Attributes["tags"]
-	if diags.HasErrors() || !ok {
+	body, ok := b.Body.(*hclsyntax.Body)
+	if !ok || body.Attributes["tags"] == nil {
 		return nil
 	}
+	a := body.Attributes["tags"]
 	v, diags := l.decodeContext(b.DefRange.Filename).Eval(a.Expr)
 	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
 		return nil

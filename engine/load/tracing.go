@@ -2,31 +2,34 @@ package load
 
 import (
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
-// tracingBlock is the tracing block as written.
-type tracingBlock struct {
-	Arguments *bool `hcl:"arguments,optional"`
-	Results   *bool `hcl:"results,optional"`
+// tracingSpec is the tracing block.
+var tracingSpec = &spec.Block{
+	Name:    "tracing",
+	Summary: "Which values of a call its OpenTelemetry span records.",
+	Doc: "Where traces go is set by the standard OTEL_* environment variables, as for every traced service. " +
+		"Without this block no value is recorded: a trace is often read by more people than the server's callers. " +
+		"What is recorded is redacted like the audit log (every secret of the configuration, each sensitive argument as \"(sensitive)\") and cut at 4 KiB.",
+	Example: `tracing {
+  arguments = true
+  results   = true
+}`,
+	Attrs: []*spec.Attr{
+		spec.Bool("arguments", `records the arguments on the call's span, as gen_ai.tool.call.arguments; sensitive ones as "(sensitive)"`).WithDefault(false),
+		spec.Bool("results", "records the result (its structured content, else its text), as gen_ai.tool.call.result").WithDefault(false),
+	},
 }
 
 // tracing decodes the tracing block, if any: which values of a call its
-// span records. Where traces go is not configured here but by the
-// standard OTEL_* environment variables, as for every traced service.
+// span records.
 func (l *loader) tracing() engine.TraceValues {
-	var v engine.TraceValues
 	b := l.single("tracing", "Tracing is already configured")
 	if b == nil {
-		return v
+		return engine.TraceValues{}
 	}
-	var tb tracingBlock
-	diags := decodeBody(l.decodeContext(b.DefRange.Filename), b.Body, &tb)
+	v, diags := tracingSpec.Decode(b.Body, l.decodeContext(b.DefRange.Filename))
 	l.diags = append(l.diags, diags...)
-	if tb.Arguments != nil {
-		v.Arguments = *tb.Arguments
-	}
-	if tb.Results != nil {
-		v.Results = *tb.Results
-	}
-	return v
+	return engine.TraceValues{Arguments: v.Bool("arguments"), Results: v.Bool("results")}
 }

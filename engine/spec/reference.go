@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // TypeText names a type for people: "string", "list of string",
@@ -71,7 +73,7 @@ func Markdown(blocks []*Block, notYet []string) []byte {
 		}
 		fmt.Fprintf(&w, "Written `%s { … }`", head)
 		if b.In != "" {
-			fmt.Fprintf(&w, ", inside a `%s` block", b.In)
+			fmt.Fprintf(&w, ", inside %s block", strings.Replace(engine.WithArticle(b.In), b.In, "`"+b.In+"`", 1))
 		}
 		w.WriteString(".\n\n")
 		if len(b.Attrs) > 0 {
