@@ -124,7 +124,8 @@ func (l *loader) steps(ctx *engine.DecodeContext, blocks hcl.Blocks, bodySpec *s
 			l.error(b.DefRange, "Missing action", "A step runs one action: add an %s block.", orList(l.opts.Registry.ActionKinds()))
 			broken = true
 		}
-		result := types.Map{}
+		var result types.Type = types.Map{}
+		fields := result.(types.Map)
 		for i, ab := range actions {
 			if i > 0 {
 				l.error(ab.DefRange, "More than one action", "This step already has %s action at %s. A step runs one action; make it two steps.", engine.WithArticle(actions[0].Type), actions[0].DefRange)
@@ -134,16 +135,17 @@ func (l *loader) steps(ctx *engine.DecodeContext, blocks hcl.Blocks, bodySpec *s
 			action, diags := adapter.DecodeAction(ctx, ab)
 			l.diags = append(l.diags, diags...)
 			if action == nil {
-				broken = true
+				// Said already: what reads this step is not to blame.
+				broken, result = true, types.Any
 				continue
 			}
 			st.Action = action
 			for k, t := range adapter.Result() {
-				result[k] = t
+				fields[k] = t
 			}
 			if rt, ok := action.(engine.ResultTyper); ok {
 				for k, t := range rt.ResultTypes() {
-					result[k] = t
+					fields[k] = t
 				}
 			}
 		}
@@ -152,7 +154,7 @@ func (l *loader) steps(ctx *engine.DecodeContext, blocks hcl.Blocks, bodySpec *s
 			for k, t := range actionEnv {
 				errEnv[k] = t
 			}
-			for k, t := range result {
+			for k, t := range fields {
 				errEnv[k] = t
 			}
 			ctx.Env = errEnv
