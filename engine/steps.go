@@ -7,6 +7,10 @@ import (
 	"io"
 	"sync"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
@@ -105,22 +109,24 @@ func (s *Steps) Run(ctx context.Context, args map[string]any) (*Response, error)
 				continue
 			}
 		}
-		var failure string
-		if st.ForEach != nil {
-			list, why, err := st.runEach(sctx, args, env)
-			if err != nil {
-				return nil, fmt.Errorf("step %q: %w", st.Name, err)
+		stepCtx := sctx
+		var span trace.Span
+		if parent := trace.SpanFromContext(ctx); parent.IsRecording() {
+			stepCtx, span = parent.TracerProvider().Tracer(Instrumentation).Start(sctx, "step "+st.Name,
+				trace.WithAttributes(attribute.String("mcpdecl.step", st.Name)))
+		}
+		failure, err := st.run(stepCtx, args, env, results, out)
+		if span != nil {
+			switch {
+			case err != nil:
+				span.SetStatus(codes.Error, RedactText(ctx, err.Error()))
+			case failure != "":
+				span.SetStatus(codes.Error, RedactText(ctx, failure))
 			}
-			results[st.Name], failure = list, why
-		} else {
-			resp, why, err := st.runOnce(sctx, args)
-			if err != nil {
-				return nil, fmt.Errorf("step %q: %w", st.Name, err)
-			}
-			results[st.Name], failure = resp.Vars, why
-			if resp.Content != nil || resp.Text != nil {
-				out.Content, out.Text = resp.Content, resp.Text
-			}
+			span.End()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("step %q: %w", st.Name, err)
 		}
 		if failure != "" {
 			out.Failure = fmt.Sprintf("step %q failed: %s", st.Name, failure)
@@ -128,6 +134,29 @@ func (s *Steps) Run(ctx context.Context, args map[string]any) (*Response, error)
 		}
 	}
 	return out, nil
+}
+
+// run runs the step, once or per item, and stores its result in results;
+// the content of a step run once becomes out's. It returns why the step
+// failed, or "".
+func (st *Step) run(ctx context.Context, args, env, results map[string]any, out *Response) (string, error) {
+	if st.ForEach != nil {
+		list, failure, err := st.runEach(ctx, args, env)
+		if err != nil {
+			return "", err
+		}
+		results[st.Name] = list
+		return failure, nil
+	}
+	resp, failure, err := st.runOnce(ctx, args)
+	if err != nil {
+		return "", err
+	}
+	results[st.Name] = resp.Vars
+	if resp.Content != nil || resp.Text != nil {
+		out.Content, out.Text = resp.Content, resp.Text
+	}
+	return failure, nil
 }
 
 // runOnce runs the step's action once, and decides whether it failed.

@@ -9,6 +9,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
@@ -177,5 +181,33 @@ func TestStepsCancelled(t *testing.T) {
 	}).Run(ctx, nil)
 	if !errors.Is(err, context.Canceled) || item.runs.Load() != 0 {
 		t.Errorf("a cancelled call runs no more items: %v, %d runs", err, item.runs.Load())
+	}
+}
+
+func TestStepsSpans(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer tp.Shutdown(context.Background())
+	ctx, call := tp.Tracer("test").Start(context.Background(), "tools/call")
+	ok := &probe{answer: func(map[string]any) (any, error) { return "ok", nil }}
+	bad := &probe{answer: func(map[string]any) (any, error) { return failure("HTTP 500"), nil }}
+	resp, err := engine.NewSteps([]engine.Step{step("first", ok), step("second", bad)}).Run(ctx, nil)
+	call.End()
+	if err != nil || resp.Failure == "" {
+		t.Fatal(err, resp)
+	}
+	spans := map[string]sdktrace.ReadOnlySpan{}
+	for _, s := range exp.GetSpans().Snapshots() {
+		spans[s.Name()] = s
+	}
+	first, second := spans["step first"], spans["step second"]
+	if first == nil || second == nil {
+		t.Fatalf("spans: %v", spans)
+	}
+	if first.Parent().SpanID() != call.SpanContext().SpanID() || first.Status().Code == codes.Error {
+		t.Errorf("step first: parent %v, status %v", first.Parent().SpanID(), first.Status())
+	}
+	if second.Status().Code != codes.Error || second.Status().Description != "HTTP 500" {
+		t.Errorf("a failing step's span says so: %v", second.Status())
 	}
 }
