@@ -93,9 +93,12 @@ func (c Caller) Value() map[string]any {
 type programVarsKey struct{}
 
 // programVars are the variables of a call's programs besides args, when
-// they read some: the caller, and the answers of a confirmation.
+// they read some: the caller, the answers of a confirmation, and in a step
+// of a multi-step tool the results of the steps before it and the item of
+// its for_each.
 type programVars struct {
 	caller, confirm map[string]any
+	steps, each     map[string]any
 }
 
 // CallerValue is the caller as the programs of the call under way read
@@ -110,7 +113,8 @@ func CallerValue(ctx context.Context) map[string]any {
 }
 
 // ProgramEnv is the environment of an action's programs for a call with
-// args: args, and caller and confirm when the tool's programs read them.
+// args: args, and caller and confirm when the tool's programs read them;
+// in a step, steps and each. It is a new map on every call.
 func ProgramEnv(ctx context.Context, args map[string]any) map[string]any {
 	env := map[string]any{"args": args}
 	if v, _ := ctx.Value(programVarsKey{}).(*programVars); v != nil {
@@ -120,8 +124,24 @@ func ProgramEnv(ctx context.Context, args map[string]any) map[string]any {
 		if v.confirm != nil {
 			env["confirm"] = v.confirm
 		}
+		if v.steps != nil {
+			env["steps"] = v.steps
+		}
+		if v.each != nil {
+			env["each"] = v.each
+		}
 	}
 	return env
+}
+
+// withStepVars returns ctx whose programs also read steps, and each when
+// it is not nil.
+func withStepVars(ctx context.Context, steps, each map[string]any) context.Context {
+	v := &programVars{steps: steps, each: each}
+	if outer, _ := ctx.Value(programVarsKey{}).(*programVars); outer != nil {
+		v.caller, v.confirm = outer.caller, outer.confirm
+	}
+	return context.WithValue(ctx, programVarsKey{}, v)
 }
 
 // CallerType is the type of the caller variable of programs, given the

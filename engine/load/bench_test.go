@@ -94,6 +94,40 @@ func BenchmarkCallHTTP(b *testing.B) {
 	benchCall(b, cfg)
 }
 
+// BenchmarkCallHTTPSteps3 is BenchmarkCallHTTP with the request made three
+// times, as three steps that each read the one before: a three-step tool
+// should cost at most three one-step calls plus 10%.
+func BenchmarkCallHTTPSteps3(b *testing.B) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(benchBody))
+	}))
+	defer up.Close()
+	step := func(name, city string) string {
+		return `step "` + name + `" {
+    http {
+      url         = "` + up.URL + `/weather/{city}"
+      path_params = { city = expr("` + city + `") }
+      query       = { units = expr("args.units"), lang = expr("'en'") }
+    }
+  }
+  `
+	}
+	src := fmt.Sprintf(benchTool, "weather", step("first", "args.city")+step("second", "steps.first.body.name")+step("third", "steps.second.body.name"))
+	src = strings.ReplaceAll(src, `expr("body.`, `expr("steps.third.body.`)
+	dir := b.TempDir()
+	name := filepath.Join(dir, "tools.hcl")
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, name)
+	if diags.HasErrors() {
+		b.Fatal(describe(diags))
+	}
+	defer cfg.Close()
+	benchCall(b, cfg)
+}
+
 // BenchmarkCallHTTPCached is BenchmarkCallHTTP with a cache block: every
 // call after the first is answered from the memory store.
 func BenchmarkCallHTTPCached(b *testing.B) {

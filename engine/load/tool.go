@@ -46,7 +46,7 @@ var toolSpec = &spec.Block{
 	Attrs: toolAttrs,
 	Blocks: []spec.Nested{
 		{Block: annotationsSpec, Max: 1}, {Block: argSpec}, {Block: outputSpec}, {Block: contentSpec},
-		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1}, {Block: confirmSpec, Max: 1},
+		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1}, {Block: confirmSpec, Max: 1}, {Block: stepSpec},
 	},
 }
 
@@ -107,10 +107,26 @@ var annotationsSpec = &spec.Block{
 // that runs an action: a tool, a served block, a complete block.
 func (l *loader) withActions(b *spec.Block) *spec.Block {
 	blocks := slices.Clone(b.Blocks)
+	for i, n := range blocks {
+		if n.Block == stepSpec {
+			blocks[i].Block = l.withActions(stepSpec)
+		}
+	}
 	for _, kind := range l.opts.Registry.ActionKinds() {
 		blocks = append(blocks, spec.Nested{Block: &spec.Block{Name: kind, In: b.Name}})
 	}
 	return &spec.Block{Name: b.Name, In: b.In, Labels: b.Labels, Summary: b.Summary, Attrs: b.Attrs, Blocks: blocks}
+}
+
+// stepBodySpec is the spec of the step blocks of bodySpec, with the
+// registry's action blocks.
+func (l *loader) stepBodySpec(bodySpec *spec.Block) *spec.Block {
+	for _, n := range bodySpec.Blocks {
+		if n.Block.Name == "step" {
+			return n.Block
+		}
+	}
+	return l.withActions(stepSpec)
 }
 
 // toolsPerWorker is the fewest tools worth a goroutine of their own.
@@ -329,6 +345,14 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 				resultEnv[k] = v
 			}
 		}
+	}
+	if sb := blocks("step"); len(sb) > 0 {
+		if len(actions) > 0 {
+			l.error(actions[0].DefRange, "Both an action and steps", "A tool runs one action, or its steps in order: move this %s block into a step.", actions[0].Type)
+		}
+		var stepsType types.Map
+		spec.Action, stepsType = l.steps(ctx, sb, l.stepBodySpec(bodySpec), ctx.Env)
+		resultEnv["steps"] = stepsType
 	}
 	spec.Logs = l.logs(ctx, blocks("log"))
 
