@@ -606,12 +606,7 @@ func validateRequestMeta(req *jsonrpc.Request) (*validatedMeta, error) {
 	if !req.IsCall() {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
-	var meta *requestMeta
-	if extra, ok := req.Extra.(*RequestExtra); ok && extra.metaRead {
-		meta = extra.meta
-	} else {
-		meta = extractRequestMeta(req.Params)
-	}
+	meta := extractRequestMeta(req.Params)
 	if meta == nil {
 		return &validatedMeta{usesNewProtocol: false, initializeParams: nil}, nil
 	}
@@ -686,12 +681,6 @@ type RequestExtra struct {
 	// This mechanism is deprecated in protocol version 2026-07-28 as the resumability
 	// feature is removed.
 	CloseSSEStream func(CloseSSEStreamArgs)
-
-	// meta is the request's _meta as the transport read it to check the
-	// Mcp-Protocol-Version header, when metaRead: validateRequestMeta
-	// does not decode the params again for it.
-	meta     *requestMeta
-	metaRead bool
 }
 
 // CloseSSEStreamArgs are arguments for [RequestExtra.CloseSSEStream].

@@ -1579,8 +1579,7 @@ func (c *streamableServerConn) serveIncoming(w http.ResponseWriter, req *http.Re
 			//
 			// TODO: this validation can be moved within validateMcpHeaders.
 			var metaVersion string
-			meta := extractRequestMeta(jreq.Params)
-			if meta != nil {
+			if meta := extractRequestMeta(jreq.Params); meta != nil {
 				metaVersion = meta.protocolVersion()
 			}
 			if (jreq.IsCall() && protocolVersion >= protocolVersion20260728) || metaVersion != "" {
@@ -1655,8 +1654,6 @@ func (c *streamableServerConn) serveIncoming(w http.ResponseWriter, req *http.Re
 			jreq.Extra = &RequestExtra{
 				TokenInfo: tokenInfo,
 				Header:    req.Header,
-				meta:      meta,
-				metaRead:  true,
 			}
 			if jreq.IsCall() {
 				calls[jreq.ID] = struct{}{}
