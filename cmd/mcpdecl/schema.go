@@ -24,9 +24,9 @@ func (a *app) schemaCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var out []byte
 			if markdown {
-				out = spec.Markdown(load.Language(), load.NotYetSpecified)
+				out = spec.Markdown(load.Language(registry()), load.NotYetSpecified)
 			} else {
-				j, err := spec.JSON(load.Language(), load.NotYetSpecified)
+				j, err := spec.JSON(load.Language(registry()), load.NotYetSpecified)
 				if err != nil {
 					return err
 				}

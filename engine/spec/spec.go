@@ -234,3 +234,10 @@ func (a *Attr) Formerly(names ...string) *Attr { a.Aliases = append(a.Aliases, n
 
 // Unevaluated makes the attribute lazy: the block's code evaluates it.
 func (a *Attr) Unevaluated() *Attr { a.Lazy = true; return a }
+
+// Declarer is an adapter that declares its blocks by specs: its action
+// block and, when it has one, its top-level block. The reference and
+// `mcpdecl schema` list the specs of the adapters a build registers.
+type Declarer interface {
+	Specs() []*Block
+}
