@@ -114,6 +114,9 @@ func Sample(ctx context.Context, key string, req *SampleRequest, args map[string
 	return &out, truncated, nil
 }
 
+// Samples reports whether the tool's action asks the client's model.
+func (t *Tool) Samples() bool { return t.samples }
+
 // inputResult is the result of a call whose action ended with err, when
 // err asks the client or refuses the call for what the client sent or
 // cannot do (see [Sample]); nil for any other error.

@@ -65,6 +65,9 @@ type Test struct {
 	// Answer is how the person answers the confirmation of a tool with a
 	// confirm block: nil when the test's client cannot be asked.
 	Answer *engine.Answer
+	// ModelAnswer is what the client's model answers a tool with a
+	// sample action: nil when the test's client cannot be asked.
+	ModelAnswer *string
 	// ExpectError is whether the call must be a tool error.
 	ExpectError bool
 	// Vars, Env and Mocks add to (and win over) the file's.
@@ -165,6 +168,7 @@ var (
 			{Name: "prompt"},
 			{Name: "args"},
 			{Name: "answer"},
+			{Name: "model_answer"},
 			{Name: "expect_error"},
 			{Name: "snapshot"},
 		},
@@ -410,6 +414,12 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	}
 	if a, ok := content.Attributes["answer"]; ok {
 		t.Answer = d.answer(a)
+	}
+	if a, ok := content.Attributes["model_answer"]; ok {
+		if v, ok := d.typed(a.Expr, cty.String, `the text the client's model answers, such as "Paris."`); ok && !v.IsNull() {
+			s := v.AsString()
+			t.ModelAnswer = &s
+		}
 	}
 	env := d.assertEnv(t)
 	if a, ok := content.Attributes["expect_error"]; ok {
