@@ -67,9 +67,9 @@ const (
 )
 
 // String is the decision as the audit log writes it: "accepted"; "" for
-// ConfirmNone.
+// ConfirmNone and SamplingRefused (no confirmation: the error says why).
 func (d Decision) String() string {
-	return [...]string{"", "asked", "accepted", "declined", "cancelled", "refused", "unasked", "refused"}[d]
+	return [...]string{"", "asked", "accepted", "declined", "cancelled", "refused", "unasked", ""}[d]
 }
 
 // Question is what a call asks before its action runs. The server sends it

@@ -123,10 +123,11 @@ func (t *Tool) Samples() bool { return t.samples }
 func inputResult(err error) *Result {
 	switch e := err.(type) {
 	case *askError:
-		return &Result{Question: e.q, Confirmation: ConfirmAsked}
+		// Not a confirmation: the audit's outcome says input_required.
+		return &Result{Question: e.q}
 	case *StateError:
 		r := refused(OutcomeInvalid, e.Error())
-		r.StateError, r.Confirmation = e, ConfirmRefused
+		r.StateError = e
 		return r
 	case *sampleRefusal:
 		r := errorResult(e.msg)
