@@ -55,6 +55,17 @@ confirm {
 			t.Errorf("%s\ngot:\n%s\nwant %q", tc.block, diags, tc.want)
 		}
 	}
+	_, diags := load(t, `
+resource "r" {
+  uri = "x://r"
+  sample {
+    messages = ["Say hello."]
+  }
+}
+`)
+	if !strings.Contains(diags, "A resource cannot ask the client's model") {
+		t.Errorf("a resource that samples: %s", diags)
+	}
 }
 
 // TestRequestState: the answer to a sample comes with the request state
