@@ -45,3 +45,7 @@ node "$NODE_TOOLS/served.mjs" "$work/mcpdecl" "$SERVER_URL" "$work/shop.db"
 # Confirmation (elicitation): accepted, declined, dismissed, over stdio.
 cp clients/confirm.mjs "$NODE_TOOLS/confirm.mjs"
 node "$NODE_TOOLS/confirm.mjs" "$work/mcpdecl" "$SERVER_URL" "$work/confirm.db"
+# Sampling: the client's model answers classify_feedback over stdio; a
+# client without the capability, and one over stateless HTTP, are refused.
+cp clients/sample.mjs "$NODE_TOOLS/sample.mjs"
+node "$NODE_TOOLS/sample.mjs" "$work/mcpdecl" "$SERVER_URL" "$work/sample.db"

@@ -15,6 +15,7 @@ import (
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
@@ -142,7 +143,7 @@ func directory() string {
 
 // measure loads the configuration files and measures its tools/list.
 func (c *catalogue) measure(enc tokenizer.Codec, paths []string, env func(string) (string, bool)) error {
-	registry := engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())
+	registry := engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New(), sampleaction.New())
 	cfg, _, diags := load.Load(load.Options{Registry: registry, LookupEnv: env}, paths...)
 	if diags.HasErrors() {
 		return fmt.Errorf("loading %s: %s", strings.Join(paths, ", "), diags.Error())

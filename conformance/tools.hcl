@@ -325,3 +325,38 @@ tool "test_streaming_elicitation" {
   }
   text = "done"
 }
+
+# Sampling: a tool asks the client's model. Over stateless HTTP a client of
+# 2026-07-28 is asked with an input_required result and calls again with the
+# model's answer and the signed request state (a client of 2025-11-25 would
+# need a session: test_sampling is refused there).
+tool "test_sampling" {
+  description = "Asks the client's model, and says what it answered."
+  arg "prompt" {
+    type = string
+  }
+  sample {
+    messages   = [expr("args.prompt")]
+    max_tokens = 100
+  }
+  text = expr("'LLM response: ' + text")
+}
+
+tool "test_input_required_result_sampling" {
+  description = "Asks the client's model the capital of France."
+  sample {
+    key        = "capital_question"
+    messages   = ["What is the capital of France?"]
+    max_tokens = 100
+  }
+  text = expr("text")
+}
+
+tool "test_input_required_result_capabilities" {
+  description = "Asks the client's model, which a client that declares sampling alone can answer."
+  sample {
+    messages   = ["Say hello."]
+    max_tokens = 50
+  }
+  text = expr("text")
+}

@@ -63,12 +63,13 @@ const (
 	ConfirmCancelled                 // dismissed: nothing ran
 	ConfirmRefused                   // the client cannot be asked, or its answer or state was refused: nothing ran
 	ConfirmUnasked                   // the client cannot be asked, and without_elicitation = "run": the action ran
+	SamplingRefused                  // the client cannot be asked for its model's answer (sampling): nothing ran
 )
 
 // String is the decision as the audit log writes it: "accepted"; "" for
-// ConfirmNone.
+// ConfirmNone and SamplingRefused (no confirmation: the error says why).
 func (d Decision) String() string {
-	return [...]string{"", "asked", "accepted", "declined", "cancelled", "refused", "unasked"}[d]
+	return [...]string{"", "asked", "accepted", "declined", "cancelled", "refused", "unasked", ""}[d]
 }
 
 // Question is what a call asks before its action runs. The server sends it
@@ -82,12 +83,19 @@ type Question struct {
 	Schema map[string]any
 	// State is the signed request state the client echoes.
 	State string
+	// Sample, when not nil, makes the question one to the client's model
+	// (sampling/createMessage) instead of a form: Message and Schema are
+	// then empty.
+	Sample *SampleRequest
 }
 
 // Answer is a client's answer to a [Question].
 type Answer struct {
 	Action  string         // AnswerAccept, AnswerDecline or AnswerCancel
 	Content map[string]any // the form's values, with AnswerAccept
+	// Sample is the model's answer to a question with a Sample, and
+	// Action is then empty.
+	Sample *SampleAnswer
 }
 
 // Asking is what the client of a call can be asked, and what it answered:
@@ -109,6 +117,13 @@ type Asking struct {
 	// call.
 	Answers map[string]Answer
 	State   string
+	// Sampling is true when the client can be asked for its model's
+	// answer (sampling/createMessage); SamplingWhy says why it cannot, and
+	// SamplingUndeclared is set when it could, had it declared the
+	// capability (as Undeclared for elicitation).
+	Sampling           bool
+	SamplingWhy        string
+	SamplingUndeclared bool
 }
 
 type askingKey struct{}

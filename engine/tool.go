@@ -145,6 +145,9 @@ type Tool struct {
 	// askable are the arguments asked for when a call lacks them (their
 	// ask); nil for none.
 	askable []schema.Arg
+	// samples is set when the action asks the client's model (a
+	// [Sampler]): its calls carry the tool, for [Sample].
+	samples bool
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -213,6 +216,16 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		if spec.Confirm != nil {
 			return nil, fmt.Errorf("tool %q asks for confirmation, so it cannot also ask for arguments (not yet)", spec.Name)
 		}
+		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
+	}
+	if _, ok := spec.Action.(Sampler); ok {
+		if spec.Confirm != nil || t.askable != nil {
+			return nil, fmt.Errorf("tool %q asks the client's model, so it cannot also ask the person for confirmation or arguments (not yet)", spec.Name)
+		}
+		if spec.Cache != nil {
+			return nil, fmt.Errorf("tool %q asks the client's model, so it cannot answer from a cache", spec.Name)
+		}
+		t.samples = true
 		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
 	t.remoteStores = isRemote(spec.RateLimiter) || spec.Cache != nil && isRemote(spec.Cache.Store)
@@ -540,6 +553,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		}
 		var err error
 		began := traceNow(t.tracer)
+		if t.samples {
+			ctx = context.WithValue(ctx, sampleToolKey{}, t)
+		}
 		if t.heartbeat {
 			stop := heartbeat(ctx, t.settings.ProgressHeartbeat)
 			resp, err = t.spec.Action.Run(ctx, args)
@@ -549,6 +565,11 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		}
 		t.traceAction(began, resp, err)
 		if err != nil {
+			if t.samples {
+				if r := inputResult(err); r != nil {
+					return r, sec
+				}
+			}
 			return refused(timedOut(ctx), t.actionError(ctx, err, timeout)), sec
 		}
 	}

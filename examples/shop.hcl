@@ -250,6 +250,42 @@ tool "cancel_order" {
   }
 }
 
+# A customer's feedback, sorted by the client's own model (sampling): the
+# server runs no model and holds no API key. The answer is JSON, checked
+# against the outputs; a client without sampling is refused.
+tool "classify_feedback" {
+  title       = "Classify feedback (asks the client's model)"
+  description = "Sorts a customer's feedback: its sentiment and what it is about."
+
+  annotations {
+    read_only_hint = true
+  }
+
+  arg "feedback" {
+    type       = string
+    min_length = 1
+    max_length = 2000
+  }
+
+  sample {
+    system_prompt  = "You sort a coffee shop's customer feedback. Answer with JSON alone: {\"sentiment\": \"positive\" | \"neutral\" | \"negative\", \"topic\": \"coffee\" | \"food\" | \"service\" | \"price\" | \"other\"}."
+    messages       = [expr("args.feedback")]
+    max_tokens     = 100
+    model_hints    = ["haiku", "flash"]
+    speed_priority = 0.8
+    parse          = "json"
+  }
+
+  output "sentiment" {
+    type  = string
+    value = expr("text.sentiment")
+  }
+  output "topic" {
+    type  = string
+    value = expr("text.topic")
+  }
+}
+
 # The shop's catalog and each product as resources, read with the same sql
 # action as the tools; and a prompt that puts the tools to work.
 

@@ -83,6 +83,39 @@ test "cancel_order_unasked" {
   }
 }
 
+test "classify_feedback" {
+  tool         = "classify_feedback"
+  args         = { feedback = "The flat white was cold and took twenty minutes." }
+  model_answer = "{\"sentiment\": \"negative\", \"topic\": \"service\"}"
+
+  assert {
+    condition = expr("structured.sentiment == 'negative' && structured.topic == 'service'")
+  }
+}
+
+test "classify_feedback_prose" {
+  tool         = "classify_feedback"
+  args         = { feedback = "Lovely croissants." }
+  model_answer = "The customer liked the croissants."
+  expect_error = true
+
+  assert {
+    condition     = expr("text contains 'did not answer JSON'")
+    error_message = "a model that answers prose is a tool error that says so"
+  }
+}
+
+test "classify_feedback_unasked" {
+  tool         = "classify_feedback"
+  args         = { feedback = "Lovely croissants." }
+  expect_error = true
+
+  assert {
+    condition     = expr("text contains 'sampling'")
+    error_message = "a client without sampling is refused"
+  }
+}
+
 test "customer_orders_asked_for" {
   tool   = "find_customer_orders"
   answer = { email = "Ada.Lovelace@example.com" }

@@ -66,6 +66,9 @@ type Test struct {
 	// Answer is how the person answers the confirmation of a tool with a
 	// confirm block: nil when the test's client cannot be asked.
 	Answer *engine.Answer
+	// ModelAnswer is what the client's model answers a tool with a
+	// sample action: nil when the test's client cannot be asked.
+	ModelAnswer *string
 	// ExpectError is whether the call must be a tool error.
 	ExpectError bool
 	// Vars, Env and Mocks add to (and win over) the file's.
@@ -261,6 +264,7 @@ var testSpec = &spec.Block{
 		spec.String("prompt", "is the name of the prompt the test gets"),
 		spec.Any("args", "are the call's arguments, an object; a prompt's are text").DefaultIs("{}"),
 		spec.Any("answer", `is how the person answers the tool's confirmation or question: "accept", "decline", "cancel", or an object of the form's fields (which accepts)`),
+		spec.String("model_answer", `is the text the client's model answers a tool's sample action with, such as "Paris."`),
 		spec.Bool("expect_error", "says the call must be a tool error; otherwise a tool error fails the test, showing its message").WithDefault(false),
 		spec.String("snapshot", "is a JSON file, under the test file's directory, that the structured content must equal; mcpdecl test --update writes it"),
 	},
@@ -488,6 +492,10 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	}
 	if v.Has("answer") {
 		t.Answer = d.answer(v.Attr("answer"), v.Value("answer"))
+	}
+	if v.Has("model_answer") {
+		s := v.String("model_answer")
+		t.ModelAnswer = &s
 	}
 	env := d.assertEnv(t)
 	t.ExpectError = v.Bool("expect_error")

@@ -83,21 +83,29 @@ func subject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.
 	if t.Answer != nil && !tool.Asks() {
 		return nil, 0, fmt.Errorf("the test answers a question, but the tool %s asks none (it has no confirm block, and no argument with ask)", t.Target)
 	}
-	return func(ctx context.Context) *outcome { return callTool(ctx, tool, t.Args, t.Answer) }, tool.Timeout(), nil
+	if t.ModelAnswer != nil && !tool.Samples() {
+		return nil, 0, fmt.Errorf("the test gives a model_answer, but the tool %s asks no model (it has no sample block)", t.Target)
+	}
+	return func(ctx context.Context) *outcome { return callTool(ctx, tool, t.Args, t.Answer, t.ModelAnswer) }, tool.Timeout(), nil
 }
 
 // callTool calls tool with args; a tool that asks for confirmation is
 // answered answer, as a client would: it calls again with the answer and
-// the request state. Without an answer, the client cannot be asked.
-func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage, answer *engine.Answer) *outcome {
+// the request state. Without an answer, the client cannot be asked. A tool
+// that asks the client's model is answered model, likewise.
+func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage, answer *engine.Answer, model *string) *outcome {
 	if tool.Asks() {
-		asking := &engine.Asking{Why: "the test gives no answer to its confirmation"}
-		if answer != nil {
-			asking = &engine.Asking{Able: true}
-		}
+		asking := &engine.Asking{Why: "the test gives no answer to its confirmation", SamplingWhy: "the test gives no model_answer"}
+		asking.Able, asking.Sampling = answer != nil, model != nil
 		res := tool.Call(engine.WithAsking(ctx, asking), args)
 		if q := res.Question; q != nil {
-			ctx = engine.WithAsking(ctx, &engine.Asking{Able: true, State: q.State, Answers: map[string]engine.Answer{q.Key: *answer}})
+			a := engine.Answer{}
+			if q.Sample != nil {
+				a.Sample = &engine.SampleAnswer{Role: "assistant", Text: *model, Model: "mcpdecl-test", StopReason: "endTurn"}
+			} else {
+				a = *answer
+			}
+			ctx = engine.WithAsking(ctx, &engine.Asking{Able: asking.Able, Sampling: asking.Sampling, State: q.State, Answers: map[string]engine.Answer{q.Key: a}})
 		} else {
 			return toolOutcome(tool, res)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
@@ -17,7 +18,7 @@ func TestShopExample(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "shop.db")
 	load1 := func() *engine.Config {
 		cfg, _, diags := load.Load(load.Options{
-			Registry: engine.NewRegistry(sqlaction.New()),
+			Registry: engine.NewRegistry(sqlaction.New(), sampleaction.New()),
 			Vars:     map[string]string{"shop_db": db},
 		}, "../../examples/shop.hcl")
 		if diags.HasErrors() {

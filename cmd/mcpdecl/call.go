@@ -76,7 +76,8 @@ default at or above the server block's log_level, or none without one.`,
 			if tool.Asks() {
 				// No one to ask: a confirmation is refused (unless the
 				// tool runs without one), a missing argument reported.
-				ctx = engine.WithAsking(ctx, &engine.Asking{Why: "mcpdecl call has no one to ask (a client asks the person; mcpdecl test answers with a test's answer)"})
+				why := "mcpdecl call has no one to ask (a client asks the person; mcpdecl test answers with a test's answer)"
+				ctx = engine.WithAsking(ctx, &engine.Asking{Why: why, SamplingWhy: why})
 			}
 			began := time.Now()
 			res := tool.Call(ctx, raw)

@@ -18,6 +18,7 @@ import (
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	graphqlaction "github.com/mcpdecl/mcpdecl/adapters/graphql"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
@@ -145,7 +146,7 @@ func configBytes(paths []string) int64 {
 
 // registry lists the adapters mcpdecl is built with.
 func registry() *engine.Registry {
-	return engine.NewRegistry(httpaction.New(), graphqlaction.New(), execaction.New(), sqlaction.New())
+	return engine.NewRegistry(httpaction.New(), graphqlaction.New(), execaction.New(), sqlaction.New(), sampleaction.New())
 }
 
 // load reads the configuration at paths, printing every diagnostic to

@@ -8,6 +8,7 @@ import (
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	graphqlaction "github.com/mcpdecl/mcpdecl/adapters/graphql"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
+	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/enginetest"
@@ -19,7 +20,7 @@ import (
 // adapters are the adapters mcpdecl is built with, whose specs the
 // reference lists.
 func adapters() *engine.Registry {
-	return engine.NewRegistry(httpaction.New(), graphqlaction.New(), execaction.New(), sqlaction.New())
+	return engine.NewRegistry(httpaction.New(), graphqlaction.New(), execaction.New(), sqlaction.New(), sampleaction.New())
 }
 
 // TestSpecExamplesLoad: the example of every spec'd block loads, as the

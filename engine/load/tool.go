@@ -336,6 +336,9 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		adapter, _ := l.opts.Registry.Action(ab.Type)
 		action, diags := adapter.DecodeAction(ctx, ab)
 		l.diags = append(l.diags, diags...)
+		if _, asks := action.(engine.Sampler); asks && b.Type != "tool" {
+			l.error(ab.DefRange, "Sampling outside a tool", "A %s cannot ask the client's model: only a tool's call carries what the client can be asked. Move the sample block to a tool.", b.Type)
+		}
 		spec.Action = action
 		for k, v := range adapter.Result() {
 			resultEnv[k] = v

@@ -80,8 +80,8 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 		slog.String("outcome", outcome(res)),
 		slog.Int("bytes", resultSize(res, out)),
 	)
-	if res.Confirmation != engine.ConfirmNone {
-		attrs = append(attrs, slog.String("confirmation", res.Confirmation.String()))
+	if c := res.Confirmation.String(); c != "" {
+		attrs = append(attrs, slog.String("confirmation", c))
 	}
 	if res.IsError {
 		attrs = append(attrs, slog.String("error", engine.Excerpt(context.Background(), res.Text())))

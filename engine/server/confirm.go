@@ -32,23 +32,80 @@ func askingOf(req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
 	default:
 		a.Able = true
 	}
+	switch {
+	case overHTTP && version < listenVersion:
+		a.SamplingWhy = "a client of revision " + version + " is asked on a session, which this stateless HTTP server does not keep (it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
+	case caps == nil || caps.Sampling == nil:
+		a.SamplingWhy = "the client did not declare the sampling capability"
+		a.SamplingUndeclared = version >= listenVersion
+	default:
+		a.Sampling = true
+	}
 	if p := req.Params; p != nil {
 		a.State = p.RequestState
 		for key, r := range p.InputResponses {
-			if er, ok := r.(*mcp.ElicitResult); ok && er != nil {
-				if a.Answers == nil {
-					a.Answers = make(map[string]engine.Answer, len(p.InputResponses))
+			var ans engine.Answer
+			switch r := r.(type) {
+			case *mcp.ElicitResult:
+				if r == nil {
+					continue
 				}
-				a.Answers[key] = engine.Answer{Action: er.Action, Content: er.Content}
+				ans = engine.Answer{Action: r.Action, Content: r.Content}
+			case *mcp.CreateMessageWithToolsResult:
+				if r == nil {
+					continue
+				}
+				ans.Sample = sampleAnswer(r.Role, r.Model, r.StopReason, r.Content...)
+			case *mcp.CreateMessageResult:
+				if r == nil {
+					continue
+				}
+				ans.Sample = sampleAnswer(r.Role, r.Model, r.StopReason, r.Content)
+			default:
+				continue
 			}
+			if a.Answers == nil {
+				a.Answers = make(map[string]engine.Answer, len(p.InputResponses))
+			}
+			a.Answers[key] = ans
 		}
 	}
 	return a
 }
 
+// sampleAnswer is a model's answer as the engine reads it: the text of
+// its text blocks, joined by newlines, or the kind of what it sent
+// instead.
+func sampleAnswer(role mcp.Role, model, stop string, content ...mcp.Content) *engine.SampleAnswer {
+	s := &engine.SampleAnswer{Role: string(role), Model: model, StopReason: stop}
+	for _, c := range content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			if s.Text != "" {
+				s.Text += "\n"
+			}
+			s.Text += c.Text
+		case *mcp.ImageContent:
+			s.NotText = "an image"
+		case *mcp.AudioContent:
+			s.NotText = "audio"
+		case nil:
+		default:
+			s.NotText = "a tool call"
+		}
+	}
+	if s.Text != "" {
+		s.NotText = ""
+	}
+	return s
+}
+
 // askResult is the result of a call that asks q before its action runs:
 // an input request of elicitation in form mode, with the signed state.
 func askResult(q *engine.Question) *mcp.CallToolResult {
+	if q.Sample != nil {
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{q.Key: sampleParams(q.Sample)}, RequestState: q.State}
+	}
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{q.Key: &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}},
 		RequestState:  q.State,
@@ -62,6 +119,33 @@ func missingElicitation(t string) error {
 	data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}})
 	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
 		Message: "the tool " + t + " asks the person for confirmation before it runs (elicitation, form mode), and the client did not declare the elicitation capability; nothing was done"}
+}
+
+// sampleParams is a question to the client's model as sampling/createMessage
+// asks it.
+func sampleParams(r *engine.SampleRequest) *mcp.CreateMessageParams {
+	p := &mcp.CreateMessageParams{SystemPrompt: r.SystemPrompt, MaxTokens: r.MaxTokens, Temperature: r.Temperature, StopSequences: r.StopSequences}
+	p.Messages = make([]*mcp.SamplingMessage, len(r.Messages))
+	for i, m := range r.Messages {
+		p.Messages[i] = &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: &mcp.TextContent{Text: m.Text}}
+	}
+	if len(r.ModelHints) > 0 || r.CostPriority != 0 || r.SpeedPriority != 0 || r.IntelligencePriority != 0 {
+		mp := &mcp.ModelPreferences{CostPriority: r.CostPriority, SpeedPriority: r.SpeedPriority, IntelligencePriority: r.IntelligencePriority}
+		for _, h := range r.ModelHints {
+			mp.Hints = append(mp.Hints, &mcp.ModelHint{Name: h})
+		}
+		p.ModelPreferences = mp
+	}
+	return p
+}
+
+// missingSampling is the protocol error of 2026-07-28 for a call of a
+// tool that asks the client's model, from a client that did not declare
+// sampling.
+func missingSampling(t string) error {
+	data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}}})
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
+		Message: "the tool " + t + " asks the client's model (sampling), and the client did not declare the sampling capability; nothing was asked"}
 }
 
 // stateError is the protocol error of a request state refused.

@@ -442,6 +442,9 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		if asking != nil && asking.Undeclared && res.Confirmation == engine.ConfirmRefused {
 			return nil, missingElicitation(name)
 		}
+		if asking != nil && asking.SamplingUndeclared && res.Confirmation == engine.SamplingRefused {
+			return nil, missingSampling(name)
+		}
 		return out, nil
 	}
 }
