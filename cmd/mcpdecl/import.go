@@ -220,6 +220,12 @@ func (a *app) importReport(res *openapi.Result, tokens int) {
 	for _, s := range res.Capped {
 		fmt.Fprintf(w, "  left out %s: %s\n", s.Operation, s.Reason)
 	}
+	if moved := res.MovedSummary(); len(moved) > 0 {
+		fmt.Fprintln(w, "Not tool arguments, so that no model gives them (x-mcp-argument: true on a parameter, in an overlay, keeps one):")
+		for _, m := range moved {
+			fmt.Fprintf(w, "  %s\n", m)
+		}
+	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "Note: %s.\n", n)
 	}

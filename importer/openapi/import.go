@@ -66,6 +66,10 @@ type Result struct {
 	Notes []string
 	// Env are the environment variables that hold the credentials.
 	Env []string
+	// Moved are the parameters of the imported operations that are not
+	// tool arguments: credentials the http_api's auth sends, switches of
+	// the API's transport (see credentials.go).
+	Moved []Moved
 }
 
 // File is one file to write.
@@ -102,6 +106,11 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if api.auth == nil {
+		api.auth = credentialAuth(ops)
+		api.setEnv()
+	}
+	rules := b.paramRules(api)
 	res := &Result{Read: len(ops)}
 	if api.auth != nil {
 		res.Env = api.auth.env
@@ -126,11 +135,13 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, Skipped{label, op.Skip})
 			continue
 		}
+		moved := rules.moveParams(op)
 		r, err := b.resource(op, base, taken)
 		if err != nil {
 			return nil, err
 		}
 		if r != nil {
+			res.Moved = append(res.Moved, moved...)
 			tools = append(tools, r)
 			res.Imported = append(res.Imported, r.name)
 			if b.resources.served[r].template {
@@ -155,6 +166,7 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, Skipped{label, err.Error()})
 			continue
 		}
+		res.Moved = append(res.Moved, moved...)
 		tools = append(tools, t)
 		res.Imported = append(res.Imported, name)
 	}

@@ -53,6 +53,10 @@ type Param struct {
 	Doc         string
 	Style       string
 	Explode     bool
+	// Argument is the parameter's x-mcp-argument: true keeps it an
+	// argument, false makes it none (see credentials.go); nil when it has
+	// none.
+	Argument any
 }
 
 // Body is a request body.
@@ -205,6 +209,7 @@ func (s *Spec) params(op *Operation, item, raw map[string]any, doc string) error
 				Deprecated:  m["deprecated"] == true,
 				Doc:         pdoc,
 				Style:       str(m["style"]),
+				Argument:    m["x-mcp-argument"],
 			}
 			if p.Name == "" {
 				continue
