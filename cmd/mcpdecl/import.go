@@ -106,6 +106,7 @@ or send requests elsewhere.`,
 	f.StringSliceVar(&opts.Resources, "resources", nil, "import these GET operations as resources or resource templates instead of tools: operationIds, tool names or paths ('*' for every one that can be)")
 	f.IntVar(&opts.MaxTools, "max-tools", 0, "import at most this many tools; the rest are reported")
 	f.IntVar(&opts.DescriptionBudget, "description-budget", 1200, "the longest tool description, in bytes")
+	f.IntVar(&opts.FieldDescriptionBudget, "field-description-budget", 300, "the longest description of an argument, an output or a schema, in bytes (-1: no cap)")
 	f.BoolVar(&opts.SplitByTag, "split-by-tag", false, "write one file per tag into the directory -o names")
 	f.BoolVar(&opts.Toolsets, "toolsets", false, "declare one toolset per tag")
 	f.IntVar(&tokenBudget, "token-budget", defaultTokenBudget, "warn when the estimated size of tools/list passes this many tokens")

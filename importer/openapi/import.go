@@ -21,8 +21,13 @@ type Options struct {
 	// past it are left out and reported.
 	MaxTools int
 	// DescriptionBudget is the longest tool description, in bytes
-	// (default 1200); a longer one is cut at a word.
+	// (default 1200); a longer one is cut at a sentence or a word.
 	DescriptionBudget int
+	// FieldDescriptionBudget is the longest description of an argument,
+	// an output or a schema, in bytes (default 300; -1 for no cap). An
+	// operation, parameter or schema's x-mcp-description-budget decides
+	// over either (see texts.go).
+	FieldDescriptionBudget int
 	// SplitByTag writes one file per tag (of the operation's first tag),
 	// besides the main file that holds the http_api.
 	SplitByTag bool
@@ -96,6 +101,9 @@ type builder struct {
 func Import(spec *Spec, opts Options) (*Result, error) {
 	if opts.DescriptionBudget == 0 {
 		opts.DescriptionBudget = 1200
+	}
+	if opts.FieldDescriptionBudget == 0 {
+		opts.FieldDescriptionBudget = 300
 	}
 	b := &builder{spec: spec, opts: opts, locals: newLocals()}
 	ops, err := spec.Operations()
