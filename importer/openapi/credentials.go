@@ -157,15 +157,19 @@ func (r *paramRules) why(op *Operation, p Param) string {
 
 // credentialName reports whether a parameter is a credential by its name
 // alone, in any API: an API key in the query or a header (api_key,
-// apiKey, X-API-Key, X-ListenAPI-Key), an API or auth token, or an OAuth
-// access token in the query (RFC 6750's access_token).
+// apiKey, X-API-Key, X-ListenAPI-Key), an API or auth token, an API or
+// client secret, or an OAuth access token (RFC 6750's access_token).
 func credentialName(in, name string) bool {
 	n := strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(name))
 	if in != "query" && in != "header" {
 		return false
 	}
 	n = strings.TrimPrefix(n, "x")
-	return strings.HasSuffix(n, "apikey") || n == "accesstoken" || n == "apitoken" || n == "authtoken"
+	switch n {
+	case "accesstoken", "apitoken", "authtoken", "apisecret", "clientsecret":
+		return true
+	}
+	return strings.HasSuffix(n, "apikey")
 }
 
 // credentialAuth is, for a document whose security schemes give the
