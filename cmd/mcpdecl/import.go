@@ -73,6 +73,15 @@ decides over --resources. --overlay applies an OpenAPI Overlay (1.0) to the
 document first, so that names and descriptions curated once survive a new
 version of the document.
 
+Credentials (parameters an apiKey scheme covers, api_key, access_token,
+X-API-Key…) and transport switches (JSONP callbacks, Google's alt, fields,
+prettyPrint, quotaUser, upload protocols…) are no tool's arguments: the
+http_api's auth sends the credential, the API's defaults apply to the rest,
+and the report lists what moved. x-mcp-argument: true on a parameter, in an
+overlay, keeps one an argument. Descriptions are written as plain text, cut
+at --description-budget (a tool's) and --field-description-budget (others'),
+which x-mcp-description-budget on an operation, parameter or schema lifts.
+
 References ($ref) are followed to files under the document's directory and,
 for a document read from a URL, to URLs of the same origin (scheme, host and
 port). Anything else is refused, naming the reference, unless
