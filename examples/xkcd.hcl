@@ -81,7 +81,7 @@ tool "get_info_0_json" {
 }
 
 tool "get_comic_id_info_0_json" {
-  description = "Fetch comics and metadata  by comic id."
+  description = "Fetch comics and metadata by comic id."
   annotations {
     read_only_hint  = true
     idempotent_hint = true

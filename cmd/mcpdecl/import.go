@@ -75,6 +75,15 @@ decides over --resources. --overlay applies an OpenAPI Overlay (1.0) to the
 document first, so that names and descriptions curated once survive a new
 version of the document.
 
+Credentials (parameters an apiKey scheme covers, api_key, access_token,
+X-API-Key…) and transport switches (JSONP callbacks, Google's alt, fields,
+prettyPrint, quotaUser, upload protocols…) are no tool's arguments: the
+http_api's auth sends the credential, the API's defaults apply to the rest,
+and the report lists what moved. x-mcp-argument: true on a parameter, in an
+overlay, keeps one an argument. Descriptions are written as plain text, cut
+at --description-budget (a tool's) and --field-description-budget (others'),
+which x-mcp-description-budget on an operation, parameter or schema lifts.
+
 References ($ref) are followed to files under the document's directory and,
 for a document read from a URL, to URLs of the same origin (scheme, host and
 port). Anything else is refused, naming the reference, unless
@@ -108,6 +117,7 @@ or send requests elsewhere.`,
 	f.StringSliceVar(&opts.Resources, "resources", nil, "import these GET operations as resources or resource templates instead of tools: operationIds, tool names or paths ('*' for every one that can be)")
 	f.IntVar(&opts.MaxTools, "max-tools", 0, "import at most this many tools; the rest are reported")
 	f.IntVar(&opts.DescriptionBudget, "description-budget", 1200, "the longest tool description, in bytes")
+	f.IntVar(&opts.FieldDescriptionBudget, "field-description-budget", 300, "the longest description of an argument, an output or a schema, in bytes (-1: no cap)")
 	f.BoolVar(&opts.SplitByTag, "split-by-tag", false, "write one file per tag into the directory -o names")
 	f.BoolVar(&opts.Toolsets, "toolsets", false, "declare one toolset per tag")
 	f.IntVar(&tokenBudget, "token-budget", defaultTokenBudget, "warn when the estimated size of tools/list passes this many tokens")
@@ -221,6 +231,12 @@ func (a *app) importReport(res *openapi.Result, tokens int) {
 	}
 	for _, s := range res.Capped {
 		fmt.Fprintf(w, "  left out %s: %s\n", s.Operation, s.Reason)
+	}
+	if moved := res.MovedSummary(); len(moved) > 0 {
+		fmt.Fprintln(w, "Not tool arguments, so that no model gives them (x-mcp-argument: true on a parameter, in an overlay, keeps one):")
+		for _, m := range moved {
+			fmt.Fprintf(w, "  %s\n", m)
+		}
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "Note: %s.\n", n)

@@ -201,19 +201,19 @@ func TestSchemas(t *testing.T) {
 	}
 	tool, _ := cfg.Tool("weather")
 	in, _ := json.Marshal(tool.InputSchema())
-	const wantIn = `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"city":{"minLength":2,"type":"string"},"days":{"default":3,"maximum":7,"minimum":1,"type":"integer"},"email":{"format":"email","type":"string"}},"required":["city"],"type":"object"}`
+	const wantIn = `{"additionalProperties":false,"properties":{"city":{"minLength":2,"type":"string"},"days":{"default":3,"maximum":7,"minimum":1,"type":"integer"},"email":{"format":"email","type":"string"}},"required":["city"],"type":"object"}`
 	if string(in) != wantIn {
 		t.Errorf("inputSchema =\n%s\nwant\n%s", in, wantIn)
 	}
 	out, _ := json.Marshal(tool.OutputSchema())
-	const wantOut = `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"city":{"type":"string"},"code":{"type":"integer"},"days":{"type":"integer"},"first":{"description":"First temperature","type":"number"},"note":{"type":"string"}},"required":["city","days","first","code"],"type":"object"}`
+	const wantOut = `{"additionalProperties":false,"properties":{"city":{"type":"string"},"code":{"type":"integer"},"days":{"type":"integer"},"first":{"description":"First temperature","type":"number"},"note":{"type":"string"}},"required":["city","days","first","code"],"type":"object"}`
 	if string(out) != wantOut {
 		t.Errorf("outputSchema =\n%s\nwant\n%s", out, wantOut)
 	}
 	// A schema's own description wins over the block's.
 	listed, _ := cfg.Tool("listed")
 	out, _ = json.Marshal(listed.OutputSchema())
-	const wantListed = `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"properties":{"items":{"description":"Numbers.","items":{"type":"integer"},"type":"array"}},"required":["items"],"type":"object"}`
+	const wantListed = `{"additionalProperties":false,"properties":{"items":{"description":"Numbers.","items":{"type":"integer"},"type":"array"}},"required":["items"],"type":"object"}`
 	if string(out) != wantListed {
 		t.Errorf("outputSchema =\n%s\nwant\n%s", out, wantListed)
 	}

@@ -125,9 +125,11 @@ type Output struct {
 // with one property per argument, where the arguments without a default
 // that are not optional are required (in declaration order), and no other
 // properties are allowed. Each property is the argument type's JSONSchema
-// with the argument's description, default and constraints added. The
-// document names its dialect with "$schema"; "properties" is always there,
-// and "required" only when it is not empty.
+// with the argument's description, default and constraints added.
+// "properties" is always there, and "required" only when it is not empty.
+// The document is JSON Schema 2020-12 (Dialect) without saying so in a
+// "$schema": that is MCP's default (and Compile's), and a client whose
+// validator knows draft-07 alone refuses a schema that names 2020-12.
 func InputSchema(args []Arg) map[string]any {
 	props := make(map[string]any, len(args))
 	var required []any
@@ -137,9 +139,7 @@ func InputSchema(args []Arg) map[string]any {
 			required = append(required, a.Name)
 		}
 	}
-	doc := objectSchema(props, required)
-	doc["$schema"] = Dialect
-	return doc
+	return objectSchema(props, required)
 }
 
 // argSchema is the property schema of one argument.
@@ -222,7 +222,5 @@ func OutputSchema(outputs []Output) map[string]any {
 			required = append(required, o.Name)
 		}
 	}
-	doc := objectSchema(props, required)
-	doc["$schema"] = Dialect
-	return doc
+	return objectSchema(props, required)
 }

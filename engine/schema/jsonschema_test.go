@@ -81,7 +81,7 @@ func TestInputSchema(t *testing.T) {
 	}{
 		{
 			name: "no arguments",
-			want: `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`,
+			want: `{"type":"object","properties":{},"additionalProperties":false}`,
 		},
 		{
 			name: "weather",
@@ -95,7 +95,6 @@ func TestInputSchema(t *testing.T) {
 				{Name: "extra", Description: "Anything"},
 			},
 			want: `{
-				"$schema":"https://json-schema.org/draft/2020-12/schema",
 				"type":"object",
 				"properties":{
 					"city":{"type":"string","description":"City name","minLength":1,"maxLength":80},
@@ -112,7 +111,7 @@ func TestInputSchema(t *testing.T) {
 		{
 			name: "a default of null is still a default",
 			args: []Arg{{Name: "x", Type: str, HasDefault: true, Default: nil}},
-			want: `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"x":{"type":"string","default":null}},"additionalProperties":false}`,
+			want: `{"type":"object","properties":{"x":{"type":"string","default":null}},"additionalProperties":false}`,
 		},
 		{
 			name: "escape hatch",
@@ -121,7 +120,6 @@ func TestInputSchema(t *testing.T) {
 				{Name: "r", Description: "Ignored", Schema: map[string]any{"description": "Its own", "oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "integer"}}}, HasDefault: true, Default: 1},
 			},
 			want: `{
-				"$schema":"https://json-schema.org/draft/2020-12/schema",
 				"type":"object",
 				"properties":{
 					"q":{"type":"string","minLength":3,"description":"The query"},
@@ -166,7 +164,6 @@ func TestOutputSchema(t *testing.T) {
 	}
 	doc := OutputSchema(outs)
 	sameJSON(t, doc, `{
-		"$schema":"https://json-schema.org/draft/2020-12/schema",
 		"type":"object",
 		"properties":{
 			"temperature":{"type":"number","description":"In degrees"},

@@ -99,10 +99,22 @@ func TestOutputSchemasListed(t *testing.T) {
 			got := listedOutput(t, cs)
 			switch mode {
 			case "full":
-				for _, want := range []string{`"$schema":"https://json-schema.org/draft/2020-12/schema"`, `"description":"Temperature in degrees"`, `"title":"Sky"`, `"examples":["clear"]`} {
+				for _, want := range []string{`"description":"Temperature in degrees"`, `"title":"Sky"`, `"examples":["clear"]`} {
 					if !strings.Contains(got, want) {
 						t.Errorf("outputSchema lacks %s:\n%s", want, got)
 					}
+				}
+				// 2020-12 is MCP's default, and a client that knows only
+				// draft-07 refuses a schema that names it.
+				if strings.Contains(got, `"$schema"`) {
+					t.Errorf("outputSchema names its dialect:\n%s", got)
+				}
+				list, err := cs.ListTools(context.Background(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if in, _ := json.Marshal(list.Tools[0].InputSchema); strings.Contains(string(in), `"$schema"`) {
+					t.Errorf("inputSchema names its dialect: %s", in)
 				}
 			case "compact":
 				if got != compactForecast {

@@ -30,6 +30,10 @@ type authDecl struct {
 	keys   []extraKey
 	scheme string // the security scheme's name in the document
 	env    []string
+	// synthetic is set for an api_key made from the operations' own
+	// credential parameters, the document's schemes giving none (see
+	// credentialAuth); scheme is then "".
+	synthetic bool
 }
 
 // extraKey is an API key sent in a header besides the auth scheme.
@@ -74,6 +78,12 @@ func (b *builder) api() (*apiDecl, error) {
 	}
 	d.baseURL, d.baseNote = strings.TrimRight(base, "/"), note
 	d.auth, d.authNote = b.security()
+	d.setEnv()
+	return d, nil
+}
+
+// setEnv names the environment variables of the auth's credentials.
+func (d *apiDecl) setEnv() {
 	if d.auth != nil {
 		up := strings.ToUpper(d.name)
 		switch d.auth.kind {
@@ -93,7 +103,6 @@ func (b *builder) api() (*apiDecl, error) {
 			d.auth.env = append(d.auth.env, k.env)
 		}
 	}
-	return d, nil
 }
 
 // serverURL is the document's first server URL, its variables set to

@@ -84,6 +84,9 @@ func (e skipError) Error() string { return string(e) }
 func (b *builder) build(op *Operation, name string) (*tool, error) {
 	t := &tool{op: op, name: name, notes: op.Notes}
 	t.title, t.description = texts(op, b.opts.DescriptionBudget)
+	if op.Budget >= 0 {
+		t.title, t.description = texts(op, op.Budget)
+	}
 	t.annotate(op)
 	// A path such as /#Action=Describe or /#X-Amz-Target=Service.Op tells
 	// operations on one path apart by a query parameter or a header, sent
@@ -92,7 +95,7 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 	fixedName, fixedValue, _ := strings.Cut(fragment, "=")
 	fixedUsed := fixedName == ""
 	taken := names{}
-	in := &converter{spec: b.spec, locals: b.locals}
+	in := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget}
 	// Path parameters first: they keep their names, others give way.
 	ordered := make([]Param, 0, len(op.Params))
 	for _, in := range []string{"path", "query", "header", "cookie"} {
@@ -309,6 +312,9 @@ func (b *builder) param(t *tool, p Param, c *converter, taken names) error {
 	}
 	where := map[string]string{"path": "", "query": "query", "header": "header"}[p.In]
 	a := b.argFrom(argName(p.Name, where, taken), p.Description, sch, p.Required)
+	if p.Budget >= 0 && p.Description != "" {
+		a.description = fitText(p.Description, p.Budget)
+	}
 	if p.Deprecated {
 		a.description = strings.TrimSpace("Deprecated. " + a.description)
 	}
@@ -521,7 +527,7 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		// Bytes a model cannot write: it gives them base64-encoded, and
 		// they are decoded before they are sent.
 		a := b.argFrom(argName("body", "request", taken),
-			sentences(trimText(body.Description, 400), "The content, base64-encoded: it is decoded and sent as "+body.MediaType+"."),
+			sentences(fitText(body.Description, 400), "The content, base64-encoded: it is decoded and sent as "+body.MediaType+"."),
 			map[string]any{"type": "string", "contentEncoding": "base64", "pattern": base64Pattern}, true)
 		t.args = append(t.args, a)
 		t.body = &bodyMapping{kind: "raw", program: "fromBase64(args." + a.name + ")", contentType: body.MediaType}
@@ -591,7 +597,7 @@ func (b *builder) optionalBody(t *tool, sch any, props map[string]any, keys []st
 		s["additionalProperties"] = m["additionalProperties"]
 	}
 	body := t.op.Body
-	desc := sentences(trimText(body.Description, 300),
+	desc := sentences(fitText(body.Description, 300),
 		"The request body: it may be left out, and then none is sent; when it is given, "+andList(names)+" "+
 			map[bool]string{true: "is", false: "are"}[len(names) == 1]+" required.")
 	a := b.argFrom(argName("body", "request", taken), desc, s, false)
@@ -653,7 +659,7 @@ func (b *builder) responseOutputs(t *tool) error {
 	if r == nil || t.op.Method == "HEAD" {
 		return nil
 	}
-	c := &converter{spec: b.spec, locals: b.locals}
+	c := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget}
 	sch := c.convert(r.Schema, r.Doc)
 	if c.broken != nil {
 		return brokenAt(c.broken, t.op.Pointer+"/responses/"+r.Status)
@@ -698,13 +704,15 @@ func (b *builder) responseOutputs(t *tool) error {
 
 // argFrom is the argument for a value of schema sch (converted).
 func (b *builder) argFrom(name, description string, sch any, required bool) arg {
-	a := arg{name: name, description: description}
+	// A description given is the document's, fitted here; one of the
+	// schema was fitted when it was converted (to a budget its schema may
+	// set).
+	a := arg{name: name, description: fitText(description, b.opts.FieldDescriptionBudget)}
 	if r, ok := sch.(localRef); ok {
 		a.schema = r
 		if a.description == "" {
 			a.description = str(obj(b.locals.resolve(r))["description"])
 		}
-		a.description = trimText(a.description, 600)
 		a.optional = !required
 		return a
 	}
@@ -715,7 +723,6 @@ func (b *builder) argFrom(name, description string, sch any, required bool) arg 
 	if a.description == "" {
 		a.description = str(m["description"])
 	}
-	a.description = trimText(a.description, 600)
 	if t := simpleArgType(m); t != "" {
 		a.typ = t
 		// A default of a string with a format is left out: checking the
@@ -1027,20 +1034,24 @@ func isExprName(k string) bool {
 // and then the description does not repeat it: it is the document's
 // description, or the summary when there is none.
 func texts(op *Operation, budget int) (title, description string) {
-	if len(op.Summary) <= 100 && !strings.Contains(op.Summary, "\n") {
-		title = strings.TrimSuffix(op.Summary, ".")
+	summary, body := plainText(op.Summary), plainText(op.Description)
+	if len(summary) <= 100 && !strings.Contains(summary, "\n") {
+		title = strings.TrimSuffix(summary, ".")
 	}
 	switch {
-	case op.Description == "":
-		description = op.Summary
-	case title != "" || strings.HasPrefix(op.Description, op.Summary):
-		description = op.Description
+	case body == "":
+		description = summary
+	case title != "" || strings.HasPrefix(body, summary):
+		description = body
 	default:
-		description = op.Summary
+		description = summary
 		if !endsSentence(description) {
 			description += "."
 		}
-		description += "\n\n" + op.Description
+		description += "\n\n" + body
+	}
+	if repeats(title, description) {
+		title = "" // the description says it first
 	}
 	if description == "" {
 		description = op.Method + " " + op.Path
@@ -1051,7 +1062,7 @@ func texts(op *Operation, budget int) (title, description string) {
 			title += " (deprecated)"
 		}
 	}
-	return title, trimText(description, budget)
+	return title, fitText(description, budget)
 }
 
 // trimText cuts s to at most max bytes at a word boundary, with an

@@ -21,8 +21,13 @@ type Options struct {
 	// past it are left out and reported.
 	MaxTools int
 	// DescriptionBudget is the longest tool description, in bytes
-	// (default 1200); a longer one is cut at a word.
+	// (default 1200); a longer one is cut at a sentence or a word.
 	DescriptionBudget int
+	// FieldDescriptionBudget is the longest description of an argument,
+	// an output or a schema, in bytes (default 300; -1 for no cap). An
+	// operation, parameter or schema's x-mcp-description-budget decides
+	// over either (see texts.go).
+	FieldDescriptionBudget int
 	// SplitByTag writes one file per tag (of the operation's first tag),
 	// besides the main file that holds the http_api.
 	SplitByTag bool
@@ -66,6 +71,10 @@ type Result struct {
 	Notes []string
 	// Env are the environment variables that hold the credentials.
 	Env []string
+	// Moved are the parameters of the imported operations that are not
+	// tool arguments: credentials the http_api's auth sends, switches of
+	// the API's transport (see credentials.go).
+	Moved []Moved
 }
 
 // File is one file to write.
@@ -93,6 +102,9 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	if opts.DescriptionBudget == 0 {
 		opts.DescriptionBudget = 1200
 	}
+	if opts.FieldDescriptionBudget == 0 {
+		opts.FieldDescriptionBudget = 300
+	}
 	b := &builder{spec: spec, opts: opts, locals: newLocals()}
 	ops, err := spec.Operations()
 	if err != nil {
@@ -102,6 +114,11 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if api.auth == nil {
+		api.auth = credentialAuth(ops)
+		api.setEnv()
+	}
+	rules := b.paramRules(api)
 	res := &Result{Read: len(ops)}
 	if api.auth != nil {
 		res.Env = api.auth.env
@@ -126,11 +143,13 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, Skipped{label, op.Skip})
 			continue
 		}
+		moved := rules.moveParams(op)
 		r, err := b.resource(op, base, taken)
 		if err != nil {
 			return nil, err
 		}
 		if r != nil {
+			res.Moved = append(res.Moved, moved...)
 			tools = append(tools, r)
 			res.Imported = append(res.Imported, r.name)
 			if b.resources.served[r].template {
@@ -155,6 +174,7 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, Skipped{label, err.Error()})
 			continue
 		}
+		res.Moved = append(res.Moved, moved...)
 		tools = append(tools, t)
 		res.Imported = append(res.Imported, name)
 	}

@@ -41,6 +41,9 @@ type Operation struct {
 	// MediaType is the media type of the success response's content, the
 	// JSON one when there are several; "" when the document gives none.
 	MediaType string
+	// Budget is the operation's x-mcp-description-budget (see texts.go),
+	// -1 when it has none.
+	Budget int
 }
 
 // Param is a path, query, header or cookie parameter.
@@ -53,6 +56,13 @@ type Param struct {
 	Doc         string
 	Style       string
 	Explode     bool
+	// Argument is the parameter's x-mcp-argument: true keeps it an
+	// argument, false makes it none (see credentials.go); nil when it has
+	// none.
+	Argument any
+	// Budget is the parameter's x-mcp-description-budget (see texts.go),
+	// -1 when it has none.
+	Budget int
 }
 
 // Body is a request body.
@@ -136,6 +146,7 @@ func (s *Spec) operation(method, path string, item, raw map[string]any, doc, ptr
 		Deprecated:  raw["deprecated"] == true,
 		Annotations: obj(raw["x-mcp-annotations"]),
 		Resource:    raw["x-mcp-resource"],
+		Budget:      budget(raw, -1),
 	}
 	for _, t := range list(raw["tags"]) {
 		// A tag becomes a tool's tag, which is at most 128 bytes with no
@@ -205,6 +216,8 @@ func (s *Spec) params(op *Operation, item, raw map[string]any, doc string) error
 				Deprecated:  m["deprecated"] == true,
 				Doc:         pdoc,
 				Style:       str(m["style"]),
+				Argument:    m["x-mcp-argument"],
+				Budget:      budget(m, -1),
 			}
 			if p.Name == "" {
 				continue

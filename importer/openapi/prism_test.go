@@ -23,6 +23,8 @@ import (
 var prismSpecs = []struct{ path, why string }{
 	{"testdata/petstore.yaml", "path, query (form, deepObject) and header parameters; JSON, form and multipart bodies; an API key"},
 	{"testdata/swagger.json", "Swagger 2.0: formData, collectionFormat, basic auth"},
+	{"testdata/apikeys.yaml", "a required API key parameter sent by the http_api's auth, not by the model"},
+	{"testdata/google.yaml", "Google's standard parameters left to the API, OAuth 2.0 as a bearer token"},
 	{"../../examples/testdata/httpbin.org.json", "httpbin, as imported in the README's script"},
 	{"$DIR/apis.guru.json", "APIs.guru's own API: OpenAPI 3.0, path parameters"},
 	{"$DIR/randomlovecraft.com.json", "a small OpenAPI 3.0 API, JSON lists of objects"},

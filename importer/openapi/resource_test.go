@@ -257,9 +257,9 @@ func TestImportedResourcesRead(t *testing.T) {
 	}
 	var listed []string
 	for _, r := range list.Resources {
-		listed = append(listed, r.URI+" "+r.MIMEType+" "+r.Title)
+		listed = append(listed, r.URI+" "+r.MIMEType+" "+r.Title+" / "+r.Description)
 	}
-	if want := "library://books application/json List books|library://stats.csv text/csv Loan statistics, as CSV"; strings.Join(listed, "|") != want {
+	if want := "library://books application/json List books / The books of the library, newest first.|library://stats.csv text/csv  / Loan statistics, as CSV"; strings.Join(listed, "|") != want {
 		t.Errorf("resources/list: %q\nwant %q", strings.Join(listed, "|"), want)
 	}
 	templates, err := cs.ListResourceTemplates(ctx, nil)

@@ -46,6 +46,8 @@ type converter struct {
 	// dynamic is the dynamic scope: the $dynamicAnchors of the schemas
 	// being converted, outermost first.
 	dynamic []anchor
+	// textBudget is the longest description, in bytes (see texts.go).
+	textBudget int
 }
 
 // locals are the named schemas of a document, converted once each.
@@ -256,6 +258,7 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 	if m["nullable"] == true || m["x-nullable"] == true {
 		nullable(out)
 	}
+	c.describe(out, m)
 	return out
 }
 
@@ -506,6 +509,7 @@ func (c *converter) fold(m map[string]any, doc string, stack []string, depth, le
 	if m["type"] == "object" && out["type"] == nil {
 		out["type"] = "object"
 	}
+	c.describe(out, m)
 	return out
 }
 

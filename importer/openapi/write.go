@@ -190,6 +190,12 @@ func (b *builder) header(body *hclwrite.Body, api *apiDecl, res *Result) {
 	for _, n := range res.Notes {
 		lines = append(lines, "Note: "+n+".")
 	}
+	if moved := res.MovedSummary(); len(moved) > 0 {
+		lines = append(lines, "Not tool arguments (x-mcp-argument: true on a parameter keeps it one):")
+		for _, m := range moved {
+			lines = append(lines, "  "+m)
+		}
+	}
 	if len(res.Skipped) > 0 {
 		lines = append(lines, "Skipped:")
 		for _, s := range res.Skipped {
@@ -252,7 +258,11 @@ func (b *builder) apiBlocks(body *hclwrite.Body, api *apiDecl) {
 			secretVar(api.name+"_username", a.env[0], fmt.Sprintf("The user name of %s (security scheme %q)", api.title, a.scheme), false)
 			secretVar(api.name+"_password", a.env[1], fmt.Sprintf("The password of %s", api.title), true)
 		case "api_key":
-			secretVar(api.name+"_api_key", a.env[0], fmt.Sprintf("The API key of %s (security scheme %q, the %s %s)", api.title, a.scheme, a.in, a.param), true)
+			what := fmt.Sprintf("The API key of %s (security scheme %q, the %s %s)", api.title, a.scheme, a.in, a.param)
+			if a.synthetic {
+				what = fmt.Sprintf("The API key of %s (the %s parameter %s of its operations)", api.title, a.in, a.param)
+			}
+			secretVar(api.name+"_api_key", a.env[0], what, true)
 		case "oauth2":
 			secretVar(api.name+"_client_id", a.env[0], fmt.Sprintf("The OAuth2 client id for %s (security scheme %q)", api.title, a.scheme), false)
 			secretVar(api.name+"_client_secret", a.env[1], fmt.Sprintf("The OAuth2 client secret for %s", api.title), true)
