@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -36,6 +37,7 @@ func (l *loader) toolSchema() *hcl.BodySchema {
 			{Name: "error_if"},
 			{Name: "error_message"},
 			{Name: "input_schema"},
+			{Name: "defs"},
 			{Name: "max_concurrency"},
 			{Name: "max_result_bytes"},
 			{Name: "scopes"},
@@ -269,6 +271,9 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 		spec.InputSchema = l.inputSchema(ctx, a, spec.Args)
 		argsEnv[types.Extra] = types.Any
 	}
+	if a, ok := content.Attributes["defs"]; ok {
+		spec.Defs = l.defs(ctx, a)
+	}
 
 	for _, ab := range content.Blocks {
 		if ab.Type != "annotations" {
@@ -361,7 +366,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySchema *hcl.BodySchema, use toolUse) 
 	if len(l.diags) > before && l.diags[before:].HasErrors() {
 		// Report invalid defaults in the same run as the other errors,
 		// checked against the arguments' own schema.
-		if v, err := schema.Compile(schema.InputSchema(spec.Args)); err == nil {
+		if v, err := schema.Compile(schema.WithDefs(schema.InputSchema(spec.Args), spec.Defs)); err == nil {
 			l.checkDefaults(v.ValidatePartial, spec.Args, defaults)
 		}
 		return nil
@@ -407,6 +412,22 @@ func (l *loader) inputSchema(ctx *engine.DecodeContext, a *hcl.Attribute, args [
 		return nil
 	}
 	return doc
+}
+
+// defs reads a tool's defs: named JSON Schemas that its arguments refer to
+// as {"$ref": "#/$defs/name"}, given as an object of schemas (such as a
+// local shared by the tools of an imported API) or as jsonencode({…}).
+func (l *loader) defs(ctx *engine.DecodeContext, a *hcl.Attribute) map[string]any {
+	m := l.jsonObject(ctx, a.Expr, "defs", "the defs of a tool")
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		switch m[name].(type) {
+		case map[string]any, bool:
+		default:
+			l.error(a.Expr.Range(), "Invalid defs", `defs maps names to JSON Schemas, such as { Pet = { type = "object" } }; %q is not a schema.`, name)
+			return nil
+		}
+	}
+	return m
 }
 
 // jsonObject evaluates a load-time JSON object: a string holding JSON (as

@@ -92,7 +92,7 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 	fixedName, fixedValue, _ := strings.Cut(fragment, "=")
 	fixedUsed := fixedName == ""
 	taken := names{}
-	in := &converter{spec: b.spec, locals: b.locals}
+	in := &converter{spec: b.spec, locals: b.locals, defs: true}
 	// Path parameters first: they keep their names, others give way.
 	ordered := make([]Param, 0, len(op.Params))
 	for _, in := range []string{"path", "query", "header", "cookie"} {
@@ -699,6 +699,13 @@ func (b *builder) responseOutputs(t *tool) error {
 // argFrom is the argument for a value of schema sch (converted).
 func (b *builder) argFrom(name, description string, sch any, required bool) arg {
 	a := arg{name: name, description: description}
+	if _, ok := sch.(defRef); ok {
+		// The definition's own description is listed with it, once.
+		a.schema = sch
+		a.description = trimText(a.description, 600)
+		a.optional = !required
+		return a
+	}
 	if r, ok := sch.(localRef); ok {
 		a.schema = r
 		if a.description == "" {
