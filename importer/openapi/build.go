@@ -526,7 +526,13 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		t.args = append(t.args, a)
 		t.body = &bodyMapping{kind: "raw", program: "fromBase64(args." + a.name + ")", contentType: body.MediaType}
 	default:
-		a := b.argFrom(argName("body", "request", taken), body.Description, map[string]any{"type": "string"}, true)
+		// Text: its schema's constraints when it says it is a string
+		// (JSON's, not the text's, when it describes the text's content).
+		sch := map[string]any{"type": "string"}
+		if m := obj(b.locals.resolve(c.convert(body.Schema, body.Doc))); m["type"] == "string" {
+			sch = m
+		}
+		a := b.argFrom(argName("body", "request", taken), body.Description, sch, true)
 		if a.description == "" {
 			a.description = "The request body, sent as " + body.MediaType + "."
 		}

@@ -66,6 +66,9 @@ type Result struct {
 	Notes []string
 	// Env are the environment variables that hold the credentials.
 	Env []string
+	// built are the tools written (resources included), which tests
+	// compare with the document.
+	built []*tool
 }
 
 // File is one file to write.
@@ -159,6 +162,7 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 		res.Imported = append(res.Imported, name)
 	}
 	res.Files = b.write(api, tools, res)
+	res.built = tools
 	return res, nil
 }
 
