@@ -37,6 +37,10 @@ func (l *loader) servedToolSchema(args bool) *hcl.BodySchema {
 			a.Required = false
 		case "input_schema", "scopes", "meta", "icons", "max_concurrency":
 			continue
+		case "defs":
+			if !args {
+				continue
+			}
 		}
 		out.Attributes = append(out.Attributes, a)
 	}
