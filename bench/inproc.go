@@ -9,10 +9,8 @@ import (
 	"runtime"
 	"time"
 
-	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/adapters"
+
 	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
@@ -41,7 +39,7 @@ type way struct {
 // validation, the result and its text), and raw database/sql again with the
 // statement prepared once, as the engine prepares it.
 func sqlWays(st *setup) ([]way, func(), error) {
-	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())}, st.config(10))
+	cfg, _, diags := load.Load(load.Options{Registry: adapters.Registry()}, st.config(10))
 	if diags.HasErrors() {
 		return nil, nil, fmt.Errorf("loading %s: %s", st.config(10), diags.Error())
 	}

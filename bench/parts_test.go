@@ -10,10 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/adapters"
+
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	mcpserver "github.com/mcpdecl/mcpdecl/engine/server"
 )
@@ -70,7 +68,7 @@ func BenchmarkParts(b *testing.B) {
 	if err := os.WriteFile(file, []byte(config(st, 10)), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())}, file)
+	cfg, _, diags := load.Load(load.Options{Registry: adapters.Registry()}, file)
 	if diags.HasErrors() {
 		b.Fatal(diags.Error())
 	}

@@ -13,20 +13,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/adapters"
+
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/lsp"
 )
 
 func registry() *engine.Registry {
-	return engine.NewRegistry(httpaction.New(), execaction.New(), sqlaction.New())
+	return adapters.Registry()
 }
 
 // client is an LSP client on one end of a pipe, the server on the other.

@@ -12,14 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/adapters"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
-	graphqlaction "github.com/mcpdecl/mcpdecl/adapters/graphql"
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
-	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 )
@@ -146,7 +143,7 @@ func configBytes(paths []string) int64 {
 
 // registry lists the adapters mcpdecl is built with.
 func registry() *engine.Registry {
-	return engine.NewRegistry(httpaction.New(), graphqlaction.New(), execaction.New(), sqlaction.New(), sampleaction.New())
+	return adapters.Registry()
 }
 
 // load reads the configuration at paths, printing every diagnostic to

@@ -5,23 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
-	graphqlaction "github.com/mcpdecl/mcpdecl/adapters/graphql"
-	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
-	sqlaction "github.com/mcpdecl/mcpdecl/adapters/sql"
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/adapters"
 	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
-
-// adapters are the adapters mcpdecl is built with, whose specs the
-// reference lists.
-func adapters() *engine.Registry {
-	return engine.NewRegistry(httpaction.New(), graphqlaction.New(), execaction.New(), sqlaction.New(), sampleaction.New())
-}
 
 // TestSpecExamplesLoad: the example of every spec'd block loads, as the
 // only block of a configuration, or nested where it belongs: in a
@@ -30,7 +19,7 @@ func adapters() *engine.Registry {
 // argument, auth or a content block; in a block nested deeper, inside that
 // block's example or an empty one. Its cross-field rules are checked too.
 func TestSpecExamplesLoad(t *testing.T) {
-	reg := adapters()
+	reg := adapters.Registry()
 	lang := load.Language(reg)
 	var upstreams string
 	for _, b := range lang {
@@ -114,7 +103,7 @@ func TestReferenceIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := append(load.Language(adapters()), testrun.Language()...)
+	blocks := append(load.Language(adapters.Registry()), testrun.Language()...)
 	want := spec.Markdown(blocks)
 	if string(got) != string(want) {
 		t.Error("docs/language.md is stale: run go generate ./cmd/mcpdecl/ and commit the result")
