@@ -127,13 +127,30 @@ func gone(t *testing.T, pid int) bool {
 	return ev == windows.WAIT_OBJECT_0
 }
 
-// A timeout kills the program and the child it started.
-func TestWindowsTimeoutKillsTheTree(t *testing.T) {
+// A cancelled call (as one whose time runs out) kills the program and the
+// child it started.
+func TestWindowsCancelKillsTheTree(t *testing.T) {
 	pidFile := filepath.Join(tempDir(t), "pid")
-	cfg := helperTool(t, "spawn", fmt.Sprintf(`, %q`, filepath.ToSlash(pidFile)), `timeout = "1s"`)
-	res := enginetest.Call(context.Background(), t, cfg, "run", `{}`)
-	if !res.IsError || !strings.Contains(res.Text(), "timed out") {
-		t.Fatalf("want a timeout, got: %s", res.Text())
+	cfg := helperTool(t, "spawn", fmt.Sprintf(`, %q`, filepath.ToSlash(pidFile)), ``)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan *engine.Result, 1)
+	go func() { done <- enginetest.Call(ctx, t, cfg, "run", `{}`) }()
+	// Cancel once the child runs: the helper writes its pid then.
+	for {
+		if b, err := os.ReadFile(pidFile); err == nil && len(b) > 0 {
+			break
+		}
+		select {
+		case res := <-done:
+			t.Fatalf("the call ended before the child started: %s", res.Text())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	cancel()
+	res := <-done
+	if !res.IsError || !strings.Contains(res.Text(), "cancelled") {
+		t.Fatalf("want the call cancelled, got: %s", res.Text())
 	}
 	checkChildGone(t, pidFile)
 }
