@@ -4,7 +4,8 @@
 # /healthz answers, a tool call succeeds, it runs as a non-root user, and
 # the image's size is reported. This machine reaches no image registry, so
 # the runtime stage is built on scratch from an executable built here
-# (--build-context build=DIR), the way the Dockerfile's comment says;
+# (--build-context build=DIR), the way the Dockerfile's comment says: the
+# release build's when MCPDECL_BINARY names it, else one built here;
 # podman runs it with runc (crun refuses this machine's hybrid cgroups).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,14 @@ name=mcpdecl-ci-$$
 trap 'podman rm -f "$name" >/dev/null 2>&1 || true; podman rmi -f "$image" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 mkdir -p "$work/out" "$work/config"
-CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$work/out/mcpdecl" ./cmd/mcpdecl
+if [ -n "${MCPDECL_BINARY:-}" ]; then
+  # The linux/amd64 executable of the release build (.ci/release.sh): the
+  # image holds the same bytes as the archive.
+  cp "$MCPDECL_BINARY" "$work/out/mcpdecl"
+  echo "image from the release build's $MCPDECL_BINARY"
+else
+  CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$work/out/mcpdecl" ./cmd/mcpdecl
+fi
 podman build --runtime runc --build-context build="$work" --build-arg BASE_IMAGE=scratch \
   -t "$image" -f Dockerfile "$work" >"$work/build.log" 2>&1 ||
   { cat "$work/build.log"; echo "FAIL: podman build" >&2; exit 1; }

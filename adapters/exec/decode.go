@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
@@ -290,6 +291,11 @@ func (a *action) decodeCommand(ctx *engine.DecodeContext, attr *hcl.Attribute, b
 		}
 		a.args = append(a.args, arg)
 	}
+	if runtime.GOOS == "windows" && a.path != "" {
+		if why := windowsRefusal(a.path, dynamic); why != "" {
+			diags = append(diags, errorf(elems[0].expr.Range(), "Program cannot be run", "%s.", upperFirst(why)))
+		}
+	}
 	if dynamic {
 		a.dynamic = true
 	} else {
@@ -349,7 +355,7 @@ func resolveProgram(name, base string) (string, error) {
 	if strings.ContainsRune(name, 0) {
 		return "", fmt.Errorf("the program name %q holds a NUL byte", name)
 	}
-	if strings.Contains(name, "/") {
+	if strings.Contains(name, "/") || (filepath.Separator == '\\' && strings.Contains(name, `\`)) {
 		p := name
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(base, p)

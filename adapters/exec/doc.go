@@ -117,6 +117,22 @@
 // at which byte, and quotes the text before it). Messages never hold the
 // values of env.
 //
-// The exec action needs a Unix system; elsewhere an exec block is a load
-// error.
+// # Windows
+//
+// On Windows the program runs in a Job Object of its own, created with
+// JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: it is started suspended, put in the
+// job, then resumed, so that every process it starts is in the job too,
+// and none can leave it. When the call's time runs out, the client cancels
+// it, the output passes max_output, or the program exits, the job is
+// terminated: everything in it is killed at once, with no grace period
+// (Windows has no SIGTERM that every program heeds), and exit_code is 1
+// then. A program receives one command line, composed from command with
+// the quoting that CommandLineToArgvW and the C runtime undo, so that each
+// element arrives as one argument. cmd.exe reads its command line by other
+// rules, so a batch file (.bat, .cmd), which Windows runs through cmd.exe,
+// is refused at load, and so is cmd.exe itself when an argument comes from
+// the call. The environment is built as on Unix (PATH plus env); Go adds
+// SYSTEMROOT, which Windows programs need.
+//
+// Elsewhere than on Unix and Windows, an exec block is a load error.
 package execaction

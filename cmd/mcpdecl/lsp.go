@@ -37,7 +37,7 @@ database. Logs go to stderr. See the README for the editors' settings.`,
 				a.report(nil, diags, nil)
 				return exitCoder{exitError}
 			}
-			ver, _ := strings.CutPrefix(describeBuild(version, buildInfo())[0], "mcpdecl ")
+			ver, _ := strings.CutPrefix(describeBuild(buildStamp{version, commit, date}, buildInfo())[0], "mcpdecl ")
 			stdio := struct {
 				io.Reader
 				io.Writer

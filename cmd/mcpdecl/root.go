@@ -102,6 +102,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(a.importCmd())
 	root.AddCommand(a.schemaCmd())
 	root.AddCommand(a.lspCmd())
+	root.AddCommand(a.installClientCmd())
 	return root
 }
 

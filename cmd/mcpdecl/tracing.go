@@ -20,7 +20,7 @@ const flushTimeout = 5 * time.Second
 // With metrics, the spans it drops are counted.
 func startTracing(m *metrics.Metrics, logger *slog.Logger) (*tracing.Tracing, error) {
 	info, _ := debug.ReadBuildInfo()
-	ver := strings.TrimPrefix(describeBuild(version, info)[0], "mcpdecl ")
+	ver := strings.TrimPrefix(describeBuild(buildStamp{version: version}, info)[0], "mcpdecl ")
 	tr, err := tracing.FromEnv(tracing.Options{Version: ver, Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("cannot send traces: %w", err)

@@ -10,8 +10,15 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
-// version is set at build time with -ldflags "-X main.version=v1.2.3".
-var version = ""
+// version, commit and date are set at build time by release builds:
+//
+//	-ldflags "-X main.version=v1.2.3 -X main.commit=<sha> -X main.date=<RFC 3339>"
+//
+// date is the commit's date, so that a build is reproducible.
+var version, commit, date = "", "", ""
+
+// buildStamp is what -ldflags set.
+type buildStamp struct{ version, commit, date string }
 
 // describeBuild says what mcpdecl was built from, one fact a line: the
 // version, from -ldflags (stamped), else the module's version as `go
@@ -19,9 +26,12 @@ var version = ""
 // build recorded one (with "(modified)" for a dirty work tree). A devel
 // build without VCS information says that no commit was recorded rather
 // than naming a bogus one; a released module version needs no commit.
-func describeBuild(stamped string, info *debug.BuildInfo) []string {
-	ver := stamped
-	var revision, modified string
+//
+// A stamped commit and date (release builds, which are built with
+// -buildvcs=false or outside a checkout) take the place of those recorded.
+func describeBuild(stamped buildStamp, info *debug.BuildInfo) []string {
+	ver := stamped.version
+	var revision, modified, when string
 	if info != nil {
 		if ver == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			ver = info.Main.Version
@@ -32,8 +42,16 @@ func describeBuild(stamped string, info *debug.BuildInfo) []string {
 				revision = s.Value
 			case "vcs.modified":
 				modified = s.Value
+			case "vcs.time":
+				when = s.Value
 			}
 		}
+	}
+	if stamped.commit != "" {
+		revision, modified = stamped.commit, ""
+	}
+	if stamped.date != "" {
+		when = stamped.date
 	}
 	devel := ver == ""
 	if devel {
@@ -48,6 +66,9 @@ func describeBuild(stamped string, info *debug.BuildInfo) []string {
 	case devel:
 		lines = append(lines, "commit: not recorded (built without VCS information)")
 	}
+	if revision != "" && when != "" {
+		lines = append(lines, "date: "+when)
+	}
 	return lines
 }
 
@@ -58,7 +79,7 @@ func (a *app) versionCmd() *cobra.Command {
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			info, _ := debug.ReadBuildInfo()
-			lines := describeBuild(version, info)
+			lines := describeBuild(buildStamp{version, commit, date}, info)
 			lines = append(lines, "protocol revisions: "+strings.Join(server.ProtocolVersions(), ", "))
 			_, err := fmt.Fprintf(a.stdout, "%s\n", strings.Join(lines, "\n"))
 			return err

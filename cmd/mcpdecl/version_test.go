@@ -16,7 +16,7 @@ func TestDescribeBuild(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name    string
-		stamped string
+		stamped buildStamp
 		info    *debug.BuildInfo
 		want    []string
 	}{{
@@ -40,14 +40,28 @@ func TestDescribeBuild(t *testing.T) {
 		want: []string{"mcpdecl devel", "commit: not recorded (built without VCS information)"},
 	}, {
 		name:    "stamped by -ldflags",
-		stamped: "v2.0.0",
+		stamped: buildStamp{version: "v2.0.0"},
 		info:    &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("vcs.revision", "def456")},
 		want:    []string{"mcpdecl v2.0.0", "commit: def456"},
 	}, {
 		name:    "stamped, without VCS information",
-		stamped: "v2.0.0",
+		stamped: buildStamp{version: "v2.0.0"},
 		info:    &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}},
 		want:    []string{"mcpdecl v2.0.0"},
+	}, {
+		name: "built from a checkout, with the commit's time",
+		info: &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("vcs.revision", "abc123", "vcs.time", "2026-11-26T10:00:00Z")},
+		want: []string{"mcpdecl devel", "commit: abc123", "date: 2026-11-26T10:00:00Z"},
+	}, {
+		name:    "a release build: everything stamped, no VCS information",
+		stamped: buildStamp{version: "v2.1.0", commit: "0123abc", date: "2026-11-26T10:00:00Z"},
+		info:    &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}},
+		want:    []string{"mcpdecl v2.1.0", "commit: 0123abc", "date: 2026-11-26T10:00:00Z"},
+	}, {
+		name:    "a stamped commit wins over the checkout's",
+		stamped: buildStamp{version: "v2.1.0", commit: "0123abc"},
+		info:    &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("vcs.revision", "def456", "vcs.modified", "true")},
+		want:    []string{"mcpdecl v2.1.0", "commit: 0123abc"},
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := describeBuild(tt.stamped, tt.info); !slices.Equal(got, tt.want) {
