@@ -1,10 +1,12 @@
 package load
 
 import (
+	"maps"
 	"time"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/requeststate"
@@ -134,9 +136,13 @@ func (l *loader) confirmField(ctx *engine.DecodeContext, b *hcl.Block) (schema.A
 	}
 	// The rest is an arg's: its type, default, enum and bounds, checked
 	// alike.
-	_, rest, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "title"}}})
 	asArg := *b
-	asArg.Body = rest
+	if body, ok := b.Body.(*hclsyntax.Body); ok {
+		without := *body
+		without.Attributes = maps.Clone(body.Attributes)
+		delete(without.Attributes, "title")
+		asArg.Body = &without
+	}
 	a, _, ok := l.arg(ctx, &asArg)
 	if !ok {
 		return a, "", false
