@@ -180,7 +180,7 @@ func (st *Step) runEach(ctx context.Context, args, env map[string]any) ([]any, s
 	case []any:
 		items = v
 	default:
-		return nil, "", fmt.Errorf("its for_each must yield a list, not %s", describeValue(v))
+		return nil, "", fmt.Errorf("its for_each must yield a list, not %s", describe(v))
 	}
 	if len(items) > st.MaxItems {
 		return nil, "", fmt.Errorf("its for_each yields %d items, more than its max_items (%d)", len(items), st.MaxItems)
@@ -226,21 +226,6 @@ func (st *Step) runEach(ctx context.Context, args, env map[string]any) ([]any, s
 		}
 	}
 	return results, "", nil
-}
-
-// describeValue names the JSON type of v, for messages.
-func describeValue(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	case string:
-		return "a string"
-	case bool:
-		return "a bool"
-	case int, int64, float64:
-		return "a number"
-	}
-	return fmt.Sprintf("a %T", v)
 }
 
 // Hints: the tool is read-only only when every step is.

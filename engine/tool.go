@@ -857,6 +857,8 @@ func describe(v any) string {
 		return "a list"
 	case map[string]any:
 		return "an object"
+	case int, int64, float64:
+		return "a number"
 	}
 	return fmt.Sprintf("a %T", v)
 }
