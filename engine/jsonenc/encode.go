@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 )
 
 // Append writes v as JSON, as encoding/json does with HTML escaping off,
@@ -11,17 +12,45 @@ import (
 // cannot write (a NaN, a channel, a json.Number that is not a number); b
 // is then unchanged.
 func Append(b []byte, v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	e := encoders.Get().(*encoder)
+	defer e.release()
+	if err := e.enc.Encode(v); err != nil {
 		return b, err
 	}
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+	return append(b, bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))...), nil
 }
 
-// Text is v as one line of JSON, as Append writes it, for messages, logs
-// and listings; a value Append cannot write is given as fmt.Sprint does.
+// An encoder is an encoding/json encoder with HTML escaping off and the
+// buffer it writes into, kept for reuse: Append is called per value on
+// the call path (a SQL row's every column), and a new encoder and buffer
+// each time were two allocations there.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// encoders holds encoders between calls of Append.
+var encoders = sync.Pool{New: func() any {
+	e := new(encoder)
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// maxKept is the largest buffer an encoder keeps for reuse: a large
+// value's buffer goes to the garbage collector with it.
+const maxKept = 64 << 10
+
+// release empties e and gives it back to encoders, unless its buffer grew
+// past maxKept.
+func (e *encoder) release() {
+	if e.buf.Cap() > maxKept {
+		return
+	}
+	e.buf.Reset()
+	encoders.Put(e)
+}
+
 func Text(v any) string {
 	b, err := Append(nil, v)
 	if err != nil {
