@@ -49,6 +49,12 @@ func (s *server) complete(d *document, off int) []protocol.CompletionItem {
 	line := d.text[lineStart:off]
 	v := s.syntax(d)
 	blocks := enclosing(v.f.body, v.toOld(off))
+	if m := programPrefix.FindStringSubmatch(line); m != nil {
+		// What the program may read here, as the load compiled it.
+		if items, ok := s.programItems(d, off, m[1]); ok {
+			return items
+		}
+	}
 	if m := argsPrefix.FindStringSubmatch(line); m != nil {
 		return argItems(v.f.text, blocks)
 	}

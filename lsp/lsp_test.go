@@ -387,3 +387,220 @@ func sameAsValidate(t *testing.T, dir, text string, diags []protocol.Diagnostic)
 		}
 	}
 }
+
+// hoverText is the Markdown of the hover at pos in u, "" for none.
+func (c *client) hoverText(u protocol.DocumentUri, pos protocol.Position) string {
+	c.t.Helper()
+	var h *protocol.Hover
+	c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos}}, &h)
+	if h == nil {
+		return ""
+	}
+	b, _ := json.Marshal(h.Contents)
+	var m protocol.MarkupContent
+	_ = json.Unmarshal(b, &m)
+	return m.Value
+}
+
+// items are the completion items at pos in u.
+func (c *client) items(u protocol.DocumentUri, pos protocol.Position) []protocol.CompletionItem {
+	c.t.Helper()
+	var list protocol.CompletionList
+	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos}}, &list)
+	return list.Items
+}
+
+// open opens the file at path with text, and waits for its diagnostics.
+func (c *client) open(path, text string) protocol.DocumentUri {
+	c.t.Helper()
+	u := uri(path)
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "hcl", Version: 1, Text: text}})
+	c.waitDiagnostics(u, func([]protocol.Diagnostic) bool { return true })
+	return u
+}
+
+// detail is the detail of the item labelled label, "" when there is none.
+func detail(items []protocol.CompletionItem, label string) (string, bool) {
+	for _, it := range items {
+		if it.Label == label {
+			if it.Detail == nil {
+				return "", true
+			}
+			return *it.Detail, true
+		}
+	}
+	return "", false
+}
+
+const programs = `server {
+  name    = "shop"
+  version = "1.0.0"
+}
+
+http_api "shop" {
+  base_url = "https://shop.example.com"
+}
+
+database "stock" {
+  driver = "sqlite"
+  dsn    = "file:stock.db"
+}
+
+tool "lookup" {
+  description = "Looks a product up."
+  arg "sku" {
+    type        = string
+    description = "The product's code"
+  }
+  arg "count" {
+    type = number
+  }
+  http {
+    api  = http_api.shop
+    path        = "/products/{sku}"
+    path_params = { sku = expr("args.sku") }
+  }
+  output "price" {
+    type  = number
+    value = expr("body.price")
+  }
+  text = expr("upper(args.sku) + ' ' + caller.sub")
+}
+
+tool "restock" {
+  description = "Restocks what is low."
+  step "low" {
+    sql {
+      database = database.stock
+      query    = "SELECT sku FROM stock WHERE n < 3"
+    }
+  }
+  step "order" {
+    for_each  = expr("steps.low.rows")
+    max_items = 10
+    http {
+      api  = http_api.shop
+      path        = "/order/{sku}"
+      path_params = { sku = expr("each.value.sku") }
+    }
+  }
+  text = expr("string(len(steps.order))")
+}
+
+toolset "reading" {
+  tools = ["lookup", "rest*"]
+}
+`
+
+// Inside expr("…"), completion offers what the program may read there,
+// as the load compiled it, with the types; hover gives a path's type and
+// the program's result type.
+func TestProgramCompletion(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shop.hcl")
+	if err := os.WriteFile(path, []byte(programs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, dir)
+	u := c.open(path, programs)
+	text := programs
+
+	// At the start of a tool's text: its variables, the action's result,
+	// expr's builtins and mcpdecl's functions.
+	items := c.items(u, at(t, text, `text = expr("upper`, len(`text = expr("`)))
+	for _, want := range []string{"args", "body", "status", "headers", "content_type", "caller", "upper", "len", "urlencode", "pathescape", "compact"} {
+		if _, ok := detail(items, want); !ok {
+			t.Errorf("completion at the start of text: no %s in %v", want, labelsOf(items))
+		}
+	}
+	if d, _ := detail(items, "urlencode"); d != "func(string) string" {
+		t.Errorf("urlencode's detail: %q", d)
+	}
+	if d, _ := detail(items, "status"); d != "int" {
+		t.Errorf("status's detail: %q", d)
+	}
+	// The http block's programs run before the response: no body there.
+	items = c.items(u, at(t, text, `sku = expr("args.sku")`, len(`sku = expr("`)))
+	if _, ok := detail(items, "body"); ok {
+		t.Errorf("completion in the request's path offers body: %v", labelsOf(items))
+	}
+	// args. with the declared types; caller. with its fields.
+	items = c.items(u, at(t, text, `args.sku) + ' '`, len("args.")))
+	if d, _ := detail(items, "count"); !slices.Equal(labelsOf(items), []string{"count", "sku"}) || d != "number" {
+		t.Errorf("completion after args.: %v (count: %q)", labelsOf(items), d)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `caller.sub`, len("caller.")))); !slices.Equal(got, []string{"authenticated", "claims", "id", "scopes", "sub"}) {
+		t.Errorf("completion after caller.: %v", got)
+	}
+	// In a multi-step tool: steps.<name>. and each.
+	if got := labelsOf(c.items(u, at(t, text, `steps.low.rows`, len("steps.low.")))); !slices.Contains(got, "rows") || !slices.Contains(got, "rows_affected") {
+		t.Errorf("completion after steps.low.: %v", got)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `steps.low.rows`, len("steps.")))); !slices.Equal(got, []string{"low"}) {
+		t.Errorf("completion after steps. in the second step: %v", got)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `each.value.sku`, len("each.")))); !slices.Equal(got, []string{"index", "value"}) {
+		t.Errorf("completion after each.: %v", got)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `steps.order))`, len("steps.")))); !slices.Equal(got, []string{"low", "order"}) {
+		t.Errorf("completion after steps. in the tool's text: %v", got)
+	}
+
+	// Typed since the last load: the block's neighbours tell.
+	edited := strings.Replace(text, `  text = expr("upper(args.sku) + ' ' + caller.sub")`, `  text = expr("upper(args.sku) + ' ' + caller.sub")`+"\n  error_if = expr(\"caller.", 1)
+	c.notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: edited}},
+	})
+	if got := labelsOf(c.items(u, at(t, edited, `error_if = expr("caller.`, len(`error_if = expr("caller.`)))); !slices.Contains(got, "sub") {
+		t.Errorf("completion after caller. in a program typed since the load: %v", got)
+	}
+	c.notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 3},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: text}},
+	})
+
+	// Hover: what a path reads, and what the program yields.
+	if got := c.hoverText(u, at(t, text, `upper(args.sku)`, 1)); !strings.Contains(got, "yields string") {
+		t.Errorf("hover on a text program: %q", got)
+	}
+	if got := c.hoverText(u, at(t, text, `caller.sub")`, 8)); !strings.Contains(got, "`caller.sub`: string") {
+		t.Errorf("hover on caller.sub: %q", got)
+	}
+	if got := c.hoverText(u, at(t, text, `args.sku) + ' '`, 6)); !strings.Contains(got, "**args.sku** (string)") || !strings.Contains(got, "The product's code") || !strings.Contains(got, "yields string") {
+		t.Errorf("hover on args.sku: %q", got)
+	}
+	if got := c.hoverText(u, at(t, text, `string(len(steps.order))`, 2)); !strings.Contains(got, "yields string") {
+		t.Errorf("hover on the steps tool's text: %q", got)
+	}
+
+	// A test's assertions read the tool's result: its outputs, typed.
+	testText := `config = "shop.hcl"
+
+test "lookup" {
+  tool = "lookup"
+  args = { sku = "A1" }
+  assert {
+    condition = expr("structured.price > 0 && args.sku != ''")
+  }
+}
+`
+	tu := c.open(filepath.Join(dir, "shop.test.hcl"), testText)
+	if got := labelsOf(c.items(tu, at(t, testText, "structured.price", len("structured.")))); !slices.Equal(got, []string{"price"}) {
+		t.Errorf("completion after structured. in an assertion: %v", got)
+	}
+	if got := labelsOf(c.items(tu, at(t, testText, "args.sku !=", len("args.")))); !slices.Equal(got, []string{"count", "sku"}) {
+		t.Errorf("completion after args. in an assertion: %v", got)
+	}
+	if got := c.hoverText(tu, at(t, testText, "structured.price", 12)); !strings.Contains(got, "`structured.price`: number") || !strings.Contains(got, "yields bool") {
+		t.Errorf("hover on structured.price: %q", got)
+	}
+}
+
+func labelsOf(items []protocol.CompletionItem) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Label)
+	}
+	return out
+}

@@ -37,12 +37,24 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
 	}
 	blocks := enclosing(v.f.body, off)
+	at := offset(d.text, p.Position)
 	// An argument read by an expr program: its declaration.
-	if name, rng, ok := argAt(d.text, offset(d.text, p.Position)); ok && len(blocks) > 0 {
+	if name, rng, ok := argAt(d.text, at); ok && len(blocks) > 0 {
 		for _, b := range blocks[0].Body.Blocks {
 			if b.Type == "arg" && len(b.Labels) > 0 && b.Labels[0] == name {
-				return &protocol.Hover{Contents: markdown(argDoc(v.f.text, b)), Range: &rng}, nil
+				doc := argDoc(v.f.text, b)
+				if h, ok := s.programHover(d, at); ok {
+					doc += "\n\n" + h.Contents.(protocol.MarkupContent).Value
+				}
+				return &protocol.Hover{Contents: markdown(doc), Range: &rng}, nil
 			}
+		}
+	}
+	// Elsewhere in an expr program: the type of what it reads there, and
+	// of its result.
+	if programPrefix.MatchString(d.text[strings.LastIndexByte(d.text[:at], '\n')+1 : at]) {
+		if h, ok := s.programHover(d, at); ok {
+			return h, nil
 		}
 	}
 	// An attribute's name, or a block's type: its spec.

@@ -82,6 +82,7 @@ type server struct {
 	shown  map[string]map[string]bool // files given diagnostics, by directory
 	disk   map[string]*diskFile       // parsed files not open, by path
 	latest map[string]*parsedFile     // the last parse of each open file, by path
+	sites  map[string]*siteSet        // the programs the last load of each open file compiled
 	closed bool
 }
 
@@ -93,6 +94,7 @@ func newServer(opts Options) *server {
 		shown:  map[string]map[string]bool{},
 		disk:   map[string]*diskFile{},
 		latest: map[string]*parsedFile{},
+		sites:  map[string]*siteSet{},
 	}
 }
 
@@ -266,6 +268,7 @@ func (s *server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	_, ok := s.docs[path]
 	delete(s.docs, path)
 	delete(s.latest, path)
+	delete(s.sites, path)
 	s.mu.Unlock()
 	if ok {
 		// The file on disk takes the buffer's place.
