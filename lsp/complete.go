@@ -58,6 +58,9 @@ func (s *server) complete(d *document, off int) []protocol.CompletionItem {
 	if m := argsPrefix.FindStringSubmatch(line); m != nil {
 		return argItems(v.f.text, blocks)
 	}
+	if items, ok := s.blockNameItems(d, line, blocks); ok {
+		return items
+	}
 	if m := refPrefix.FindStringSubmatch(line); m != nil {
 		return refItems(s.configuration(d), m[1])
 	}

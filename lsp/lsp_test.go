@@ -577,6 +577,12 @@ func TestProgramCompletion(t *testing.T) {
 	// A test's assertions read the tool's result: its outputs, typed.
 	testText := `config = "shop.hcl"
 
+mock "http_api" "shop" {
+  response {
+    body = { price = 3 }
+  }
+}
+
 test "lookup" {
   tool = "lookup"
   args = { sku = "A1" }
@@ -594,6 +600,52 @@ test "lookup" {
 	}
 	if got := c.hoverText(tu, at(t, testText, "structured.price", 12)); !strings.Contains(got, "`structured.price`: number") || !strings.Contains(got, "yields bool") {
 		t.Errorf("hover on structured.price: %q", got)
+	}
+
+	// Tools, prompts and mocks' targets by name: completion, definition,
+	// references.
+	if got := labelsOf(c.items(tu, at(t, testText, `tool = "lookup"`, len(`tool = "`)))); !slices.Equal(got, []string{"lookup", "restock"}) {
+		t.Errorf("completion of a test's tool: %v", got)
+	}
+	if got := labelsOf(c.items(tu, at(t, testText, `mock "http_api" "shop"`, len(`mock "http_api" "`)))); !slices.Equal(got, []string{"shop"}) {
+		t.Errorf("completion of a mock's http_api: %v", got)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `"rest*"]`, 1))); !slices.Equal(got, []string{"lookup", "restock"}) {
+		t.Errorf("completion in a toolset's tools: %v", got)
+	}
+	definition := func(u protocol.DocumentUri, pos protocol.Position) []protocol.Location {
+		var raw json.RawMessage
+		c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos}}, &raw)
+		var one protocol.Location
+		if err := json.Unmarshal(raw, &one); err == nil && one.URI != "" {
+			return []protocol.Location{one}
+		}
+		var many []protocol.Location
+		_ = json.Unmarshal(raw, &many)
+		return many
+	}
+	if locs := definition(tu, at(t, testText, `tool = "lookup"`, 9)); len(locs) != 1 || locs[0].URI != u || locs[0].Range.Start != at(t, text, `tool "lookup"`, 5) {
+		t.Errorf("definition of a test's tool: %+v", locs)
+	}
+	if locs := definition(tu, at(t, testText, `"shop" {`, 2)); len(locs) != 1 || locs[0].URI != u || locs[0].Range.Start != at(t, text, `http_api "shop"`, 9) {
+		t.Errorf("definition of a mock's target: %+v", locs)
+	}
+	if locs := definition(u, at(t, text, `"rest*"`, 2)); len(locs) != 1 || locs[0].Range.Start != at(t, text, `tool "restock"`, 5) {
+		t.Errorf("definition of a toolset's pattern: %+v", locs)
+	}
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, `tool "lookup"`, 7)},
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &refs)
+	if len(refs) != 3 || refs[0].Range.Start != at(t, text, `tool "lookup"`, 5) || refs[1].Range.Start != at(t, text, `"lookup", "rest*"`, 1) || refs[2].URI != tu || refs[2].Range.Start != at(t, testText, `tool = "lookup"`, 8) {
+		t.Errorf("references of tool lookup: %+v", refs)
+	}
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, `api  = http_api.shop`, 17)},
+	}, &refs)
+	if len(refs) != 3 || refs[2].URI != tu || refs[2].Range.Start != at(t, testText, `"shop" {`, 1) {
+		t.Errorf("references of http_api.shop: %+v", refs)
 	}
 }
 
