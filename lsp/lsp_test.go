@@ -15,6 +15,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -40,6 +42,12 @@ type client struct {
 }
 
 func start(t *testing.T, root string) *client {
+	t.Helper()
+	return startWith(t, root, map[string]any{})
+}
+
+// startWith starts a server for a client with caps.
+func startWith(t *testing.T, root string, caps map[string]any) *client {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	c := &client{t: t, done: make(chan struct{}), last: map[protocol.DocumentUri][]protocol.Diagnostic{}, seen: make(chan protocol.DocumentUri, 1000)}
@@ -69,7 +77,7 @@ func start(t *testing.T, root string) *client {
 		}))
 	t.Cleanup(func() { c.conn.Close() })
 	var init protocol.InitializeResult
-	c.call(protocol.MethodInitialize, protocol.InitializeParams{RootURI: ptr(uri(root))}, &init)
+	c.call(protocol.MethodInitialize, map[string]any{"processId": nil, "rootUri": uri(root), "capabilities": caps}, &init)
 	if init.ServerInfo == nil || init.ServerInfo.Name != "mcpdecl" {
 		t.Fatalf("initialize: server info %+v", init.ServerInfo)
 	}
@@ -655,4 +663,101 @@ func labelsOf(items []protocol.CompletionItem) []string {
 		out = append(out, it.Label)
 	}
 	return out
+}
+
+// expand is the text a snippet inserts when each placeholder keeps its
+// default.
+func expand(snippet string) string {
+	var out strings.Builder
+	depth := 0
+	for i := 0; i < len(snippet); i++ {
+		switch c := snippet[i]; {
+		case c == '\\' && i+1 < len(snippet):
+			i++
+			out.WriteByte(snippet[i])
+		case c == '$' && i+1 < len(snippet) && snippet[i+1] == '{':
+			j := i + 2
+			for j < len(snippet) && snippet[j] >= '0' && snippet[j] <= '9' {
+				j++
+			}
+			if j < len(snippet) && snippet[j] == ':' {
+				j++
+			}
+			depth++
+			i = j - 1
+		case c == '$' && i+1 < len(snippet) && snippet[i+1] >= '0' && snippet[i+1] <= '9':
+			i++
+		case c == '}' && depth > 0:
+			depth-- // the end of a placeholder
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return out.String()
+}
+
+// Snippets, for a client that takes them: a block as its spec's example
+// shows it, and whole blocks at the top of a file.
+func TestSnippets(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shop.hcl")
+	if err := os.WriteFile(path, []byte(programs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	caps := map[string]any{"textDocument": map[string]any{"completion": map[string]any{"completionItem": map[string]any{"snippetSupport": true}}}}
+	c := startWith(t, dir, caps)
+	u := c.open(path, programs)
+	snippet := func(items []protocol.CompletionItem, label string) string {
+		t.Helper()
+		for _, it := range items {
+			if it.Label == label {
+				if it.InsertTextFormat == nil || *it.InsertTextFormat != protocol.InsertTextFormatSnippet || it.InsertText == nil {
+					t.Fatalf("%s is not a snippet: %+v", label, it)
+				}
+				return *it.InsertText
+			}
+		}
+		t.Fatalf("no %s in %v", label, labelsOf(items))
+		return ""
+	}
+	top := c.items(u, protocol.Position{})
+	whole := snippet(top, "tool with http")
+	text := expand(whole)
+	for _, want := range []string{`tool "echo" {`, `description = "Says the message back."`, `arg "units" {`, "http {", `path        = "/forecast/{city}"`, `output "greeting" {`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the tool snippet, expanded, has no %q:\n%s\n(snippet: %s)", want, text, whole)
+		}
+	}
+	if _, diags := hclsyntax.ParseConfig([]byte(text), "snippet.hcl", hcl.InitialPos); diags.HasErrors() {
+		t.Errorf("the tool snippet, expanded, does not parse: %v\n%s", diags, text)
+	}
+	if !strings.Contains(whole, `"${1:echo}"`) {
+		t.Errorf("the tool's name is not the first placeholder: %s", whole)
+	}
+	// In a tool, an arg block as its example shows it.
+	arg := expand(snippet(c.items(u, at(t, programs, "  arg \"sku\"", 0)), "arg"))
+	if !strings.HasPrefix(arg, `arg "units" {`) || !strings.Contains(arg, `enum        = ["metric", "imperial"]`) {
+		t.Errorf("the arg snippet, expanded: %s", arg)
+	}
+
+	// In a test file: a test with a mock.
+	tu := c.open(filepath.Join(dir, "shop.test.hcl"), "\n")
+	test := expand(snippet(c.items(tu, protocol.Position{}), "test with mock"))
+	for _, want := range []string{`test "paris" {`, `tool = "get_weather"`, `mock "http_api" "weather" {`, "response {", "assert {"} {
+		if !strings.Contains(test, want) {
+			t.Errorf("the test snippet, expanded, has no %q:\n%s", want, test)
+		}
+	}
+	if _, diags := hclsyntax.ParseConfig([]byte(test), "snippet.test.hcl", hcl.InitialPos); diags.HasErrors() {
+		t.Errorf("the test snippet, expanded, does not parse: %v\n%s", diags, test)
+	}
+
+	// A client without snippets gets none.
+	plain := start(t, dir)
+	pu := plain.open(path, programs)
+	for _, it := range plain.items(pu, protocol.Position{}) {
+		if it.InsertTextFormat != nil && *it.InsertTextFormat == protocol.InsertTextFormatSnippet {
+			t.Errorf("a snippet for a client without snippets: %+v", it)
+		}
+	}
 }

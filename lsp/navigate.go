@@ -69,7 +69,7 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		if !contains(a.NameRange, off) {
 			continue
 		}
-		b := s.specOf(blocks)
+		b := s.specOf(load.IsTestFile(d.path), blocks)
 		if b == nil || b.Attr(a.Name) == nil {
 			return nil, nil
 		}
@@ -80,7 +80,7 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		if !contains(blk.TypeRange, off) {
 			continue
 		}
-		b := s.specOf(append(blocks[:len(blocks):len(blocks)], blk))
+		b := s.specOf(load.IsTestFile(d.path), append(blocks[:len(blocks):len(blocks)], blk))
 		if b == nil {
 			return nil, nil
 		}

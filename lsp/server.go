@@ -82,8 +82,10 @@ type server struct {
 	shown  map[string]map[string]bool // files given diagnostics, by directory
 	disk   map[string]*diskFile       // parsed files not open, by path
 	latest map[string]*parsedFile     // the last parse of each open file, by path
-	sites  map[string]*siteSet        // the programs the last load of each open file compiled
-	closed bool
+	// snippets is set when the client takes snippets in completion items.
+	snippets bool
+	sites    map[string]*siteSet // the programs the last load of each open file compiled
+	closed   bool
 }
 
 func newServer(opts Options) *server {
@@ -159,7 +161,12 @@ func (s *server) handler() *protocol.Handler {
 		TextDocumentFormatting:     s.formatting,
 		TextDocumentCodeAction:     s.codeActions,
 	}
-	h.Initialize = func(*glsp.Context, *protocol.InitializeParams) (any, error) {
+	h.Initialize = func(_ *glsp.Context, p *protocol.InitializeParams) (any, error) {
+		if c := p.Capabilities.TextDocument; c != nil && c.Completion != nil && c.Completion.CompletionItem != nil && c.Completion.CompletionItem.SnippetSupport != nil {
+			s.mu.Lock()
+			s.snippets = *c.Completion.CompletionItem.SnippetSupport
+			s.mu.Unlock()
+		}
 		caps := h.CreateServerCapabilities()
 		caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{".", "\""}}
 		caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}
