@@ -293,6 +293,10 @@ func TestEditorSession(t *testing.T) {
 	if !strings.Contains(got, "(sensitive)") || strings.Contains(got, "s3cr3t") {
 		t.Errorf("hover on var.api_key: %q", got)
 	}
+	got = hover(at(t, text, `variable "api_key"`, 11))
+	if !strings.Contains(got, "**var.api_key** (string) (sensitive)") || strings.Contains(got, "s3cr3t") {
+		t.Errorf("hover on the variable api_key where it is declared: %q", got)
+	}
 	if got := hover(at(t, text, `expr("args.city`, 12)); !strings.Contains(got, "**args.city** (string)") || !strings.Contains(got, "City name") {
 		t.Errorf("hover on args.city: %q", got)
 	}
@@ -577,6 +581,9 @@ func TestProgramCompletion(t *testing.T) {
 	}
 	if got := c.hoverText(u, at(t, text, `args.sku) + ' '`, 6)); !strings.Contains(got, "**args.sku** (string)") || !strings.Contains(got, "The product's code") || !strings.Contains(got, "yields string") {
 		t.Errorf("hover on args.sku: %q", got)
+	}
+	if got := c.hoverText(u, at(t, text, `arg "sku"`, 6)); !strings.Contains(got, "**args.sku** (string)") || !strings.Contains(got, "The product's code") {
+		t.Errorf("hover on an arg's name: %q", got)
 	}
 	if got := c.hoverText(u, at(t, text, `string(len(steps.order))`, 2)); !strings.Contains(got, "yields string") {
 		t.Errorf("hover on the steps tool's text: %q", got)
