@@ -174,6 +174,7 @@ func (s *server) load(out map[string][]protocol.Diagnostic, names []string, sour
 		Programs:  programs.add,
 	}, names...)
 	if cfg != nil {
+		s.keepSchemas(cfg, docs)
 		_ = cfg.Close()
 	}
 	for _, name := range names {

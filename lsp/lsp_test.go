@@ -38,6 +38,7 @@ type client struct {
 	mu    sync.Mutex
 	diags map[protocol.DocumentUri][]chan []protocol.Diagnostic
 	last  map[protocol.DocumentUri][]protocol.Diagnostic
+	vers  map[protocol.DocumentUri]protocol.UInteger // of the last diagnostics
 	seen  chan protocol.DocumentUri
 }
 
@@ -50,7 +51,7 @@ func start(t *testing.T, root string) *client {
 func startWith(t *testing.T, root string, caps map[string]any) *client {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
-	c := &client{t: t, done: make(chan struct{}), last: map[protocol.DocumentUri][]protocol.Diagnostic{}, seen: make(chan protocol.DocumentUri, 1000)}
+	c := &client{t: t, done: make(chan struct{}), last: map[protocol.DocumentUri][]protocol.Diagnostic{}, vers: map[protocol.DocumentUri]protocol.UInteger{}, seen: make(chan protocol.DocumentUri, 1000)}
 	go func() {
 		defer close(c.done)
 		_ = lsp.Serve(context.Background(), serverEnd, lsp.Options{
@@ -70,6 +71,9 @@ func startWith(t *testing.T, root string, caps map[string]any) *client {
 				}
 				c.mu.Lock()
 				c.last[p.URI] = p.Diagnostics
+				if p.Version != nil {
+					c.vers[p.URI] = *p.Version
+				}
 				c.mu.Unlock()
 				c.seen <- p.URI
 			}
@@ -98,6 +102,20 @@ func (c *client) notify(method string, params any) {
 	c.t.Helper()
 	if err := c.conn.Notify(context.Background(), method, params); err != nil {
 		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// waitVersion waits for the diagnostics of version v of u, or a later.
+func (c *client) waitVersion(u protocol.DocumentUri, v protocol.UInteger) {
+	c.t.Helper()
+	for {
+		c.mu.Lock()
+		got := c.vers[u]
+		c.mu.Unlock()
+		if got >= v {
+			return
+		}
+		<-c.seen
 	}
 }
 
@@ -571,6 +589,8 @@ func TestProgramCompletion(t *testing.T) {
 		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 3},
 		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: text}},
 	})
+	// The syntax error's parse gone (the parse of an edit is the last load's).
+	c.waitVersion(u, 3)
 
 	// Hover: what a path reads, and what the program yields.
 	if got := c.hoverText(u, at(t, text, `upper(args.sku)`, 1)); !strings.Contains(got, "yields string") {
@@ -582,7 +602,8 @@ func TestProgramCompletion(t *testing.T) {
 	if got := c.hoverText(u, at(t, text, `args.sku) + ' '`, 6)); !strings.Contains(got, "**args.sku** (string)") || !strings.Contains(got, "The product's code") || !strings.Contains(got, "yields string") {
 		t.Errorf("hover on args.sku: %q", got)
 	}
-	if got := c.hoverText(u, at(t, text, `arg "sku"`, 6)); !strings.Contains(got, "**args.sku** (string)") || !strings.Contains(got, "The product's code") {
+	if got := c.hoverText(u, at(t, text, `arg "sku"`, 6)); !strings.Contains(got, "**args.sku** (string)") || !strings.Contains(got, "The product's code") ||
+		!strings.Contains(got, "Its JSON Schema:\n```json\n{\n  \"description\": \"The product's code\",\n  \"type\": \"string\"\n}\n```") {
 		t.Errorf("hover on an arg's name: %q", got)
 	}
 	if got := c.hoverText(u, at(t, text, `string(len(steps.order))`, 2)); !strings.Contains(got, "yields string") {

@@ -46,6 +46,9 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		for _, b := range blocks[0].Body.Blocks {
 			if b.Type == "arg" && len(b.Labels) > 0 && b.Labels[0] == name {
 				doc := argDoc(v.f.text, b)
+				if sch := s.argSchema(d, blockName(blocks[0]), name); sch != "" {
+					doc += "\n\nIts JSON Schema:\n```json\n" + sch + "\n```"
+				}
 				if h, ok := s.programHover(d, at); ok {
 					doc += "\n\n" + h.Contents.(protocol.MarkupContent).Value
 				}
@@ -76,6 +79,11 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 				doc = variableDoc(v.f.text, b.Labels[0], b)
 			case "arg":
 				doc = argDoc(v.f.text, b)
+				if len(blocks) > 0 {
+					if sch := s.argSchema(d, blockName(blocks[0]), b.Labels[0]); sch != "" {
+						doc += "\n\nIts JSON Schema:\n```json\n" + sch + "\n```"
+					}
+				}
 			default:
 				continue
 			}
@@ -292,4 +300,12 @@ func blockSymbols(v view, body *hclsyntax.Body) []protocol.DocumentSymbol {
 		})
 	}
 	return out
+}
+
+// blockName is the first label of b, "" when it has none.
+func blockName(b *hclsyntax.Block) string {
+	if len(b.Labels) == 0 {
+		return ""
+	}
+	return b.Labels[0]
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
@@ -348,3 +350,45 @@ func (s *server) programHover(d *document, off int) (*protocol.Hover, bool) {
 
 // hoverPath matches a path read in a program: args.city, body.items[0].name.
 var hoverPath = regexp.MustCompile(`[A-Za-z_]\w*(?:\s*\??\.\s*[A-Za-z_]\w*|\[[^\[\]]*\])*`)
+
+// keepSchemas records the input schemas of the tools of a configuration
+// that loaded, by the open file that declares them: hover shows an
+// argument's. A configuration with errors keeps those of the last load
+// that had none.
+func (s *server) keepSchemas(cfg *engine.Config, docs map[string]*document) {
+	byFile := map[string]map[string]map[string]any{}
+	for _, t := range cfg.Tools {
+		name := t.Range().Filename
+		if _, open := docs[name]; !open {
+			continue
+		}
+		if byFile[name] == nil {
+			byFile[name] = map[string]map[string]any{}
+		}
+		byFile[name][t.Name()] = t.InputSchema()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for path := range docs {
+		s.schemas[path] = byFile[path]
+	}
+}
+
+// argSchema is the JSON Schema of the argument arg of the tool tool
+// declared in d, as the last load that succeeded made it, indented; "" when
+// there is none.
+func (s *server) argSchema(d *document, tool, arg string) string {
+	s.mu.Lock()
+	sch := s.schemas[d.path][tool]
+	s.mu.Unlock()
+	props, _ := sch["properties"].(map[string]any)
+	p, ok := props[arg]
+	if !ok {
+		return ""
+	}
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}

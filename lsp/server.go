@@ -85,7 +85,10 @@ type server struct {
 	// snippets is set when the client takes snippets in completion items.
 	snippets bool
 	sites    map[string]*siteSet // the programs the last load of each open file compiled
-	closed   bool
+	// schemas are the input schemas of the tools of each open file, by
+	// tool name, from the last load without errors.
+	schemas map[string]map[string]map[string]any
+	closed  bool
 }
 
 func newServer(opts Options) *server {
@@ -97,6 +100,8 @@ func newServer(opts Options) *server {
 		disk:   map[string]*diskFile{},
 		latest: map[string]*parsedFile{},
 		sites:  map[string]*siteSet{},
+
+		schemas: map[string]map[string]map[string]any{},
 	}
 }
 
@@ -276,6 +281,7 @@ func (s *server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	delete(s.docs, path)
 	delete(s.latest, path)
 	delete(s.sites, path)
+	delete(s.schemas, path)
 	s.mu.Unlock()
 	if ok {
 		// The file on disk takes the buffer's place.
