@@ -259,8 +259,8 @@ var (
 	listStringPrefix = regexp.MustCompile(`(?:\[|,)\s*"([\w.*?\[\]-]*)$`)
 )
 
-// nameItems completes a string that names a block, when the line says one
-// is being written: it returns false when not.
+// blockNameItems completes a string that names a block, when the line
+// says one is being written: it returns false when not.
 func (s *server) blockNameItems(d *document, line string, blocks []*hclsyntax.Block) ([]protocol.CompletionItem, bool) {
 	var kind string
 	switch {

@@ -64,38 +64,32 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		}
 	}
 	// The name of a variable or an argument where it is declared.
-	{
-		body := v.f.body
-		if len(blocks) > 0 {
-			body = blocks[len(blocks)-1].Body
-		}
-		for _, b := range body.Blocks {
-			if len(b.Labels) != 1 || !contains(b.LabelRanges[0], off) {
-				continue
-			}
-			var doc string
-			switch b.Type {
-			case "variable":
-				doc = variableDoc(v.f.text, b.Labels[0], b)
-			case "arg":
-				doc = argDoc(v.f.text, b)
-				if len(blocks) > 0 {
-					if sch := s.argSchema(d, blockName(blocks[0]), b.Labels[0]); sch != "" {
-						doc += "\n\nIts JSON Schema:\n```json\n" + sch + "\n```"
-					}
-				}
-			default:
-				continue
-			}
-			r := v.span(b.LabelRanges[0])
-			return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
-		}
-	}
-	// An attribute's name, or a block's type: its spec.
 	body := v.f.body
 	if len(blocks) > 0 {
 		body = blocks[len(blocks)-1].Body
 	}
+	for _, b := range body.Blocks {
+		if len(b.Labels) != 1 || !contains(b.LabelRanges[0], off) {
+			continue
+		}
+		var doc string
+		switch b.Type {
+		case "variable":
+			doc = variableDoc(v.f.text, b.Labels[0], b)
+		case "arg":
+			doc = argDoc(v.f.text, b)
+			if len(blocks) > 0 {
+				if sch := s.argSchema(d, blockName(blocks[0]), b.Labels[0]); sch != "" {
+					doc += "\n\nIts JSON Schema:\n```json\n" + sch + "\n```"
+				}
+			}
+		default:
+			continue
+		}
+		r := v.span(b.LabelRanges[0])
+		return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
+	}
+	// An attribute's name, or a block's type: its spec.
 	for _, a := range body.Attributes {
 		if !contains(a.NameRange, off) {
 			continue
