@@ -51,6 +51,12 @@ type DecodeContext struct {
 	// Scopes, when not nil, shares compiled programs between the
 	// DecodeContexts of one load (see [mapping.Scopes]).
 	Scopes *mapping.Scopes
+	// Compiled, when not nil, is told of every expression Compile
+	// compiles, with the Env its programs read and what it compiled to
+	// (nil when a program does not compile): for an editor, which
+	// completes and describes what a program reads. It may be called from
+	// several goroutines at once.
+	Compiled func(e hcl.Expression, env mapping.Env, v mapping.Value)
 
 	// scope is Env made ready for compiling, made again when Env is
 	// replaced.
@@ -119,6 +125,9 @@ func (c *DecodeContext) Compile(v cty.Value, e hcl.Expression) (mapping.Value, h
 		}
 	}
 	m, diags := c.scope.Compile(v, e)
+	if c.Compiled != nil && e != nil {
+		c.Compiled(e, c.Env, m)
+	}
 	if m != nil && mapping.Reads(m, "caller") {
 		if !c.ReadsCaller && e != nil {
 			c.CallerRead = e.Range()

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,58 +13,16 @@ import (
 
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 )
 
-// largeConfig is a configuration of n tools, each with two arguments, an
-// http action and two outputs: seven expr programs a tool.
+// largeConfig is the generated configuration of n tools the command's
+// benchmarks load (enginetest.LargeConfig), in one file, with a variable
+// that http_api reads.
 func largeConfig(n int) string {
-	var s strings.Builder
-	s.WriteString(`server {
-  name    = "large"
-  version = "1.0.0"
-}
-
-variable "base_url" {
-  type    = string
-  default = "https://api.example.com/v1"
-}
-
-http_api "weather" {
-  base_url = var.base_url
-}
-`)
-	for i := range n {
-		fmt.Fprintf(&s, `
-tool "weather_%d" {
-  description = "Current weather for a city."
-  arg "city" {
-    type       = string
-    min_length = 1
-  }
-  arg "units" {
-    type    = string
-    enum    = ["metric", "imperial"]
-    default = "metric"
-  }
-  http {
-    api         = http_api.weather
-    path        = "/weather/{city}"
-    path_params = { city = expr("args.city") }
-    query       = { units = expr("args.units") }
-  }
-  output "temperature" {
-    type  = number
-    value = expr("body.main.temp")
-  }
-  output "conditions" {
-    type  = string
-    value = expr("body.weather[0].description")
-  }
-  text = expr("args.city + ': ' + body.weather[0].description")
-}
-`, i)
-	}
-	return s.String()
+	src := enginetest.LargeConfig(n, 1)[0]
+	return "variable \"base_url\" {\n  type    = string\n  default = \"http://127.0.0.1:1\"\n}\n" +
+		strings.Replace(src, `base_url = "http://127.0.0.1:1"`, "base_url = var.base_url", 1)
 }
 
 // cpuTime is the CPU time the process has used, on every thread.
@@ -118,19 +75,30 @@ func BenchmarkDiagnosticsAfterEdit(b *testing.B) {
 }
 
 // BenchmarkCompletionAfterEdit is the time from an edit of a 1,000-tool
-// file to the completion after var. in it, the diagnostics having run on
-// the version before the edit (as they do when the typing pauses).
+// file to a completion in it, the diagnostics having run on the version
+// before the edit (as they do when the typing pauses): after var., and
+// after args. in an expr program of the last tool.
 func BenchmarkCompletionAfterEdit(b *testing.B) {
-	s, dir, edit := edited(b)
-	edit(-1)
-	s.diagnose(dir)
-	defer reportCPU(b, cpuTime())
-	for i := 0; b.Loop(); i++ {
-		d := edit(i)
-		off := strings.LastIndex(d.text, "var.base_url") + len("var.")
-		if items := s.complete(d, off); len(items) != 1 || items[0].Label != "base_url" {
-			b.Fatalf("completion: %+v", items)
-		}
+	for _, c := range []struct {
+		name, at string
+		want     string
+	}{
+		{"var", "var.base_url", "base_url"},
+		{"expr", `expr("args.units")`, "city"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s, dir, edit := edited(b)
+			edit(-1)
+			s.diagnose(dir)
+			defer reportCPU(b, cpuTime())
+			for i := 0; b.Loop(); i++ {
+				d := edit(i)
+				off := strings.LastIndex(d.text, c.at) + strings.Index(c.at, ".") + 1
+				if items := s.complete(d, off); len(items) == 0 || items[0].Label != c.want {
+					b.Fatalf("completion: %+v", items)
+				}
+			}
+		})
 	}
 }
 

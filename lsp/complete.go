@@ -49,14 +49,23 @@ func (s *server) complete(d *document, off int) []protocol.CompletionItem {
 	line := d.text[lineStart:off]
 	v := s.syntax(d)
 	blocks := enclosing(v.f.body, v.toOld(off))
+	if m := programPrefix.FindStringSubmatch(line); m != nil {
+		// What the program may read here, as the load compiled it.
+		if items, ok := s.programItems(d, off, m[1]); ok {
+			return items
+		}
+	}
 	if m := argsPrefix.FindStringSubmatch(line); m != nil {
 		return argItems(v.f.text, blocks)
+	}
+	if items, ok := s.blockNameItems(d, line, blocks); ok {
+		return items
 	}
 	if m := refPrefix.FindStringSubmatch(line); m != nil {
 		return refItems(s.configuration(d), m[1])
 	}
 	if m := valuePrefix.FindStringSubmatch(line); m != nil {
-		b := s.specOf(blocks)
+		b := s.specOf(load.IsTestFile(d.path), blocks)
 		if b == nil {
 			return nil
 		}
@@ -89,30 +98,41 @@ func (s *server) complete(d *document, off int) []protocol.CompletionItem {
 		return items
 	}
 	if namePrefix.MatchString(line) {
-		return s.nameItems(blocks)
+		return s.nameItems(load.IsTestFile(d.path), blocks)
 	}
 	return nil
 }
 
 // nameItems are the attributes and blocks that may be written in the
-// innermost of blocks, or at the top of a file.
-func (s *server) nameItems(blocks []*hclsyntax.Block) []protocol.CompletionItem {
+// innermost of blocks, or at the top of a file (of a test file when test
+// is set); a block with its body as a snippet when the client takes
+// snippets, and at the top, whole blocks as the specs' examples show them.
+func (s *server) nameItems(test bool, blocks []*hclsyntax.Block) []protocol.CompletionItem {
 	var items []protocol.CompletionItem
 	if len(blocks) == 0 {
 		top := map[string]*spec.Block{}
-		for _, b := range s.nestedSpecs("", nil, true) {
+		var types []string
+		for _, b := range s.nestedSpecs(test, "", nil, true) {
 			top[b.Name] = b
+			types = append(types, b.Name)
 		}
-		for _, h := range load.RootBlocks(s.opts.Registry) {
-			item := protocol.CompletionItem{Label: h.Type, Kind: ptr(protocol.CompletionItemKindClass), Detail: ptr("block")}
-			if b, ok := top[h.Type]; ok {
+		if !test {
+			types = nil
+			for _, h := range load.RootBlocks(s.opts.Registry) {
+				types = append(types, h.Type)
+			}
+		}
+		for _, name := range types {
+			item := protocol.CompletionItem{Label: name, Kind: ptr(protocol.CompletionItemKindClass), Detail: ptr("block")}
+			if b, ok := top[name]; ok {
 				item.Documentation = markdown(blockDoc(b))
+				s.withSnippet(&item, b)
 			}
 			items = append(items, item)
 		}
-		return items
+		return append(items, s.wholeBlocks(test)...)
 	}
-	b := s.specOf(blocks)
+	b := s.specOf(test, blocks)
 	inner := blocks[len(blocks)-1]
 	for _, a := range attrsOf(b) {
 		if _, written := inner.Body.Attributes[a.Name]; written {
@@ -124,11 +144,13 @@ func (s *server) nameItems(blocks []*hclsyntax.Block) []protocol.CompletionItem 
 			Detail: ptr(a.Type.TypeText()), Documentation: markdown(attrDoc(b, a)), InsertText: &insert,
 		})
 	}
-	for _, n := range s.nestedSpecs(inner.Type, b, false) {
-		items = append(items, protocol.CompletionItem{
+	for _, n := range s.nestedSpecs(test, inner.Type, b, false) {
+		item := protocol.CompletionItem{
 			Label: n.Name, Kind: ptr(protocol.CompletionItemKindClass),
 			Detail: ptr("block"), Documentation: markdown(blockDoc(n)),
-		})
+		}
+		s.withSnippet(&item, n)
+		items = append(items, item)
 	}
 	return items
 }

@@ -165,19 +165,23 @@ func (s *server) load(out map[string][]protocol.Diagnostic, names []string, sour
 		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
 	}
 	secrets := &engine.Redactor{}
+	programs := &siteCollector{}
 	cfg, files, diags := load.Load(load.Options{
 		Registry:  s.opts.Registry,
 		LookupEnv: s.opts.LookupEnv,
 		Redactor:  secrets,
 		Sources:   sources,
+		Programs:  programs.add,
 	}, names...)
 	if cfg != nil {
+		s.keepSchemas(cfg, docs)
 		_ = cfg.Close()
 	}
 	for _, name := range names {
 		out[name] = nil
 	}
 	s.keepParses(docs, files)
+	s.keepSites(programs, docs, fileTexts(files), diags)
 	// A diagnostic without a place goes to the buffers of this
 	// configuration.
 	mine := map[string][]byte{}
@@ -203,9 +207,11 @@ func (s *server) diagnoseTests(out map[string][]protocol.Diagnostic, dir string)
 	s.mu.Unlock()
 	for path, d := range docs {
 		sources := map[string][]byte{path: []byte(d.text)}
-		_, files, diags := testrun.ParseSources([]string{path}, sources, s.lookupEnv())
+		programs := &siteCollector{}
+		_, files, diags := testrun.ParseSourcesWith([]string{path}, sources, s.lookupEnv(), programs.add)
 		out[path] = nil
 		s.keepParses(docs, files)
+		s.keepSites(programs, map[string]*document{path: d}, fileTexts(files), diags)
 		addDiagnostics(out, diags, files, sources, &engine.Redactor{})
 	}
 }
@@ -227,6 +233,17 @@ func (s *server) keepParses(docs map[string]*document, files load.Files) {
 			}
 		}
 	}
+}
+
+// fileTexts are the texts of the files a load read, by name.
+func fileTexts(files load.Files) map[string]string {
+	out := make(map[string]string, len(files))
+	for name, f := range files {
+		if f != nil {
+			out[name] = string(f.Bytes)
+		}
+	}
+	return out
 }
 
 // addDiagnostics converts diags to the protocol's, by file, with what

@@ -15,6 +15,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -36,13 +38,20 @@ type client struct {
 	mu    sync.Mutex
 	diags map[protocol.DocumentUri][]chan []protocol.Diagnostic
 	last  map[protocol.DocumentUri][]protocol.Diagnostic
+	vers  map[protocol.DocumentUri]protocol.UInteger // of the last diagnostics
 	seen  chan protocol.DocumentUri
 }
 
 func start(t *testing.T, root string) *client {
 	t.Helper()
+	return startWith(t, root, map[string]any{})
+}
+
+// startWith starts a server for a client with caps.
+func startWith(t *testing.T, root string, caps map[string]any) *client {
+	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
-	c := &client{t: t, done: make(chan struct{}), last: map[protocol.DocumentUri][]protocol.Diagnostic{}, seen: make(chan protocol.DocumentUri, 1000)}
+	c := &client{t: t, done: make(chan struct{}), last: map[protocol.DocumentUri][]protocol.Diagnostic{}, vers: map[protocol.DocumentUri]protocol.UInteger{}, seen: make(chan protocol.DocumentUri, 1000)}
 	go func() {
 		defer close(c.done)
 		_ = lsp.Serve(context.Background(), serverEnd, lsp.Options{
@@ -62,6 +71,9 @@ func start(t *testing.T, root string) *client {
 				}
 				c.mu.Lock()
 				c.last[p.URI] = p.Diagnostics
+				if p.Version != nil {
+					c.vers[p.URI] = *p.Version
+				}
 				c.mu.Unlock()
 				c.seen <- p.URI
 			}
@@ -69,7 +81,7 @@ func start(t *testing.T, root string) *client {
 		}))
 	t.Cleanup(func() { c.conn.Close() })
 	var init protocol.InitializeResult
-	c.call(protocol.MethodInitialize, protocol.InitializeParams{RootURI: ptr(uri(root))}, &init)
+	c.call(protocol.MethodInitialize, map[string]any{"processId": nil, "rootUri": uri(root), "capabilities": caps}, &init)
 	if init.ServerInfo == nil || init.ServerInfo.Name != "mcpdecl" {
 		t.Fatalf("initialize: server info %+v", init.ServerInfo)
 	}
@@ -90,6 +102,20 @@ func (c *client) notify(method string, params any) {
 	c.t.Helper()
 	if err := c.conn.Notify(context.Background(), method, params); err != nil {
 		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// waitVersion waits for the diagnostics of version v of u, or a later.
+func (c *client) waitVersion(u protocol.DocumentUri, v protocol.UInteger) {
+	c.t.Helper()
+	for {
+		c.mu.Lock()
+		got := c.vers[u]
+		c.mu.Unlock()
+		if got >= v {
+			return
+		}
+		<-c.seen
 	}
 }
 
@@ -285,6 +311,10 @@ func TestEditorSession(t *testing.T) {
 	if !strings.Contains(got, "(sensitive)") || strings.Contains(got, "s3cr3t") {
 		t.Errorf("hover on var.api_key: %q", got)
 	}
+	got = hover(at(t, text, `variable "api_key"`, 11))
+	if !strings.Contains(got, "**var.api_key** (string) (sensitive)") || strings.Contains(got, "s3cr3t") {
+		t.Errorf("hover on the variable api_key where it is declared: %q", got)
+	}
 	if got := hover(at(t, text, `expr("args.city`, 12)); !strings.Contains(got, "**args.city** (string)") || !strings.Contains(got, "City name") {
 		t.Errorf("hover on args.city: %q", got)
 	}
@@ -384,6 +414,378 @@ func sameAsValidate(t *testing.T, dir, text string, diags []protocol.Diagnostic)
 		msg = strings.ReplaceAll(msg, other, dir)
 		if diags[i].Message != msg || diags[i].Range.Start.Line != uint32(w.Subject.Start.Line-1) || diags[i].Range.Start.Character != uint32(w.Subject.Start.Column-1) {
 			t.Errorf("diagnostic %d: %q at %+v, validate says %q at %d:%d", i, diags[i].Message, diags[i].Range.Start, msg, w.Subject.Start.Line, w.Subject.Start.Column)
+		}
+	}
+}
+
+// hoverText is the Markdown of the hover at pos in u, "" for none.
+func (c *client) hoverText(u protocol.DocumentUri, pos protocol.Position) string {
+	c.t.Helper()
+	var h *protocol.Hover
+	c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos}}, &h)
+	if h == nil {
+		return ""
+	}
+	b, _ := json.Marshal(h.Contents)
+	var m protocol.MarkupContent
+	_ = json.Unmarshal(b, &m)
+	return m.Value
+}
+
+// items are the completion items at pos in u.
+func (c *client) items(u protocol.DocumentUri, pos protocol.Position) []protocol.CompletionItem {
+	c.t.Helper()
+	var list protocol.CompletionList
+	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos}}, &list)
+	return list.Items
+}
+
+// open opens the file at path with text, and waits for its diagnostics.
+func (c *client) open(path, text string) protocol.DocumentUri {
+	c.t.Helper()
+	u := uri(path)
+	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "hcl", Version: 1, Text: text}})
+	c.waitDiagnostics(u, func([]protocol.Diagnostic) bool { return true })
+	return u
+}
+
+// detail is the detail of the item labelled label, "" when there is none.
+func detail(items []protocol.CompletionItem, label string) (string, bool) {
+	for _, it := range items {
+		if it.Label == label {
+			if it.Detail == nil {
+				return "", true
+			}
+			return *it.Detail, true
+		}
+	}
+	return "", false
+}
+
+const programs = `server {
+  name    = "shop"
+  version = "1.0.0"
+}
+
+http_api "shop" {
+  base_url = "https://shop.example.com"
+}
+
+database "stock" {
+  driver = "sqlite"
+  dsn    = "file:stock.db"
+}
+
+tool "lookup" {
+  description = "Looks a product up."
+  arg "sku" {
+    type        = string
+    description = "The product's code"
+  }
+  arg "count" {
+    type = number
+  }
+  http {
+    api  = http_api.shop
+    path        = "/products/{sku}"
+    path_params = { sku = expr("args.sku") }
+  }
+  output "price" {
+    type  = number
+    value = expr("body.price")
+  }
+  text = expr("upper(args.sku) + ' ' + caller.sub")
+}
+
+tool "restock" {
+  description = "Restocks what is low."
+  step "low" {
+    sql {
+      database = database.stock
+      query    = "SELECT sku FROM stock WHERE n < 3"
+    }
+  }
+  step "order" {
+    for_each  = expr("steps.low.rows")
+    max_items = 10
+    http {
+      api  = http_api.shop
+      path        = "/order/{sku}"
+      path_params = { sku = expr("each.value.sku") }
+    }
+  }
+  text = expr("string(len(steps.order))")
+}
+
+toolset "reading" {
+  tools = ["lookup", "rest*"]
+}
+`
+
+// Inside expr("…"), completion offers what the program may read there,
+// as the load compiled it, with the types; hover gives a path's type and
+// the program's result type.
+func TestProgramCompletion(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shop.hcl")
+	if err := os.WriteFile(path, []byte(programs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, dir)
+	u := c.open(path, programs)
+	text := programs
+
+	// At the start of a tool's text: its variables, the action's result,
+	// expr's builtins and mcpdecl's functions.
+	items := c.items(u, at(t, text, `text = expr("upper`, len(`text = expr("`)))
+	for _, want := range []string{"args", "body", "status", "headers", "content_type", "caller", "upper", "len", "urlencode", "pathescape", "compact"} {
+		if _, ok := detail(items, want); !ok {
+			t.Errorf("completion at the start of text: no %s in %v", want, labelsOf(items))
+		}
+	}
+	if d, _ := detail(items, "urlencode"); d != "func(string) string" {
+		t.Errorf("urlencode's detail: %q", d)
+	}
+	if d, _ := detail(items, "status"); d != "int" {
+		t.Errorf("status's detail: %q", d)
+	}
+	// The http block's programs run before the response: no body there.
+	items = c.items(u, at(t, text, `sku = expr("args.sku")`, len(`sku = expr("`)))
+	if _, ok := detail(items, "body"); ok {
+		t.Errorf("completion in the request's path offers body: %v", labelsOf(items))
+	}
+	// args. with the declared types; caller. with its fields.
+	items = c.items(u, at(t, text, `args.sku) + ' '`, len("args.")))
+	if d, _ := detail(items, "count"); !slices.Equal(labelsOf(items), []string{"count", "sku"}) || d != "number" {
+		t.Errorf("completion after args.: %v (count: %q)", labelsOf(items), d)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `caller.sub`, len("caller.")))); !slices.Equal(got, []string{"authenticated", "claims", "id", "scopes", "sub"}) {
+		t.Errorf("completion after caller.: %v", got)
+	}
+	// In a multi-step tool: steps.<name>. and each.
+	if got := labelsOf(c.items(u, at(t, text, `steps.low.rows`, len("steps.low.")))); !slices.Contains(got, "rows") || !slices.Contains(got, "rows_affected") {
+		t.Errorf("completion after steps.low.: %v", got)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `steps.low.rows`, len("steps.")))); !slices.Equal(got, []string{"low"}) {
+		t.Errorf("completion after steps. in the second step: %v", got)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `each.value.sku`, len("each.")))); !slices.Equal(got, []string{"index", "value"}) {
+		t.Errorf("completion after each.: %v", got)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `steps.order))`, len("steps.")))); !slices.Equal(got, []string{"low", "order"}) {
+		t.Errorf("completion after steps. in the tool's text: %v", got)
+	}
+
+	// Typed since the last load: the block's neighbours tell.
+	edited := strings.Replace(text, `  text = expr("upper(args.sku) + ' ' + caller.sub")`, `  text = expr("upper(args.sku) + ' ' + caller.sub")`+"\n  error_if = expr(\"caller.", 1)
+	c.notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: edited}},
+	})
+	if got := labelsOf(c.items(u, at(t, edited, `error_if = expr("caller.`, len(`error_if = expr("caller.`)))); !slices.Contains(got, "sub") {
+		t.Errorf("completion after caller. in a program typed since the load: %v", got)
+	}
+	c.notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 3},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: text}},
+	})
+	// The syntax error's parse gone (the parse of an edit is the last load's).
+	c.waitVersion(u, 3)
+
+	// Hover: what a path reads, and what the program yields.
+	if got := c.hoverText(u, at(t, text, `upper(args.sku)`, 1)); !strings.Contains(got, "yields string") {
+		t.Errorf("hover on a text program: %q", got)
+	}
+	if got := c.hoverText(u, at(t, text, `caller.sub")`, 8)); !strings.Contains(got, "`caller.sub`: string") {
+		t.Errorf("hover on caller.sub: %q", got)
+	}
+	if got := c.hoverText(u, at(t, text, `args.sku) + ' '`, 6)); !strings.Contains(got, "**args.sku** (string)") || !strings.Contains(got, "The product's code") || !strings.Contains(got, "yields string") {
+		t.Errorf("hover on args.sku: %q", got)
+	}
+	if got := c.hoverText(u, at(t, text, `arg "sku"`, 6)); !strings.Contains(got, "**args.sku** (string)") || !strings.Contains(got, "The product's code") ||
+		!strings.Contains(got, "Its JSON Schema:\n```json\n{\n  \"description\": \"The product's code\",\n  \"type\": \"string\"\n}\n```") {
+		t.Errorf("hover on an arg's name: %q", got)
+	}
+	if got := c.hoverText(u, at(t, text, `string(len(steps.order))`, 2)); !strings.Contains(got, "yields string") {
+		t.Errorf("hover on the steps tool's text: %q", got)
+	}
+
+	// A test's assertions read the tool's result: its outputs, typed.
+	testText := `config = "shop.hcl"
+
+mock "http_api" "shop" {
+  response {
+    body = { price = 3 }
+  }
+}
+
+test "lookup" {
+  tool = "lookup"
+  args = { sku = "A1" }
+  assert {
+    condition = expr("structured.price > 0 && args.sku != ''")
+  }
+}
+`
+	tu := c.open(filepath.Join(dir, "shop.test.hcl"), testText)
+	if got := labelsOf(c.items(tu, at(t, testText, "structured.price", len("structured.")))); !slices.Equal(got, []string{"price"}) {
+		t.Errorf("completion after structured. in an assertion: %v", got)
+	}
+	if got := labelsOf(c.items(tu, at(t, testText, "args.sku !=", len("args.")))); !slices.Equal(got, []string{"count", "sku"}) {
+		t.Errorf("completion after args. in an assertion: %v", got)
+	}
+	if got := c.hoverText(tu, at(t, testText, "structured.price", 12)); !strings.Contains(got, "`structured.price`: number") || !strings.Contains(got, "yields bool") {
+		t.Errorf("hover on structured.price: %q", got)
+	}
+
+	// Tools, prompts and mocks' targets by name: completion, definition,
+	// references.
+	if got := labelsOf(c.items(tu, at(t, testText, `tool = "lookup"`, len(`tool = "`)))); !slices.Equal(got, []string{"lookup", "restock"}) {
+		t.Errorf("completion of a test's tool: %v", got)
+	}
+	if got := labelsOf(c.items(tu, at(t, testText, `mock "http_api" "shop"`, len(`mock "http_api" "`)))); !slices.Equal(got, []string{"shop"}) {
+		t.Errorf("completion of a mock's http_api: %v", got)
+	}
+	if got := labelsOf(c.items(u, at(t, text, `"rest*"]`, 1))); !slices.Equal(got, []string{"lookup", "restock"}) {
+		t.Errorf("completion in a toolset's tools: %v", got)
+	}
+	definition := func(u protocol.DocumentUri, pos protocol.Position) []protocol.Location {
+		var raw json.RawMessage
+		c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos}}, &raw)
+		var one protocol.Location
+		if err := json.Unmarshal(raw, &one); err == nil && one.URI != "" {
+			return []protocol.Location{one}
+		}
+		var many []protocol.Location
+		_ = json.Unmarshal(raw, &many)
+		return many
+	}
+	if locs := definition(tu, at(t, testText, `tool = "lookup"`, 9)); len(locs) != 1 || locs[0].URI != u || locs[0].Range.Start != at(t, text, `tool "lookup"`, 5) {
+		t.Errorf("definition of a test's tool: %+v", locs)
+	}
+	if locs := definition(tu, at(t, testText, `"shop" {`, 2)); len(locs) != 1 || locs[0].URI != u || locs[0].Range.Start != at(t, text, `http_api "shop"`, 9) {
+		t.Errorf("definition of a mock's target: %+v", locs)
+	}
+	if locs := definition(u, at(t, text, `"rest*"`, 2)); len(locs) != 1 || locs[0].Range.Start != at(t, text, `tool "restock"`, 5) {
+		t.Errorf("definition of a toolset's pattern: %+v", locs)
+	}
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, `tool "lookup"`, 7)},
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &refs)
+	if len(refs) != 3 || refs[0].Range.Start != at(t, text, `tool "lookup"`, 5) || refs[1].Range.Start != at(t, text, `"lookup", "rest*"`, 1) || refs[2].URI != tu || refs[2].Range.Start != at(t, testText, `tool = "lookup"`, 8) {
+		t.Errorf("references of tool lookup: %+v", refs)
+	}
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: at(t, text, `api  = http_api.shop`, 17)},
+	}, &refs)
+	if len(refs) != 3 || refs[2].URI != tu || refs[2].Range.Start != at(t, testText, `"shop" {`, 1) {
+		t.Errorf("references of http_api.shop: %+v", refs)
+	}
+}
+
+func labelsOf(items []protocol.CompletionItem) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Label)
+	}
+	return out
+}
+
+// expand is the text a snippet inserts when each placeholder keeps its
+// default.
+func expand(snippet string) string {
+	var out strings.Builder
+	depth := 0
+	for i := 0; i < len(snippet); i++ {
+		switch c := snippet[i]; {
+		case c == '\\' && i+1 < len(snippet):
+			i++
+			out.WriteByte(snippet[i])
+		case c == '$' && i+1 < len(snippet) && snippet[i+1] == '{':
+			j := i + 2
+			for j < len(snippet) && snippet[j] >= '0' && snippet[j] <= '9' {
+				j++
+			}
+			if j < len(snippet) && snippet[j] == ':' {
+				j++
+			}
+			depth++
+			i = j - 1
+		case c == '$' && i+1 < len(snippet) && snippet[i+1] >= '0' && snippet[i+1] <= '9':
+			i++
+		case c == '}' && depth > 0:
+			depth-- // the end of a placeholder
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return out.String()
+}
+
+// Snippets, for a client that takes them: a block as its spec's example
+// shows it, and whole blocks at the top of a file.
+func TestSnippets(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shop.hcl")
+	if err := os.WriteFile(path, []byte(programs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	caps := map[string]any{"textDocument": map[string]any{"completion": map[string]any{"completionItem": map[string]any{"snippetSupport": true}}}}
+	c := startWith(t, dir, caps)
+	u := c.open(path, programs)
+	snippet := func(items []protocol.CompletionItem, label string) string {
+		t.Helper()
+		for _, it := range items {
+			if it.Label == label {
+				if it.InsertTextFormat == nil || *it.InsertTextFormat != protocol.InsertTextFormatSnippet || it.InsertText == nil {
+					t.Fatalf("%s is not a snippet: %+v", label, it)
+				}
+				return *it.InsertText
+			}
+		}
+		t.Fatalf("no %s in %v", label, labelsOf(items))
+		return ""
+	}
+	top := c.items(u, protocol.Position{})
+	whole := snippet(top, "tool with http")
+	text := expand(whole)
+	for _, want := range []string{`tool "echo" {`, `description = "Says the message back."`, `arg "units" {`, "http {", `path        = "/forecast/{city}"`, `output "greeting" {`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the tool snippet, expanded, has no %q:\n%s\n(snippet: %s)", want, text, whole)
+		}
+	}
+	if _, diags := hclsyntax.ParseConfig([]byte(text), "snippet.hcl", hcl.InitialPos); diags.HasErrors() {
+		t.Errorf("the tool snippet, expanded, does not parse: %v\n%s", diags, text)
+	}
+	if !strings.Contains(whole, `"${1:echo}"`) {
+		t.Errorf("the tool's name is not the first placeholder: %s", whole)
+	}
+	// In a tool, an arg block as its example shows it.
+	arg := expand(snippet(c.items(u, at(t, programs, "  arg \"sku\"", 0)), "arg"))
+	if !strings.HasPrefix(arg, `arg "units" {`) || !strings.Contains(arg, `enum        = ["metric", "imperial"]`) {
+		t.Errorf("the arg snippet, expanded: %s", arg)
+	}
+
+	// In a test file: a test with a mock.
+	tu := c.open(filepath.Join(dir, "shop.test.hcl"), "\n")
+	test := expand(snippet(c.items(tu, protocol.Position{}), "test with mock"))
+	for _, want := range []string{`test "paris" {`, `tool = "get_weather"`, `mock "http_api" "weather" {`, "response {", "assert {"} {
+		if !strings.Contains(test, want) {
+			t.Errorf("the test snippet, expanded, has no %q:\n%s", want, test)
+		}
+	}
+	if _, diags := hclsyntax.ParseConfig([]byte(test), "snippet.test.hcl", hcl.InitialPos); diags.HasErrors() {
+		t.Errorf("the test snippet, expanded, does not parse: %v\n%s", diags, test)
+	}
+
+	// A client without snippets gets none.
+	plain := start(t, dir)
+	pu := plain.open(path, programs)
+	for _, it := range plain.items(pu, protocol.Position{}) {
+		if it.InsertTextFormat != nil && *it.InsertTextFormat == protocol.InsertTextFormatSnippet {
+			t.Errorf("a snippet for a client without snippets: %+v", it)
 		}
 	}
 }

@@ -3,12 +3,15 @@ package lsp
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
@@ -37,24 +40,61 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
 	}
 	blocks := enclosing(v.f.body, off)
+	at := offset(d.text, p.Position)
 	// An argument read by an expr program: its declaration.
-	if name, rng, ok := argAt(d.text, offset(d.text, p.Position)); ok && len(blocks) > 0 {
+	if name, rng, ok := argAt(d.text, at); ok && len(blocks) > 0 {
 		for _, b := range blocks[0].Body.Blocks {
 			if b.Type == "arg" && len(b.Labels) > 0 && b.Labels[0] == name {
-				return &protocol.Hover{Contents: markdown(argDoc(v.f.text, b)), Range: &rng}, nil
+				doc := argDoc(v.f.text, b)
+				if sch := s.argSchema(d, blockName(blocks[0]), name); sch != "" {
+					doc += "\n\nIts JSON Schema:\n```json\n" + sch + "\n```"
+				}
+				if h, ok := s.programHover(d, at); ok {
+					doc += "\n\n" + h.Contents.(protocol.MarkupContent).Value
+				}
+				return &protocol.Hover{Contents: markdown(doc), Range: &rng}, nil
 			}
 		}
 	}
-	// An attribute's name, or a block's type: its spec.
+	// Elsewhere in an expr program: the type of what it reads there, and
+	// of its result.
+	if programPrefix.MatchString(d.text[strings.LastIndexByte(d.text[:at], '\n')+1 : at]) {
+		if h, ok := s.programHover(d, at); ok {
+			return h, nil
+		}
+	}
+	// The name of a variable or an argument where it is declared.
 	body := v.f.body
 	if len(blocks) > 0 {
 		body = blocks[len(blocks)-1].Body
 	}
+	for _, b := range body.Blocks {
+		if len(b.Labels) != 1 || !contains(b.LabelRanges[0], off) {
+			continue
+		}
+		var doc string
+		switch b.Type {
+		case "variable":
+			doc = variableDoc(v.f.text, b.Labels[0], b)
+		case "arg":
+			doc = argDoc(v.f.text, b)
+			if len(blocks) > 0 {
+				if sch := s.argSchema(d, blockName(blocks[0]), b.Labels[0]); sch != "" {
+					doc += "\n\nIts JSON Schema:\n```json\n" + sch + "\n```"
+				}
+			}
+		default:
+			continue
+		}
+		r := v.span(b.LabelRanges[0])
+		return &protocol.Hover{Contents: markdown(doc), Range: &r}, nil
+	}
+	// An attribute's name, or a block's type: its spec.
 	for _, a := range body.Attributes {
 		if !contains(a.NameRange, off) {
 			continue
 		}
-		b := s.specOf(blocks)
+		b := s.specOf(load.IsTestFile(d.path), blocks)
 		if b == nil || b.Attr(a.Name) == nil {
 			return nil, nil
 		}
@@ -65,7 +105,7 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 		if !contains(blk.TypeRange, off) {
 			continue
 		}
-		b := s.specOf(append(blocks[:len(blocks):len(blocks)], blk))
+		b := s.specOf(load.IsTestFile(d.path), append(blocks[:len(blocks):len(blocks)], blk))
 		if b == nil {
 			return nil, nil
 		}
@@ -127,32 +167,67 @@ func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 		return nil, err
 	}
 	v := s.syntax(d)
-	root, name, _, ok := traversalAt(v.f.body, v.toOld(offset(d.text, p.Position)))
-	if !ok {
-		return nil, nil
+	off := v.toOld(offset(d.text, p.Position))
+	if root, name, _, ok := traversalAt(v.f.body, off); ok {
+		views := s.configuration(d)
+		if load.IsTestFile(d.path) {
+			views = s.testedViews(d)
+		}
+		t, found := declarations(views, root)[name]
+		if !found {
+			return nil, nil
+		}
+		return protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)}, nil
 	}
-	t, found := declarations(s.configuration(d), root)[name]
-	if !found {
-		return nil, nil
+	// A string that names a block: a tool in a toolset or a test, a
+	// mock's http_api; a pattern names every tool it matches.
+	if r, ok := nameRefAt(v, off); ok {
+		locs := nameLocations(s.declaringViews(d), r)
+		switch len(locs) {
+		case 0:
+			return nil, nil
+		case 1:
+			return locs[0], nil
+		}
+		return locs, nil
 	}
-	return protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)}, nil
+	return nil, nil
 }
 
-// references finds the references to what the reference at the position
-// names (var.x, local.x, http_api.x, database.x) in its configuration, and
-// its declaration when the client asks for it.
+// namedBlocks are the kinds of blocks whose references are found through
+// the files: by name in strings, and as kind.name for some.
+var namedBlocks = []string{"tool", "prompt", "http_api", "database"}
+
+// references finds the references to what the position names (var.x,
+// local.x, http_api.x, database.x, a tool or a prompt by name, a mock's
+// target) or declares (tool "x" and the like) in its configuration and
+// the test files beside it, and the declaration when the client asks.
 func (s *server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	d, err := s.doc(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	v := s.syntax(d)
-	root, name, _, ok := traversalAt(v.f.body, v.toOld(offset(d.text, p.Position)))
-	if !ok {
-		return []protocol.Location{}, nil
+	off := v.toOld(offset(d.text, p.Position))
+	locations := []protocol.Location{}
+	root, name, _, isTraversal := traversalAt(v.f.body, off)
+	kind := root
+	if !isTraversal {
+		if r, ok := nameRefAt(v, off); ok && !r.pattern {
+			kind, name = r.kind, r.name
+		} else if k, n, ok := declaredAt(v, off); ok && slices.Contains(namedBlocks, k) {
+			kind, name = k, n
+		} else {
+			return locations, nil
+		}
+	}
+	if slices.Contains(namedBlocks, kind) {
+		if p.Context.IncludeDeclaration {
+			locations = append(locations, nameLocations(s.declaringViews(d), nameRef{kind: kind, name: name})...)
+		}
+		return append(locations, blockReferences(s.referringViews(d), kind, name)...), nil
 	}
 	views := s.configuration(d)
-	locations := []protocol.Location{}
 	if t, found := declarations(views, root)[name]; found && p.Context.IncludeDeclaration {
 		locations = append(locations, protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)})
 	}
@@ -219,4 +294,12 @@ func blockSymbols(v view, body *hclsyntax.Body) []protocol.DocumentSymbol {
 		})
 	}
 	return out
+}
+
+// blockName is the first label of b, "" when it has none.
+func blockName(b *hclsyntax.Block) string {
+	if len(b.Labels) == 0 {
+		return ""
+	}
+	return b.Labels[0]
 }

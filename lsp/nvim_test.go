@@ -24,6 +24,8 @@ type nvimReport struct {
 	DiagnosticsAfterFix *int     `json:"diagnostics_after_fix"`
 	CompletionVar       []string `json:"completion_var"`
 	CompletionArgs      []string `json:"completion_args"`
+	CompletionExpr      []string `json:"completion_expr"`
+	HoverExpr           string   `json:"hover_expr"`
 	Hover               string   `json:"hover"`
 	Definition          string   `json:"definition"`
 	FormattingEdits     int      `json:"formatting_edits"`
@@ -95,7 +97,7 @@ func TestNeovim(t *testing.T) {
 			t.Logf("Neovim saw: %s", b)
 		}
 	}()
-	for _, s := range []string{"start", "diagnostic", "code_action", "completion_var", "completion_args", "hover", "definition", "formatting"} {
+	for _, s := range []string{"start", "diagnostic", "code_action", "completion_var", "completion_args", "completion_expr", "hover_expr", "hover", "definition", "formatting"} {
 		if r.Steps[s] != "ok" {
 			t.Errorf("step %s: %q", s, r.Steps[s])
 		}
@@ -114,6 +116,14 @@ func TestNeovim(t *testing.T) {
 	}
 	if !slices.Equal(r.CompletionArgs, []string{"city", "units"}) {
 		t.Errorf(`completion after expr("args.: %v`, r.CompletionArgs)
+	}
+	for _, want := range []string{"args", "body", "status", "caller", "len", "urlencode"} {
+		if !slices.Contains(r.CompletionExpr, want) {
+			t.Errorf("completion at the start of an output's program: no %s in %v", want, r.CompletionExpr)
+		}
+	}
+	if !strings.Contains(r.HoverExpr, "**args.city** (string)") || !strings.Contains(r.HoverExpr, "yields string") {
+		t.Errorf("hover on args.city in a program: %q", r.HoverExpr)
 	}
 	if !strings.Contains(r.Hover, "**instructions**") || !strings.Contains(r.Hover, "tells clients and models how to use the server") {
 		t.Errorf("hover on instructions: %q", r.Hover)

@@ -82,7 +82,13 @@ type server struct {
 	shown  map[string]map[string]bool // files given diagnostics, by directory
 	disk   map[string]*diskFile       // parsed files not open, by path
 	latest map[string]*parsedFile     // the last parse of each open file, by path
-	closed bool
+	// snippets is set when the client takes snippets in completion items.
+	snippets bool
+	sites    map[string]*siteSet // the programs the last load of each open file compiled
+	// schemas are the input schemas of the tools of each open file, by
+	// tool name, from the last load without errors.
+	schemas map[string]map[string]map[string]any
+	closed  bool
 }
 
 func newServer(opts Options) *server {
@@ -93,6 +99,9 @@ func newServer(opts Options) *server {
 		shown:  map[string]map[string]bool{},
 		disk:   map[string]*diskFile{},
 		latest: map[string]*parsedFile{},
+		sites:  map[string]*siteSet{},
+
+		schemas: map[string]map[string]map[string]any{},
 	}
 }
 
@@ -157,7 +166,12 @@ func (s *server) handler() *protocol.Handler {
 		TextDocumentFormatting:     s.formatting,
 		TextDocumentCodeAction:     s.codeActions,
 	}
-	h.Initialize = func(*glsp.Context, *protocol.InitializeParams) (any, error) {
+	h.Initialize = func(_ *glsp.Context, p *protocol.InitializeParams) (any, error) {
+		if c := p.Capabilities.TextDocument; c != nil && c.Completion != nil && c.Completion.CompletionItem != nil && c.Completion.CompletionItem.SnippetSupport != nil {
+			s.mu.Lock()
+			s.snippets = *c.Completion.CompletionItem.SnippetSupport
+			s.mu.Unlock()
+		}
 		caps := h.CreateServerCapabilities()
 		caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{".", "\""}}
 		caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}
@@ -266,6 +280,8 @@ func (s *server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	_, ok := s.docs[path]
 	delete(s.docs, path)
 	delete(s.latest, path)
+	delete(s.sites, path)
+	delete(s.schemas, path)
 	s.mu.Unlock()
 	if ok {
 		// The file on disk takes the buffer's place.

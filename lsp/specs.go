@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 // The blocks and attributes the server completes and documents are the
@@ -16,12 +17,12 @@ import (
 
 // specOf returns the spec of the innermost of blocks (outermost first),
 // or nil when that block has no spec yet.
-func (s *server) specOf(blocks []*hclsyntax.Block) *spec.Block {
+func (s *server) specOf(test bool, blocks []*hclsyntax.Block) *spec.Block {
 	var parent *spec.Block
 	parentName := ""
 	for i, b := range blocks {
 		var found *spec.Block
-		for _, c := range s.nestedSpecs(parentName, parent, i == 0) {
+		for _, c := range s.nestedSpecs(test, parentName, parent, i == 0) {
 			if c.Name == b.Type {
 				found = c
 				break
@@ -34,8 +35,8 @@ func (s *server) specOf(blocks []*hclsyntax.Block) *spec.Block {
 
 // nestedSpecs are the specs of the blocks that may stand in a block named
 // parentName (whose spec is parent, nil when it has none), or at the top
-// of a file when top is set.
-func (s *server) nestedSpecs(parentName string, parent *spec.Block, top bool) []*spec.Block {
+// of a file when top is set; of a test file when test is set.
+func (s *server) nestedSpecs(test bool, parentName string, parent *spec.Block, top bool) []*spec.Block {
 	var out []*spec.Block
 	seen := map[string]bool{}
 	add := func(b *spec.Block) {
@@ -49,12 +50,21 @@ func (s *server) nestedSpecs(parentName string, parent *spec.Block, top bool) []
 			add(n.Block)
 		}
 	}
-	for _, b := range load.Language(s.opts.Registry) {
+	for _, b := range s.language(test) {
 		if (top && b.In == "") || (!top && b.In != "" && b.In == parentName) {
 			add(b)
 		}
 	}
 	return out
+}
+
+// language is the specs of the blocks of a configuration, or of a test
+// file when test is set.
+func (s *server) language(test bool) []*spec.Block {
+	if test {
+		return testrun.Language()
+	}
+	return load.Language(s.opts.Registry)
 }
 
 // attrDoc documents an attribute in Markdown: its name and type, what it

@@ -306,6 +306,14 @@ func Parse(names []string, lookupEnv func(string) (string, bool)) ([]*File, load
 // ParseSources is Parse with sources in place of the files they name, as
 // an editor's unsaved buffers; the cap on a file's size holds for them.
 func ParseSources(names []string, sources map[string][]byte, lookupEnv func(string) (string, bool)) ([]*File, load.Files, hcl.Diagnostics) {
+	return ParseSourcesWith(names, sources, lookupEnv, nil)
+}
+
+// ParseSourcesWith is ParseSources that tells programs, when not nil, of
+// every expression whose expr programs it compiles (an assertion's
+// condition), with the variables they may read and what they compiled to
+// (nil when a program does not compile): for an editor.
+func ParseSourcesWith(names []string, sources map[string][]byte, lookupEnv func(string) (string, bool), programs func(e hcl.Expression, env mapping.Env, v mapping.Value)) ([]*File, load.Files, hcl.Diagnostics) {
 	parser := hclparse.NewParser()
 	var files []*File
 	var diags hcl.Diagnostics
@@ -322,8 +330,8 @@ func ParseSources(names []string, sources map[string][]byte, lookupEnv func(stri
 		if more.HasErrors() {
 			continue
 		}
-		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv)}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines}
-		d.dctx = &engine.DecodeContext{EvalContext: d.ctx, Dir: d.dir, Redactor: &engine.Redactor{}}
+		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv)}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines, compiled: programs}
+		d.dctx = &engine.DecodeContext{EvalContext: d.ctx, Dir: d.dir, Redactor: &engine.Redactor{}, Compiled: programs}
 		f := d.file(name, hf.Body)
 		diags = append(diags, d.diags...)
 		if !d.diags.HasErrors() {
@@ -360,6 +368,10 @@ type decoder struct {
 	outline  *load.Outline
 	configs  []string
 	outlines map[string]*load.Outline
+
+	// compiled, when not nil, is told of every expression compiled (see
+	// ParseSourcesWith).
+	compiled func(e hcl.Expression, env mapping.Env, v mapping.Value)
 }
 
 func (d *decoder) error(rng hcl.Range, summary, detail string, args ...any) {
@@ -637,6 +649,9 @@ func (d *decoder) program(a *hcl.Attribute, want reflect.Kind, env mapping.Env) 
 		return nil, ""
 	}
 	m, diags := mapping.Compile(v, a.Expr, env)
+	if d.compiled != nil {
+		d.compiled(a.Expr, env, m)
+	}
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
 		return nil, ""

@@ -16,10 +16,12 @@ func (a *app) lspCmd() *cobra.Command {
 		Short: "Run the language server for editors, on stdin and stdout",
 		Long: `Lsp speaks the Language Server Protocol on stdin and stdout, for the .hcl
 files an editor opens: the diagnostics of mcpdecl validate as you type,
-completion and hover documentation from the language's specs, go to
-definition and find references for var., local., http_api. and database., an outline
-of the tools, resources, prompts and tests, formatting (as mcpdecl fmt does)
-and the "did you mean" fixes as code actions.
+completion, snippets and hover documentation from the language's specs,
+completion inside expr("…") of what the program may read there, with types,
+go to definition and find references for var., local., http_api.,
+database., tools, prompts and mocks' targets, an outline of the tools,
+resources, prompts and tests, formatting (as mcpdecl fmt does) and the "did
+you mean" fixes as code actions.
 
 A configuration is the *.hcl files of a directory, loaded together, with the
 editor's unsaved buffers in place of their files (in a directory where several

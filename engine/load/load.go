@@ -61,6 +61,11 @@ type Options struct {
 	// given in paths: an editor's unsaved buffers. A name in Sources need
 	// not exist on disk; the cap on a file's size holds for it too.
 	Sources map[string][]byte
+	// Programs, when not nil, is told of every expression whose expr
+	// programs the load compiles, with the variables they may read and
+	// what they compiled to (see [engine.DecodeContext.Compiled]): for an
+	// editor. It may be called from several goroutines at once.
+	Programs func(e hcl.Expression, env mapping.Env, v mapping.Value)
 }
 
 // Files are the parsed configuration files by name, for printing
@@ -460,6 +465,7 @@ func (l *loader) decodeContext(filename string) *engine.DecodeContext {
 		Record:      l.recordFile,
 		HowToSet:    l.howToSet,
 		Scopes:      l.programs,
+		Compiled:    l.opts.Programs,
 	}
 }
 

@@ -507,3 +507,12 @@ func upperFirst(s string) string {
 	}
 	return s
 }
+
+// ElemType is the type of the items of t, a list type made by [Array];
+// ok is false for any other type.
+func ElemType(t types.Type) (elem types.Type, ok bool) {
+	if a, is := t.(array); is {
+		return a.of, true
+	}
+	return nil, false
+}

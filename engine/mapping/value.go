@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"sync"
@@ -189,4 +190,34 @@ func Reads(v Value, name string) bool {
 		return slices.ContainsFunc(x.values, func(e Value) bool { return Reads(e, name) })
 	}
 	return false
+}
+
+// A Program is one expr program of a Value as compiled: its text, where
+// it is written, and the Go type the checker gave its result (nil when it
+// is only known when the program runs).
+type Program struct {
+	Text   string
+	Range  hcl.Range
+	Result reflect.Type
+}
+
+// Programs lists the programs of v, in the order written.
+func Programs(v Value) []Program {
+	switch x := v.(type) {
+	case *program:
+		return []Program{{Text: x.text, Range: x.rng, Result: ResultType(x)}}
+	case list:
+		var out []Program
+		for _, e := range x {
+			out = append(out, Programs(e)...)
+		}
+		return out
+	case object:
+		var out []Program
+		for _, e := range x.values {
+			out = append(out, Programs(e)...)
+		}
+		return out
+	}
+	return nil
 }

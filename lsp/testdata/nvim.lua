@@ -7,7 +7,8 @@
 -- first lua block of its Editors section), run as a user's init.lua would.
 -- LSP_FILE is an example with a typo (verison) and a line out of format.
 -- The script waits for the typo's diagnostic, applies its code action,
--- completes after var. and inside expr("args., hovers an attribute, jumps
+-- completes after var. and inside expr("args., and at the start of a
+-- program, hovers a program and an attribute, jumps
 -- to a definition and formats, then writes what it saw to LSP_REPORT (JSON)
 -- for TestNeovimReport to check. It runs on Neovim 0.7 (Debian 12) and
 -- later. Every wait is bounded: a server that does not answer shows as a
@@ -133,6 +134,18 @@ step("completion_args", function()
   report.completion_args = labels(request("textDocument/completion", {
     textDocument = { uri = uri }, position = find('expr("args.city', 11),
   }))
+end)
+
+-- Inside a program: what it may read there, as the load type-checked it.
+step("completion_expr", function()
+  report.completion_expr = labels(request("textDocument/completion", {
+    textDocument = { uri = uri }, position = find('expr("body.main.temp', 6),
+  }))
+end)
+
+step("hover_expr", function()
+  local h = request("textDocument/hover", { textDocument = { uri = uri }, position = find('city = expr("args.city")', 16) })
+  report.hover_expr = h and h.contents and (h.contents.value or h.contents) or ""
 end)
 
 step("hover", function()
