@@ -363,6 +363,7 @@ func (l *Live) retire(g *generation) {
 // Close releases the current configuration.
 func (l *Live) Close() error {
 	l.subs.close()
+	l.runs.stop() // the runs of tasks hold the generation
 	l.mu.Lock()
 	g := l.current
 	l.mu.Unlock()

@@ -34,10 +34,28 @@ const tasksExtension = "io.modelcontextprotocol/tasks"
 // the function that stops it: a tasks/cancel on this replica stops it at
 // once, one on another replica through the shared store (see watch).
 type taskRuns struct {
-	boot  string // starts the ids of the tasks this process created
-	mem   *tasks.Memory
-	mu    sync.Mutex
-	stops map[string]context.CancelFunc
+	boot    string // starts the ids of the tasks this process created
+	mem     *tasks.Memory
+	mu      sync.Mutex
+	stops   map[string]context.CancelFunc
+	stopped bool // the server is closing: no more runs
+}
+
+// stop stops every run, for the server to close: their tasks fail.
+func (r *taskRuns) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	for _, stop := range r.stops {
+		stop()
+	}
+}
+
+// closing reports whether the server is closing.
+func (r *taskRuns) closing() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopped
 }
 
 func newTaskRuns() *taskRuns {
@@ -127,6 +145,9 @@ func (l *Live) startRun(ctx context.Context, task *engine.Task, req *mcp.CallToo
 	run := task.Run
 	ctx, stop := context.WithDeadline(context.WithoutCancel(ctx), task.Expires)
 	l.runs.mu.Lock()
+	if l.runs.stopped {
+		stop() // closing: the run fails at once
+	}
 	l.runs.stops[task.ID] = stop
 	l.runs.mu.Unlock()
 	// The call's request is over by the time the task runs: logs and
@@ -156,8 +177,9 @@ func (l *Live) startRun(ctx context.Context, task *engine.Task, req *mcp.CallToo
 		default:
 			out, err = l.call(ctx, g, t, bg)
 		}
-		g.mu.RUnlock()
+		// Before the generation may close, with its store.
 		l.finish(store, task, run, t, out, err)
+		g.mu.RUnlock()
 	}()
 }
 
@@ -188,6 +210,9 @@ func (l *Live) finish(store engine.TaskStore, task *engine.Task, run int, t *eng
 	done := *task
 	done.Updated = time.Now()
 	switch {
+	case l.runs.closing():
+		done.Status = engine.TaskFailed
+		done.Error = &engine.TaskError{Code: jsonrpc.CodeInternalError, Message: "the server that ran the task stopped before it was done; call the tool again"}
 	case err != nil:
 		done.Status = engine.TaskFailed
 		done.Error = &engine.TaskError{Code: jsonrpc.CodeInternalError, Message: err.Error()}

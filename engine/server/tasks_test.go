@@ -392,3 +392,26 @@ tasks {
 		t.Errorf("after cancel: %v", res)
 	}
 }
+
+// TestTasksStopWithTheServer: closing the server stops the work of its
+// tasks (it does not wait for them).
+func TestTasksStopWithTheServer(t *testing.T) {
+	dir := t.TempDir()
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(taskTools, dir), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+	ann := taskClient{t, ts.URL, "ann-token-0123456789abcdef", true}
+	if id, _, e := ann.call("work", map[string]any{}); e != nil || id == "" {
+		t.Fatalf("no task: %+v", e)
+	}
+	pid := filepath.Join(dir, "pid")
+	waitFor(t, 500, "the process started", func() bool { _, err := os.Stat(pid); return err == nil })
+	if err := live.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 500, "the process was killed", func() bool { return !alive(t, pid) })
+}
