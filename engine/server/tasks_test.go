@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -414,4 +418,56 @@ func TestTasksStopWithTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, 500, "the process was killed", func() bool { return !alive(t, pid) })
+}
+
+// TestTasksOverStdio: a client of 2025-11-25 that declares the extension
+// when it initializes gets tasks over stdio too, and polls them on its
+// session.
+func TestTasksOverStdio(t *testing.T) {
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(taskTools, t.TempDir()), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{})
+	t.Cleanup(func() { _ = live.Close() })
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { _ = live.Server().Run(ctx, &mcp.IOTransport{Reader: inR, Writer: outW}) }()
+	lines := bufio.NewScanner(outR)
+	id := 0
+	rpc := func(method string, params string) map[string]json.RawMessage {
+		t.Helper()
+		id++
+		fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, params)
+		if !lines.Scan() {
+			t.Fatalf("%s: no answer", method)
+		}
+		var msg struct {
+			Result map[string]json.RawMessage
+			Error  *rpcError
+		}
+		if err := json.Unmarshal(lines.Bytes(), &msg); err != nil || msg.Error != nil {
+			t.Fatalf("%s: %s", method, lines.Bytes())
+		}
+		return msg.Result
+	}
+	rpc("initialize", `{"protocolVersion":"2025-11-25","clientInfo":{"name":"c","version":"0"},"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`)
+	fmt.Fprintln(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	res := rpc("tools/call", `{"name":"quick","arguments":{"name":"Ada"}}`)
+	var taskID string
+	if err := json.Unmarshal(res["taskId"], &taskID); err != nil || string(res["resultType"]) != `"task"` {
+		t.Fatalf("tools/call: %v", res)
+	}
+	for range 200 {
+		res = rpc("tasks/get", `{"taskId":"`+taskID+`"}`)
+		if status(res) == "completed" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(string(res["result"]), "Hello, Ada") {
+		t.Errorf("tasks/get: %v", res)
+	}
 }
