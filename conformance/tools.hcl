@@ -360,3 +360,82 @@ tool "test_input_required_result_capabilities" {
   }
   text = expr("text")
 }
+
+# The tasks extension (io.modelcontextprotocol/tasks): a client that declares
+# it gets a task from tools/call at once and polls tasks/get.
+tool "greet" {
+  description = "Greets, at once: never a task."
+  arg "name" {
+    type = string
+  }
+  text = expr("'Hello, ' + args.name + '!'")
+}
+
+tool "slow_compute" {
+  description = "Sleeps for the seconds asked, then says it is done; runs as a task."
+  arg "seconds" {
+    type    = integer
+    minimum = 0
+    maximum = 3600
+  }
+  arg "label" {
+    type    = string
+    default = ""
+  }
+  exec {
+    command = ["sleep", expr("string(args.seconds)")]
+  }
+  text = expr("'computed ' + args.label + ' in ' + string(args.seconds) + ' s'")
+  task {
+    poll_interval = "200ms"
+  }
+}
+
+tool "failing_job" {
+  description = "Fails as a tool (isError) after a second; only runs as a task."
+  exec {
+    command = ["sh", "-c", "sleep 1; echo 'the job failed' >&2; exit 3"]
+  }
+  task {
+    support = "required"
+  }
+}
+
+# A protocol-level failure of a task: its result is larger than the task
+# keeps (max_result), so the task fails with an error, not a result.
+tool "protocol_error_job" {
+  description = "Fails as a task: its result is larger than the task keeps."
+  text        = "a result longer than the sixteen bytes this task keeps"
+  task {
+    max_result = 16
+  }
+}
+
+tool "confirm_delete" {
+  description = "Deletes a file once the person confirms; the task waits for the answer."
+  arg "filename" {
+    type = string
+  }
+  confirm {
+    message = expr("'Delete ' + args.filename + '?'")
+  }
+  text = expr("'deleted ' + args.filename")
+  task {
+    confirm = "in_task"
+  }
+}
+
+tool "test_tool_with_task" {
+  description = "Asks for a name in the call, then greets in a task."
+  confirm {
+    key     = "user_name"
+    message = "What is your name?"
+    field "name" {
+      type = string
+    }
+  }
+  text = expr("'Hello, ' + confirm.name + '!'")
+  task {
+    support = "required"
+  }
+}

@@ -50,6 +50,13 @@ type Settings struct {
 	// shared by the replicas (the request_states block); nil: each tool
 	// remembers its own in memory.
 	RequestStates StateStore
+	// Tasks, when not nil, keeps the tasks of the tools with a task block,
+	// shared by the replicas (the tasks block); nil: the server keeps them
+	// in its memory.
+	Tasks TaskStore
+	// TasksPerCaller caps the tasks one caller has at once; 0:
+	// DefaultTasksPerCaller.
+	TasksPerCaller int
 }
 
 // The values of output_schemas: what a tool's outputSchema carries in

@@ -84,6 +84,8 @@ type ToolSpec struct {
 	// Confirm, when not nil, asks the person behind the client before
 	// the action runs.
 	Confirm *Confirm
+	// Task, when not nil, lets calls run as tasks (the tasks extension).
+	Task *TaskSpec
 	// Scopes are those a caller's token must grant to list and call the
 	// tool over authenticated HTTP.
 	Scopes []string

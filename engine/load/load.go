@@ -26,6 +26,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/requeststate"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/tasks"
 )
 
 // Options are the inputs of a load besides the files.
@@ -216,6 +217,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.rateLimitBlock()
 	l.cacheBlock()
 	l.requestStatesBlock()
+	l.tasksBlock()
 	tools := l.tools()
 	served, templates := l.served()
 	prompts := l.prompts()
@@ -405,7 +407,7 @@ func (l *loader) source(name string) ([]byte, error) {
 var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
 	{Block: auditSpec}, {Block: tracingSpec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
-	{Block: requeststate.ConfigSpec}, {Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
+	{Block: requeststate.ConfigSpec}, {Block: tasks.ConfigSpec}, {Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
 	{Block: promptSpec}, {Block: toolsetSpec},
 }}
 

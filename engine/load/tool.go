@@ -46,7 +46,7 @@ var toolSpec = &spec.Block{
 	Attrs: toolAttrs,
 	Blocks: []spec.Nested{
 		{Block: annotationsSpec, Max: 1}, {Block: argSpec}, {Block: outputSpec}, {Block: contentSpec},
-		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1}, {Block: confirmSpec, Max: 1}, {Block: stepSpec},
+		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1}, {Block: confirmSpec, Max: 1}, {Block: taskSpec, Max: 1}, {Block: stepSpec},
 	},
 }
 
@@ -321,6 +321,10 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		}
 		ctx.Env = mapping.Env{"args": argsEnv, "caller": caller, "confirm": form}
 		resultEnv["confirm"] = form
+	}
+	spec.Task = l.task(ctx, blocks("task"))
+	if spec.Task != nil && spec.Cache != nil {
+		l.error(blocks("task")[0].DefRange, "Cache of a tool that runs as a task", "A task keeps its own result until its ttl: remove the cache block or the task block.")
 	}
 	var actions hcl.Blocks
 	for _, kind := range l.opts.Registry.ActionKinds() {

@@ -32,6 +32,7 @@ type Live struct {
 	current *generation
 	opts    Options // as NewLive was given them: toolset, discovery, metrics…
 	subs    *subscriptions
+	runs    *taskRuns // the tasks of the tools with a task block
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -144,12 +145,14 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 	}
 	l := &Live{logger: logger, stderr: os.Stderr, opts: opts}
 	l.subs = newSubscriptions(l)
+	l.runs = newTaskRuns()
 	l.srv = mcp.NewServer(&mcp.Implementation{
 		Name:    cfg.Server.Name,
 		Title:   cfg.Server.Title,
 		Version: cfg.Server.Version,
 	}, l.serverOptions(cfg, logger, opts))
-	l.srv.AddReceivingMiddleware(l.declareServed, l.filterTools)
+	addTaskMethods(l.srv)
+	l.srv.AddReceivingMiddleware(l.declareServed, l.filterTools, l.taskMethods)
 	if opts.Tracing != nil {
 		// Added last, so outermost: refused requests have spans too.
 		l.srv.AddReceivingMiddleware(l.traceRequests)
@@ -360,6 +363,7 @@ func (l *Live) retire(g *generation) {
 // Close releases the current configuration.
 func (l *Live) Close() error {
 	l.subs.close()
+	l.runs.stop() // the runs of tasks hold the generation
 	l.mu.Lock()
 	g := l.current
 	l.mu.Unlock()
@@ -375,10 +379,6 @@ func (l *Live) Close() error {
 func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 	name := t.Name()
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args json.RawMessage
-		if req.Params != nil {
-			args = req.Params.Arguments
-		}
 		g.mu.RLock()
 		if g.closed {
 			g.mu.RUnlock()
@@ -395,58 +395,74 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		if ts, in := l.toolsetOf(g.cfg, req.GetExtra()); in && (ts == nil || !ts.Has(name)) {
 			return Result(&engine.Result{IsError: true, Content: []engine.Content{{Type: engine.TextContent, Text: "the tool " + name + " is not in the toolset served here (" + l.toolsetName(req.GetExtra()) + ")"}}}), nil
 		}
-		caller := callerOf(req.GetExtra())
-		call := l.opts.Metrics.Started(name)
-		ctx = engine.WithCaller(ctx, caller)
-		if t.EmitsLogs() && req.Session != nil {
-			ctx = engine.WithLog(ctx, logTo(ctx, req.Session, name))
-		}
-		if req.Session != nil && req.Params != nil {
-			if token := req.Params.GetProgressToken(); token != nil {
-				ctx = engine.WithProgress(ctx, progressTo(ctx, req.Session, token))
+		if t.Task() != nil {
+			if out, err, handled := l.taskCall(ctx, t, req); handled {
+				return out, err
 			}
 		}
-		if l.opts.Metrics != nil {
-			ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
-		}
-		var asking *engine.Asking
-		if t.Asks() {
-			asking = askingOf(req, l.opts.HTTP)
-			ctx = engine.WithAsking(ctx, asking)
-		}
-		start := time.Now()
-		res := t.Call(ctx, args)
-		d := time.Since(start)
-		call.Done(res.Outcome(), d)
-		if res.IsError {
-			l.logger.Info("tool call failed", "tool", name, "client", caller.ID, "duration", d, "error", g.cfg.Redactor.Redact(res.Text()))
-		} else if l.logger.Enabled(ctx, slog.LevelDebug) {
-			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
-		}
-		var out *mcp.CallToolResult
-		if res.Question != nil {
-			out = askResult(res.Question)
-		} else {
-			out = Result(res)
-			resultForRevision(out, req.ProtocolVersion())
-		}
-		if l.opts.Tracing != nil {
-			traceCall(ctx, g.cfg.TraceValues, t, args, res, out, g.cfg.Redactor.Redact)
-		}
-		if g.audit != nil {
-			g.audit.record(t, caller, args, res, out, d)
-		}
-		if res.StateError != nil {
-			return nil, stateError(res.StateError)
-		}
-		if asking != nil && asking.Undeclared && res.Confirmation == engine.ConfirmRefused {
-			return nil, missingElicitation(name)
-		}
-		if asking != nil && asking.SamplingUndeclared && res.Confirmation == engine.SamplingRefused {
-			return nil, missingSampling(name)
-		}
-		return out, nil
+		return l.call(ctx, g, t, req)
 	}
+}
+
+// call runs one call of t, on g, for req: what the handler of tools/call
+// answers, and what a task keeps.
+func (l *Live) call(ctx context.Context, g *generation, t *engine.Tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := t.Name()
+	var args json.RawMessage
+	if req.Params != nil {
+		args = req.Params.Arguments
+	}
+	caller := callerOf(req.GetExtra())
+	call := l.opts.Metrics.Started(name)
+	ctx = engine.WithCaller(ctx, caller)
+	if t.EmitsLogs() && req.Session != nil {
+		ctx = engine.WithLog(ctx, logTo(ctx, req.Session, name))
+	}
+	if req.Session != nil && req.Params != nil {
+		if token := req.Params.GetProgressToken(); token != nil {
+			ctx = engine.WithProgress(ctx, progressTo(ctx, req.Session, token))
+		}
+	}
+	if l.opts.Metrics != nil {
+		ctx = engine.WithUpstreamObserver(ctx, l.opts.Metrics)
+	}
+	var asking *engine.Asking
+	if t.Asks() {
+		asking = askingOf(req, l.opts.HTTP)
+		ctx = engine.WithAsking(ctx, asking)
+	}
+	start := time.Now()
+	res := t.Call(ctx, args)
+	d := time.Since(start)
+	call.Done(res.Outcome(), d)
+	if res.IsError {
+		l.logger.Info("tool call failed", "tool", name, "client", caller.ID, "duration", d, "error", g.cfg.Redactor.Redact(res.Text()))
+	} else if l.logger.Enabled(ctx, slog.LevelDebug) {
+		l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
+	}
+	var out *mcp.CallToolResult
+	if res.Question != nil {
+		out = askResult(res.Question)
+	} else {
+		out = Result(res)
+		resultForRevision(out, req.ProtocolVersion())
+	}
+	if l.opts.Tracing != nil {
+		traceCall(ctx, g.cfg.TraceValues, t, args, res, out, g.cfg.Redactor.Redact)
+	}
+	if g.audit != nil {
+		g.audit.record(t, caller, args, res, out, d)
+	}
+	if res.StateError != nil {
+		return nil, stateError(res.StateError)
+	}
+	if asking != nil && asking.Undeclared && res.Confirmation == engine.ConfirmRefused {
+		return nil, missingElicitation(name)
+	}
+	if asking != nil && asking.SamplingUndeclared && res.Confirmation == engine.SamplingRefused {
+		return nil, missingSampling(name)
+	}
+	return out, nil
 }
 
 // logTo sends the log messages of a call of the tool name to the client of

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -46,7 +47,8 @@ func Prompt(p *engine.Prompt) *mcp.Prompt {
 // resource or template has a poll_interval: its subscribers may be told of
 // changes even without reloads.
 // progress is true when a tool's action reports its progress.
-type declared struct{ resources, prompts, completions, logging, polled, progress bool }
+// tasks is true when a tool may run as a task (the tasks extension).
+type declared struct{ resources, prompts, completions, logging, polled, progress, tasks bool }
 
 // declaredBy is what cfg serves besides tools: resources and prompts when
 // it has some, completions when it has prompt arguments or resource
@@ -61,6 +63,7 @@ func declaredBy(cfg *engine.Config) declared {
 	for _, t := range cfg.Tools {
 		d.logging = d.logging || t.EmitsLogs()
 		d.progress = d.progress || t.EmitsProgress()
+		d.tasks = d.tasks || t.Task() != nil
 	}
 	for _, r := range cfg.Served {
 		d.polled = d.polled || r.PollInterval > 0
@@ -98,6 +101,17 @@ func (d declared) apply(caps *mcp.ServerCapabilities, watch, deliver bool) {
 	}
 	if d.completions {
 		caps.Completions = &mcp.CompletionCapabilities{}
+	}
+	if _, has := caps.Extensions[tasksExtension]; has != d.tasks {
+		caps.Extensions = maps.Clone(caps.Extensions)
+		if d.tasks {
+			if caps.Extensions == nil {
+				caps.Extensions = map[string]any{}
+			}
+			caps.Extensions[tasksExtension] = map[string]any{}
+		} else {
+			delete(caps.Extensions, tasksExtension)
+		}
 	}
 }
 
