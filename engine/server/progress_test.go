@@ -186,7 +186,8 @@ func progressServer(t *testing.T, opts server.Options, pc *progressClient) *serv
 // notifications/progress with that token: the lines of a program that
 // match its progress pattern (redacted), at most one per
 // MinProgressInterval but always the last; an upstream's pages out of
-// max_pages; and, for a slow upstream, a heartbeat whose progress is the
+// max_pages; a multi-step tool's steps, one notification as each starts;
+// and, for a slow upstream, a heartbeat whose progress is the
 // seconds the call has run (over stdio). A call without a token is sent
 // none. Over stdio, and over stateless HTTP on both revisions.
 func TestProgress(t *testing.T) {
