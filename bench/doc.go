@@ -11,6 +11,7 @@
 //	go run ./bench -toolbox PATH           # also run MCP Toolbox (built elsewhere) and compare CPU per call
 //	go run ./bench -only peer -toolbox PATH  # only the comparison with Toolbox
 //	go run ./bench -only catalogue         # only the size of tools/list, in process: seconds
+//	go run ./bench -only steps -rounds 3   # only the three-step tool against its three one-step tools
 //
 // It builds mcpdecl, the baseline on go-sdk v1.8.0 as released (its own
 // module) and the same baseline on the SDK as mcpdecl builds it
@@ -24,7 +25,8 @@
 // (user + system, from /proc/PID/stat), p50 and p99 latency, the peak
 // resident memory of the server process (VmHWM), and the time from
 // starting the process to the answer of the first tools/list. It also
-// serves the example configurations, compares the SQLite tool with raw
+// compares a three-step tool with the three one-step tools that do its
+// steps' work (server CPU per call), serves the example configurations, compares the SQLite tool with raw
 // database/sql in process, runs the engine's Go benchmarks, and measures
 // tools/list (bytes and o200k tokens) of the examples and of imported
 // documents under each output_schemas.

@@ -25,7 +25,7 @@ type gobench struct {
 // benchmark that fails is reported as such, and the run goes on.
 func goBenchmarks() []gobench {
 	runs := [][]string{
-		{"^BenchmarkCallEngine$|^BenchmarkCallHTTP$|^BenchmarkLoad1000$", "./engine/load/"},
+		{"^BenchmarkCallEngine$|^BenchmarkCallHTTP$|^BenchmarkCallHTTPSteps3$|^BenchmarkLoad1000$", "./engine/load/"},
 		{"^BenchmarkHTTPCall$|^BenchmarkStdioCall$", "./engine/server/"},
 		{"^BenchmarkLoad1000$", "./cmd/mcpdecl/"},
 		{"^BenchmarkSQLite(Tool|Raw|RawPrepared)$", "./adapters/sql/"},

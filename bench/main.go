@@ -77,11 +77,11 @@ type options struct {
 }
 
 // groups are the workloads -only names.
-var groups = []string{"main", "tools", "bodies", "peer", "examples", "inproc", "catalogue"}
+var groups = []string{"main", "tools", "bodies", "steps", "peer", "examples", "inproc", "catalogue"}
 
 // serving are the groups that run servers (or the SQLite database):
 // without one of them, nothing is built or started.
-var serving = []string{"main", "tools", "bodies", "peer", "examples", "inproc"}
+var serving = []string{"main", "tools", "bodies", "steps", "peer", "examples", "inproc"}
 
 // serves says whether some workload that runs servers is run.
 func (o options) serves() bool {
@@ -245,6 +245,13 @@ func benchmark(o options) error {
 			}
 		}
 		r.results = append(r.results, res)
+	}
+
+	if o.runs("steps") {
+		log.Printf("a three-step tool and its three one-step tools")
+		if r.steps, err = runSteps(st, o); err != nil {
+			return err
+		}
 	}
 
 	if o.runs("examples") {
@@ -466,8 +473,8 @@ func seed(path string) error {
 const topQuery = "SELECT name, price FROM items ORDER BY price DESC LIMIT 5"
 
 // config is mcpdecl's configuration: the four tools the baseline has, the
-// one-row SQLite tool of the comparison with Toolbox, and filler tools up
-// to n.
+// one-row SQLite tool of the comparison with Toolbox, the tools of the
+// steps workload, and filler tools up to n.
 func config(st *setup, n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `http_api "up" {
@@ -561,7 +568,8 @@ tool "top" {
   }
 }
 `, st.upstream, st.db, itemQuery, topQuery)
-	for i := 5; i < n; i++ {
+	b.WriteString(stepsTools)
+	for i := 7; i < n; i++ {
 		fmt.Fprintf(&b, `
 tool "filler_%d" {
   description = "A tool that is only listed."

@@ -48,6 +48,8 @@ type report struct {
 	results  []*result
 	examples []example
 	inproc   []inproc
+	// steps is the steps workload, over each transport.
+	steps []*stepsResult
 	// catalogues are the sizes of tools/list (the catalogue group).
 	catalogues []catalogue
 	profiles   []profile
@@ -157,6 +159,7 @@ func (r *report) write(path, chart string) error {
 	r.failures(&b)
 	r.observeTable(&b)
 	r.peerTable(&b)
+	r.stepsTable(&b)
 
 	b.WriteString("\n## Throughput\n\n![calls per second, mcpdecl and the baselines](bench/chart.svg)\n\n")
 	b.WriteString("| workload | transport | concurrency | calls | mcpdecl calls/s | baseline calls/s | ratio | target | | baseline, patched SDK | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -392,6 +395,8 @@ func (r *report) targets(b *strings.Builder) {
 			fmt.Fprintf(b, "| the same over MCP %s: calls/s ≥ 1/1.15 of the baseline's (concurrency %d) | %.2f× (vs patched SDK %.2f×) | %s |\n", tr, x.conc, ratio, x.ratio(patchedName, cps), verdict(ratio >= 1/1.15))
 		}
 	}
+	r.stepsTargets(b)
+	r.stepsBenchTarget(b)
 	for _, e := range r.examples {
 		fmt.Fprintf(b, "| RSS ≤ 25 MB, `%s` (%s build) over stdio after %d calls at concurrency 8 | %s | %s |\n", e.file, e.build, e.calls, split(e.s), verdict(e.s.rssKB <= 25*1024))
 	}

@@ -57,15 +57,33 @@ func Progressing(ctx context.Context) bool {
 // it: done so far, out of total (0 when unknown). The message is redacted
 // and cleaned of terminal controls first. A value that does not exceed the
 // last one sent, or that comes less than [MinProgressInterval] after it, is
-// dropped, unless it reaches total.
+// dropped, unless it reaches total. In a step of a multi-step tool, the
+// value is placed within the step's share of the whole: a value without a
+// total, or that reaches it (the next step's notification says so), is
+// dropped.
 func Progress(ctx context.Context, done, total float64, message string) {
 	p, _ := ctx.Value(progressKey{}).(*progress)
 	if p == nil {
 		return
 	}
+	if s, _ := ctx.Value(stepProgressKey{}).(*stepProgress); s != nil {
+		if total <= 0 || done >= total {
+			return
+		}
+		done, total = float64(s.index)+done/total, float64(s.of)
+		if message != "" {
+			message = "step " + s.name + ": " + message
+		}
+	}
+	p.report(ctx, done, total, message, true)
+}
+
+// report sends a notification unless its value does not exceed the last
+// one sent or, when throttled, it comes too soon after it.
+func (p *progress) report(ctx context.Context, done, total float64, message string, throttled bool) {
 	now := time.Now()
 	p.mu.Lock()
-	if done <= p.last || (!p.at.IsZero() && now.Sub(p.at) < MinProgressInterval && (total <= 0 || done < total)) {
+	if done <= p.last || (throttled && !p.at.IsZero() && now.Sub(p.at) < MinProgressInterval && (total <= 0 || done < total)) {
 		p.mu.Unlock()
 		return
 	}
@@ -76,6 +94,28 @@ func Progress(ctx context.Context, done, total float64, message string) {
 		message = SanitizeString(RedactText(ctx, message))
 	}
 	p.send(done, total, message)
+}
+
+type stepProgressKey struct{}
+
+// stepProgress is the step of a multi-step tool under way: its index among
+// of steps, and its name.
+type stepProgress struct {
+	index, of int
+	name      string
+}
+
+// stepStarts reports that the step index of of, name, starts: one
+// notification per step, however soon after the last (a tool has few),
+// and it returns the context the step's action reports its own progress
+// through. Without a progress token it returns ctx and costs nothing.
+func stepStarts(ctx context.Context, index, of int, name string) context.Context {
+	p, _ := ctx.Value(progressKey{}).(*progress)
+	if p == nil {
+		return ctx
+	}
+	p.report(ctx, float64(index), float64(of), "step "+name, false)
+	return context.WithValue(ctx, stepProgressKey{}, &stepProgress{index: index, of: of, name: name})
 }
 
 // heartbeat sends, every interval until stop is called, a notification

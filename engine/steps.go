@@ -49,6 +49,7 @@ var (
 	_ Hinter          = (*Steps)(nil)
 	_ CallerActor     = (*Steps)(nil)
 	_ CallerTokenUser = (*Steps)(nil)
+	_ ProgressEmitter = (*Steps)(nil)
 	_ io.Closer       = (*Steps)(nil)
 )
 
@@ -69,7 +70,7 @@ func (s *Steps) Run(ctx context.Context, args map[string]any) (*Response, error)
 		if tr := TracerFrom(ctx); tr != nil {
 			tr.Stage("step "+st.Name, 0)
 		}
-		Progress(ctx, float64(i), float64(len(s.steps)), "step "+st.Name)
+		stepCtx := stepStarts(sctx, i, len(s.steps), st.Name)
 		env := ProgramEnv(sctx, args)
 		if st.When != nil {
 			v, err := st.When.Eval(env)
@@ -81,10 +82,9 @@ func (s *Steps) Run(ctx context.Context, args map[string]any) (*Response, error)
 				continue
 			}
 		}
-		stepCtx := sctx
 		var span trace.Span
 		if parent := trace.SpanFromContext(ctx); parent.IsRecording() {
-			stepCtx, span = parent.TracerProvider().Tracer(Instrumentation).Start(sctx, "step "+st.Name,
+			stepCtx, span = parent.TracerProvider().Tracer(Instrumentation).Start(stepCtx, "step "+st.Name,
 				trace.WithAttributes(attribute.String("mcpdecl.step", st.Name)))
 		}
 		failure, err := st.run(stepCtx, args, env, results, out)
@@ -244,6 +244,11 @@ func (s *Steps) Hints() Annotations {
 	}
 	return Annotations{ReadOnlyHint: &readOnly}
 }
+
+// EmitsProgress is true: a call with a progress token is sent a
+// notification as each step starts, and the steps' own progress within
+// their share.
+func (s *Steps) EmitsProgress() bool { return true }
 
 // ActsAsCaller says how the first step that acts as the caller does.
 func (s *Steps) ActsAsCaller() string {

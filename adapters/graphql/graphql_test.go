@@ -7,9 +7,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	graphql "github.com/graph-gophers/graphql-go"
 	"github.com/graph-gophers/graphql-go/relay"
@@ -395,5 +398,113 @@ tool "t" {
 		if got := enginetest.Describe(diags); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: got:\n%s\nwant: %s", tt.schema, got, tt.want)
 		}
+	}
+}
+
+// TestHugeResponse: a GraphQL server answering 50 MB is cut at the
+// http_api's max_response_bytes like any body: a tool error that says so,
+// without the body read into memory, and the server's sending stopped.
+func TestHugeResponse(t *testing.T) {
+	const size = 50 << 20
+	var written atomic.Int64
+	done := make(chan struct{}, 1)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() { done <- struct{}{} }()
+		w.Header().Set("Content-Type", "application/json")
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		n, _ := w.Write([]byte(`{"data":{"secret":"`))
+		written.Add(int64(n))
+		for written.Load() < size {
+			n, err := w.Write(chunk)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+		n, _ = w.Write([]byte(`"}}`))
+		written.Add(int64(n))
+	}))
+	defer up.Close()
+	dir := t.TempDir()
+	cfg := mustLoad(t, dir, `
+http_api "big" {
+  base_url           = "`+up.URL+`"
+  max_response_bytes = 1048576
+}
+tool "huge" {
+  description = "A server that answers 50 MB."
+  graphql {
+    api   = http_api.big
+    query = "{ secret }"
+  }
+}
+`)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res := call(t, cfg, "huge", `{}`)
+	runtime.ReadMemStats(&after)
+	want := "the response body is larger than the limit of 1048576 bytes (max_response_bytes)"
+	if !res.IsError || !strings.Contains(res.Text(), want) {
+		t.Errorf("got %v %q, want an error with %q", res.IsError, res.Text(), want)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("the call allocated %d MB for a body cut at 1 MB", alloc>>20)
+	}
+	<-done
+	t.Logf("the server wrote %d MB", written.Load()>>20)
+	if w := written.Load(); w >= size {
+		t.Errorf("the server sent all %d bytes: the body was read past its limit", w)
+	}
+}
+
+// observer records the upstream exchanges of a call.
+type observer struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (o *observer) ObserveUpstream(kind, upstream, class string, _ time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seen = append(o.seen, kind+" "+upstream+" "+class)
+}
+
+// TestStepsUpstreams: each step of a multi-step tool is its own exchange
+// in the upstream metric, under its http_api (a GraphQL step is an HTTP
+// exchange with its http_api).
+func TestStepsUpstreams(t *testing.T) {
+	dir := t.TempDir()
+	srv, _ := server(t, dir)
+	cfg := mustLoad(t, dir, api(srv.URL)+`
+http_api "other" {
+  base_url = "`+srv.URL+`"
+}
+tool "chain" {
+  description = "A GraphQL query, then an HTTP request."
+  step "country" {
+    graphql {
+      api   = http_api.countries
+      path  = "/graphql"
+      query = "{ country(code: \"KE\") { name } }"
+    }
+  }
+  step "plain" {
+    http {
+      api  = http_api.other
+      path = "/plain"
+    }
+  }
+  output "name" { value = expr("steps.country.data.country.name") }
+}
+`)
+	o := &observer{}
+	tool, _ := cfg.Tool("chain")
+	res := tool.Call(engine.WithUpstreamObserver(context.Background(), o), []byte(`{}`))
+	if res.IsError {
+		t.Fatal(res.Text())
+	}
+	if got := strings.Join(o.seen, ", "); got != "http countries 2xx, http other 2xx" {
+		t.Errorf("upstream exchanges: %s", got)
 	}
 }

@@ -284,3 +284,58 @@ func writeFile(t *testing.T, name, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestImportGraphQLOverlay imports with an overlay, as a user curates an
+// API once: a tool renamed and described, an operation left out, a
+// variable fixed; then calls the curated tool against the server.
+func TestImportGraphQLOverlay(t *testing.T) {
+	srv := countriesServer(t)
+	dir := t.TempDir()
+	sdl, err := os.ReadFile("../../examples/countries/schema.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "schema.graphql"), string(sdl))
+	writeFile(t, filepath.Join(dir, "ops", "country.graphql"), "query GetCountry($code: ID!) {\n  country(code: $code) { name capital }\n}\n")
+	writeFile(t, filepath.Join(dir, "ops", "by_currency.graphql"), "query CountriesByCurrency($filter: CountryFilterInput) {\n  countries(filter: $filter) { code name }\n}\n")
+	writeFile(t, filepath.Join(dir, "curate.yaml"), `overlay: 1.0.0
+info: {title: Countries, version: "1"}
+actions:
+  - target: $.operations.GetCountry
+    update:
+      name: kenya
+      description: Kenya's name and capital.
+      variables: {code: {value: KE}}
+  - target: $.operations.CountriesByCurrency
+    remove: true
+  - target: $.operations.Continents
+    remove: true
+`)
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(dir, "countries.hcl")
+	code := Main([]string{"import", "graphql", "--schema", filepath.Join(dir, "schema.graphql"), "--name", "countries",
+		"--endpoint", srv.URL + "/graphql", "--overlay", filepath.Join(dir, "curate.yaml"), "-o", out, filepath.Join(dir, "ops")}, nil, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("import exited %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{
+		"2 operation files read: 1 imported, 0 skipped, 1 removed by an overlay.",
+		"warning: " + filepath.Join(dir, "curate.yaml") + ": actions[2]: the target $.operations.Continents selects nothing",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := Main([]string{"call", out, "kenya", "{}"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("call exited %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), `"capital": "Nairobi"`) {
+		t.Errorf("kenya answered %s", stdout.String())
+	}
+	stdout.Reset()
+	if code := Main([]string{"list", out}, nil, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "Kenya's name and capital.") || strings.Contains(stdout.String(), "countries_by_currency") {
+		t.Errorf("list exited %d:\n%s", code, stdout.String())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,9 +143,11 @@ func (a *app) importOpenAPI(spec, out string, force bool, tokenBudget int, overl
 		if err != nil {
 			return fmt.Errorf("read the overlay %s: %w", o, err)
 		}
-		if err := doc.ApplyOverlay(data, o); err != nil {
+		unmatched, err := doc.ApplyOverlay(data, o)
+		if err != nil {
 			return err
 		}
+		warnUnmatched(a.stderr, unmatched)
 	}
 	dir := "."
 	switch {
@@ -261,10 +264,11 @@ func estimateTokens(cfg *engine.Config) int {
 
 func (a *app) importGraphQLCmd() *cobra.Command {
 	var (
-		opts   gqlimport.Options
-		schema string
-		out    string
-		force  bool
+		opts     gqlimport.Options
+		schema   string
+		out      string
+		force    bool
+		overlays []string
 	)
 	c := &cobra.Command{
 		Use:   "graphql --schema SCHEMA OPERATION…",
@@ -280,6 +284,15 @@ its description the comment lines that open the file. The tools read the
 schema and the operation files with relative paths, so that an operation
 edited later is checked again at load.
 
+--overlay applies an OpenAPI Overlay (1.0) to the operations as the import
+reads them, so that curation written once survives new operation files and
+a new schema. Its targets name operations by their name (else their file's
+name without extension): $.operations.getNode, whose fields are name (the
+tool's), title, description, annotations (readOnlyHint, destructiveHint,
+idempotentHint, openWorldHint) and variables; a variable's are description,
+default, and value (a fixed value sent, no argument then). Removing an
+operation leaves it out; removing a variable leaves it out of the request.
+
 The configuration is loaded as serve would load it before anything is
 written: an import writes a file that validates, or nothing. A file whose
 operation does not validate against the schema is skipped, with its reason.`,
@@ -287,6 +300,13 @@ operation does not validate against the schema is skipped, with its reason.`,
 		RunE: func(cmd *cobra.Command, rest []string) error {
 			if schema == "" {
 				return usageError{errors.New("import graphql needs the API's schema: --schema schema.graphql (SDL) or --schema schema.json (an introspection result)")}
+			}
+			for _, o := range overlays {
+				data, err := openapi.ReadFile(o)
+				if err != nil {
+					return fmt.Errorf("read the overlay %s: %w", o, err)
+				}
+				opts.Overlays = append(opts.Overlays, gqlimport.Overlay{Location: o, Data: data})
 			}
 			return a.importGraphQL(schema, rest, out, force, opts)
 		},
@@ -298,6 +318,7 @@ operation does not validate against the schema is skipped, with its reason.`,
 	f.StringVar(&opts.Name, "name", "graphql", "the http_api's name, and the prefix of its variables")
 	f.StringVar(&opts.Endpoint, "endpoint", "", "the endpoint's URL, the default of the variable <name>_url")
 	f.StringVar(&opts.BearerEnv, "bearer-env", "", "the environment variable that holds a bearer token for the endpoint")
+	f.StringArrayVar(&overlays, "overlay", nil, "apply this OpenAPI Overlay file to the operations first (repeatable, in order): targets such as $.operations.getNode")
 	return c
 }
 
@@ -344,7 +365,12 @@ func (a *app) importGraphQL(schemaPath string, paths []string, out string, force
 	if err != nil {
 		return usageError{err}
 	}
-	fmt.Fprintf(a.stderr, "%d operation files read: %d imported, %d skipped.\n", len(ops), len(res.Imported), len(res.Skipped))
+	warnUnmatched(a.stderr, res.Unmatched)
+	removed := ""
+	if len(opts.Overlays) > 0 {
+		removed = fmt.Sprintf(", %d removed by an overlay", len(res.Hidden))
+	}
+	fmt.Fprintf(a.stderr, "%d operation files read: %d imported, %d skipped%s.\n", len(ops), len(res.Imported), len(res.Skipped), removed)
 	for _, s := range res.Skipped {
 		fmt.Fprintf(a.stderr, "  skipped %s: %s\n", s.Path, s.Reason)
 	}
@@ -371,6 +397,9 @@ func (a *app) importGraphQL(schemaPath string, paths []string, out string, force
 	cfg, files, diags := load.Load(load.Options{Registry: registry(), LookupEnv: func(string) (string, bool) { return "", false }}, staged.Name())
 	if diags.HasErrors() {
 		a.report(files, diags, nil)
+		if len(opts.Overlays) > 0 {
+			return errors.New("the configuration made from these operations and overlays does not load, so nothing was written: check the overlays' names, defaults and values against the errors above (and if they are right, report it with the schema, the operations and the overlays)")
+		}
 		return errors.New("the configuration made from these operations does not load, so nothing was written; this is a bug in mcpdecl import: please report it with the schema and the operations")
 	}
 	_ = cfg.Close()
@@ -425,4 +454,12 @@ func relativeTo(dir, path string) (string, error) {
 		return "", err
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// warnUnmatched warns of an overlay's actions whose target selects
+// nothing: the document may have changed under the overlay.
+func warnUnmatched(w io.Writer, unmatched []string) {
+	for _, u := range unmatched {
+		fmt.Fprintf(w, "warning: %s selects nothing; check it against the document\n", u)
+	}
 }

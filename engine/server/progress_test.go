@@ -65,6 +65,25 @@ tool "pages" {
   }
 }
 
+tool "three" {
+  description = "Three steps, each an upstream's page."
+  step "first" {
+    http { url = "%[1]s/pages" }
+  }
+  step "second" {
+    http {
+      url   = "%[1]s/pages"
+      query = { page = expr("steps.first.body.next") }
+    }
+  }
+  step "third" {
+    http {
+      url   = "%[1]s/pages"
+      query = { page = expr("steps.second.body.next") }
+    }
+  }
+}
+
 tool "slow" {
   description = "Waits for its upstream."
   http {
@@ -167,7 +186,8 @@ func progressServer(t *testing.T, opts server.Options, pc *progressClient) *serv
 // notifications/progress with that token: the lines of a program that
 // match its progress pattern (redacted), at most one per
 // MinProgressInterval but always the last; an upstream's pages out of
-// max_pages; and, for a slow upstream, a heartbeat whose progress is the
+// max_pages; a multi-step tool's steps, one notification as each starts;
+// and, for a slow upstream, a heartbeat whose progress is the
 // seconds the call has run (over stdio). A call without a token is sent
 // none. Over stdio, and over stateless HTTP on both revisions.
 func TestProgress(t *testing.T) {
@@ -210,6 +230,7 @@ func TestProgress(t *testing.T) {
 
 			call("steps", nil)
 			call("fast", nil)
+			call("three", nil)
 			time.Sleep(50 * time.Millisecond) // time for a stray notification to arrive
 			pc.mu.Lock()
 			if len(pc.got) > 0 {
@@ -241,6 +262,16 @@ func TestProgress(t *testing.T) {
 			got = pc.await(3)
 			if len(got) < 2 || got[0].Progress != 1 || got[len(got)-1].Progress != 3 || got[0].Total != 3 || got[0].Message != "page 1 read, 1 items so far" {
 				t.Errorf("pages: got %+v, want page 1 of 3 first and page 3 of 3 last", got)
+			}
+
+			// A multi-step tool: a notification as each step starts,
+			// however soon after the one before.
+			pc.reset()
+			call("three", "tok-three")
+			got = pc.await(2)
+			want = []string{"tok-three 0/3 step first", "tok-three 1/3 step second", "tok-three 2/3 step third"}
+			if got := notes(got); !slices.Equal(got, want) {
+				t.Errorf("three: got %+v, want %+v", got, want)
 			}
 
 			if transport != "stdio" {

@@ -17,6 +17,8 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/mcpdecl/mcpdecl/importer/overlay"
 )
 
 // Options say what to write.
@@ -32,6 +34,9 @@ type Options struct {
 	// Schema is the schema's path as the configuration names it (relative
 	// to the file written).
 	Schema string
+	// Overlays curate the tools (names, descriptions, annotations,
+	// arguments; operations left out), applied in order.
+	Overlays []Overlay
 }
 
 // Operation is one operation file.
@@ -57,6 +62,11 @@ type Result struct {
 	Skipped []Skip
 	// Env names the environment variables the configuration reads.
 	Env []string
+	// Hidden are the operations the overlays removed, by their key in the
+	// overlays' tree.
+	Hidden []string
+	// Unmatched are the overlays' actions whose target selected nothing.
+	Unmatched []string
 }
 
 // maxDepth bounds how deep input objects are written into an argument's
@@ -92,13 +102,33 @@ func Import(schema *ast.Schema, ops []Operation, opts Options) (*Result, error) 
 		api.AppendNewBlock("auth", nil).Body().SetAttributeTraversal("bearer", traversal("var", opts.Name+"_token"))
 	}
 
-	used := map[string]bool{}
+	var tools []*toolDecl
+	keys := map[string]bool{}
 	for _, op := range ops {
 		t, err := tool(schema, op)
 		if err != nil {
 			res.Skipped = append(res.Skipped, Skip{Path: op.Path, Reason: err.Error()})
 			continue
 		}
+		key := t.key
+		for i := 2; keys[key]; i++ {
+			key = fmt.Sprintf("%s_%d", t.key, i)
+		}
+		keys[key] = true
+		t.key = key
+		tools = append(tools, t)
+	}
+	if len(opts.Overlays) > 0 {
+		var skipped []Skip
+		var err error
+		tools, skipped, res.Hidden, res.Unmatched, err = applyOverlays(tools, opts.Overlays)
+		if err != nil {
+			return nil, err
+		}
+		res.Skipped = append(res.Skipped, skipped...)
+	}
+	used := map[string]bool{}
+	for _, t := range tools {
 		name := t.name
 		for i := 2; used[name]; i++ {
 			name = fmt.Sprintf("%s_%d", t.name, i)
@@ -131,10 +161,13 @@ func traversal(names ...string) hcl.Traversal {
 
 // toolDecl is one tool to write.
 type toolDecl struct {
-	name, description string
-	op                Operation
-	args              []argDecl
-	outputs           []outputDecl
+	// key names the operation in an overlay's tree.
+	key                      string
+	name, title, description string
+	hints                    map[string]bool // annotations an overlay set, by MCP's names
+	op                       Operation
+	args                     []argDecl
+	outputs                  []outputDecl
 }
 
 type argDecl struct {
@@ -142,6 +175,11 @@ type argDecl struct {
 	schema                 map[string]any // instead of typ, for enums and input objects
 	optional               bool
 	def                    any // the variable's default, or nil
+	// omitted is a variable an overlay took out: no argument, not sent.
+	omitted bool
+	// value, when not nil, is what an overlay fixed the variable to: no
+	// argument, always sent.
+	value any
 }
 
 type outputDecl struct {
@@ -166,7 +204,7 @@ func tool(schema *ast.Schema, op Operation) (*toolDecl, error) {
 	if o.Operation == ast.Subscription {
 		return nil, errors.New("it is a subscription, which a tool's one request and one answer cannot serve")
 	}
-	t := &toolDecl{op: op, name: snake(o.Name)}
+	t := &toolDecl{op: op, key: treeKey(o.Name, op), name: snake(o.Name)}
 	if t.name == "" {
 		base := path.Base(op.Path)
 		t.name = snake(strings.TrimSuffix(base, path.Ext(base)))
@@ -442,8 +480,22 @@ func addFields(props map[string]any, required *[]any, set ast.SelectionSet, sche
 // write writes the tool block.
 func (t *toolDecl) write(body *hclwrite.Body, opts Options) {
 	blk := body.AppendNewBlock("tool", []string{t.name}).Body()
+	if t.title != "" {
+		blk.SetAttributeValue("title", cty.StringVal(t.title))
+	}
 	blk.SetAttributeValue("description", cty.StringVal(t.description))
+	if len(t.hints) > 0 {
+		an := blk.AppendNewBlock("annotations", nil).Body()
+		for i, name := range overlay.HintNames {
+			if v, ok := t.hints[name]; ok {
+				an.SetAttributeValue(overlay.HintAttrs[i], cty.BoolVal(v))
+			}
+		}
+	}
 	for _, a := range t.args {
+		if a.omitted || a.value != nil {
+			continue
+		}
 		ab := blk.AppendNewBlock("arg", []string{a.name}).Body()
 		if a.typ != "" && a.typ != "string" {
 			ab.SetAttributeRaw("type", typeTokens(a.typ))
@@ -465,11 +517,18 @@ func (t *toolDecl) write(body *hclwrite.Body, opts Options) {
 	g.SetAttributeTraversal("api", traversal("http_api", opts.Name))
 	g.SetAttributeValue("schema", cty.StringVal(opts.Schema))
 	g.SetAttributeRaw("query", hclwrite.TokensForFunctionCall("file", hclwrite.TokensForValue(cty.StringVal(t.op.Path))))
-	if len(t.args) > 0 {
-		attrs := make([]hclwrite.ObjectAttrTokens, len(t.args))
-		for i, a := range t.args {
-			attrs[i] = hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.name), Value: exprTokens("args." + a.name)}
+	var attrs []hclwrite.ObjectAttrTokens
+	for _, a := range t.args {
+		value := exprTokens("args." + a.name)
+		switch {
+		case a.omitted:
+			continue
+		case a.value != nil:
+			value = valueTokens(a.value)
 		}
+		attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.name), Value: value})
+	}
+	if len(attrs) > 0 {
 		g.SetAttributeRaw("variables", hclwrite.TokensForObject(attrs))
 	}
 	for _, o := range t.outputs {

@@ -70,3 +70,87 @@ func TestSnake(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlay curates an import with an overlay: a tool renamed, titled,
+// described and annotated, an operation left out, a variable fixed, one
+// given a default, one left out of the request, and one that cannot be.
+func TestOverlay(t *testing.T) {
+	schema, err := gqlschema.Parse("s.graphql", []byte(testSDL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := []Operation{
+		{Path: "ops/node.graphql", Text: "query getNode($id: ID!) { node(id: $id) { id name } }"},
+		{Path: "ops/search.graphql", Text: "query Search($q: Query2!, $kind: Kind = A) { search(q: $q, kind: $kind) { id } }"},
+		{Path: "ops/rename.graphql", Text: "mutation($input: RenameInput!) { rename(input: $input) { id } }"},
+		{Path: "ops/other.graphql", Text: "query Other($id: ID!) { node(id: $id) { id } }"},
+	}
+	overlay := `overlay: 1.0.0
+info: {title: curation, version: "1"}
+actions:
+  - target: $.operations.getNode
+    update:
+      name: node_by_id
+      title: One node
+      description: One node by its id.
+      annotations: {idempotentHint: true, openWorldHint: false}
+  - target: $.operations.getNode.variables.id
+    update: {description: The node's id., default: "1"}
+  - target: $.operations.rename
+    remove: true
+  - target: $.operations.Search.variables.kind
+    remove: true
+  - target: $.operations.Search.variables.q
+    update: {value: {text: widgets}}
+  - target: $.operations.Other.variables.id
+    remove: true
+  - target: $.operations.gone
+    update: {name: x}
+`
+	res, err := Import(schema, ops, Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(overlay)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Imported, ","); got != "node_by_id,search" {
+		t.Errorf("imported %s", got)
+	}
+	if len(res.Hidden) != 1 || res.Hidden[0] != "rename" {
+		t.Errorf("hidden %v", res.Hidden)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Path != "ops/other.graphql" || !strings.Contains(res.Skipped[0].Reason, "take $id out of its arguments, but the operation requires it") {
+		t.Errorf("skipped %+v", res.Skipped)
+	}
+	if len(res.Unmatched) != 1 || res.Unmatched[0] != "o.yaml: actions[6]: the target $.operations.gone" {
+		t.Errorf("unmatched %q", res.Unmatched)
+	}
+	hcl := strings.Join(strings.Fields(string(res.Data)), " ")
+	for _, want := range []string{
+		`tool "node_by_id" { title = "One node" description = "One node by its id." annotations { idempotent_hint = true open_world_hint = false }`,
+		`arg "id" { description = "The node's id." default = "1" }`,
+		`variables = { q = { text = "widgets" } }`, // kind left out, q fixed
+	} {
+		if !strings.Contains(hcl, want) {
+			t.Errorf("the configuration lacks %s:\n%s", want, hcl)
+		}
+	}
+	if strings.Contains(hcl, `arg "q"`) || strings.Contains(hcl, `arg "kind"`) {
+		t.Errorf("a fixed or removed variable is still an argument:\n%s", hcl)
+	}
+
+	for overlay, want := range map[string]string{
+		"update: {descripton: x}":         "the overlays make operations.getNode have descripton, which import graphql does not read: it reads name, title, description, annotations, variables",
+		"update: {name: 'a b'}":           `the overlays make operations.getNode named "a b"`,
+		"update: {annotations: {ro: 1}}":  "the overlays make operations.getNode have annotations.ro: annotations take readOnlyHint",
+		"update: {variables: {nope: {}}}": "the overlays make operations.getNode have variables.nope, which the operation does not declare",
+	} {
+		doc := "overlay: 1.0.0\nactions:\n  - target: $.operations.getNode\n    " + overlay + "\n"
+		_, err := Import(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(doc)}}})
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: got %v, want %s…", overlay, err, want)
+		}
+	}
+	add := "overlay: 1.0.0\nactions:\n  - target: $.operations\n    update: {made_up: {name: x}}\n"
+	if _, err := Import(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(add)}}}); err == nil || !strings.Contains(err.Error(), "operations.made_up, which no operation file holds") {
+		t.Errorf("an added operation: %v", err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mcpdecl/mcpdecl/importer/overlay"
 )
 
 // tool is one tool to write, built from an operation.
@@ -151,8 +153,8 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 // hintNames are the MCP annotations an imported tool gives, as
 // x-mcp-annotations names them; hintAttrs are their attributes in HCL.
 var (
-	hintNames = [...]string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
-	hintAttrs = [...]string{"read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint"}
+	hintNames = overlay.HintNames
+	hintAttrs = overlay.HintAttrs
 )
 
 // annotate sets a tool's annotations from what its method means in HTTP:

@@ -123,7 +123,7 @@ actions:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := spec.ApplyOverlay([]byte(overlay), "keep.yaml"); err != nil {
+	if _, err := spec.ApplyOverlay([]byte(overlay), "keep.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Import(spec, Options{Source: "google.yaml"})

@@ -309,7 +309,7 @@ actions:
     update:
       x-mcp-annotations: {readOnlyHint: true, idempotentHint: true, openWorldHint: false, readOnly: true}
 `
-	if err := spec.ApplyOverlay([]byte(overlay), "o.yaml"); err != nil {
+	if _, err := spec.ApplyOverlay([]byte(overlay), "o.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Import(spec, Options{BaseURL: "https://pets.example.com"})

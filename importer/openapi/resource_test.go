@@ -100,7 +100,7 @@ actions:
   - target: $.paths['/stats.csv'].get
     update: {x-mcp-resource: "yes"}
 `
-	if err := spec.ApplyOverlay([]byte(overlay), "resources.yaml"); err != nil {
+	if _, err := spec.ApplyOverlay([]byte(overlay), "resources.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Import(spec, Options{})
