@@ -64,10 +64,12 @@ type Result struct {
 	// result served from the cache; nil for most.
 	Meta map[string]any
 
-	// Question, when not nil, is what the call asks before its action
-	// runs: the server sends it to the client as an input request, and
-	// the result has no content.
-	Question *Question
+	// Questions, when not empty, are what the call asks before it goes
+	// on: the server sends them to the client as the input requests of an
+	// input_required result, with State, the signed request state the
+	// client echoes; the result has no content.
+	Questions []*Question
+	State     string
 	// StateError, when not nil, is a request state refused: the server
 	// answers it with a protocol error.
 	StateError *StateError

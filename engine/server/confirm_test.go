@@ -454,8 +454,8 @@ request_states {
 	}
 	args := json.RawMessage(`{"id": "5"}`)
 	ctx := engine.WithAsking(context.Background(), &engine.Asking{Able: true})
-	q := tools[0].Call(ctx, args).Question
-	if q == nil {
+	q := tools[0].Call(ctx, args)
+	if q.Questions == nil {
 		t.Fatal("not asked")
 	}
 	answer := engine.WithAsking(context.Background(), &engine.Asking{Able: true, State: q.State,

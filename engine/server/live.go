@@ -424,8 +424,8 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
 		}
 		var out *mcp.CallToolResult
-		if res.Question != nil {
-			out = askResult(res.Question)
+		if res.Questions != nil {
+			out = askResult(res)
 		} else {
 			out = Result(res)
 			resultForRevision(out, req.ProtocolVersion())
@@ -444,6 +444,9 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 		}
 		if asking != nil && asking.SamplingUndeclared && res.Confirmation == engine.SamplingRefused {
 			return nil, missingSampling(name)
+		}
+		if asking != nil && asking.RootsUndeclared && res.Confirmation == engine.RootsRefused {
+			return nil, missingRoots(name)
 		}
 		return out, nil
 	}
