@@ -266,7 +266,7 @@ var testSpec = &spec.Block{
 		spec.String("tool", "is the name of the tool the test calls"),
 		spec.String("resource", "is the URI the test reads: a resource's or a template's"),
 		spec.String("prompt", "is the name of the prompt the test gets"),
-		spec.Any("args", "are the call's arguments, an object; a prompt's are text").DefaultIs("{}"),
+		spec.Any("args", "are the call's arguments, an object; a prompt's are text; path.dir is the test file's directory, absolute, as in \"${path.dir}/testdata/notes.txt\"").DefaultIs("{}"),
 		spec.Any("answer", `is how the person answers the tool's confirmation or question: "accept", "decline", "cancel", or an object of the form's fields (which accepts)`),
 		spec.String("model_answer", `is the text the client's model answers a tool's sample action with, such as "Paris."`),
 		spec.List("roots", spec.KindString, `are the client's roots, which a tool with an argument within_roots (or a roots block) asks for: file:// URIs, or paths relative to the test file's directory, such as ["testdata"]`),
@@ -327,7 +327,11 @@ func ParseSources(names []string, sources map[string][]byte, lookupEnv func(stri
 		if more.HasErrors() {
 			continue
 		}
-		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv)}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines}
+		// path.dir is the test file's directory, absolute: for arguments
+		// that are paths, such as those within_roots.
+		abs, _ := filepath.Abs(filepath.Dir(name))
+		vars := map[string]cty.Value{"path": cty.ObjectVal(map[string]cty.Value{"dir": cty.StringVal(abs)})}
+		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv), Variables: vars}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines}
 		d.dctx = &engine.DecodeContext{EvalContext: d.ctx, Dir: d.dir, Redactor: &engine.Redactor{}}
 		f := d.file(name, hf.Body)
 		diags = append(diags, d.diags...)
@@ -508,6 +512,9 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 			if !strings.HasPrefix(r, "file://") {
 				if !filepath.IsAbs(r) {
 					r = filepath.Join(d.dir, r)
+				}
+				if abs, err := filepath.Abs(r); err == nil {
+					r = abs
 				}
 				r = (&url.URL{Scheme: "file", Path: filepath.ToSlash(r)}).String()
 				if !strings.HasPrefix(r, "file:///") {
