@@ -321,7 +321,7 @@ type stateSigner struct {
 
 // maxStateBytes caps the request state a client may send back: it
 // carries the answers of the earlier rounds of a call (see [round]).
-const maxStateBytes = 64 << 10
+const maxStateBytes = 16 << 10 // well within the 64 KiB a request's envelope may add to its arguments
 
 // stateClaims is what a request state says.
 type stateClaims struct {
