@@ -79,7 +79,7 @@ func (d Decision) String() string {
 // input_required result (2026-07-28), which a session of an earlier
 // revision turns into elicitation/create, sampling/createMessage and
 // roots/list; the client calls again with the answers, each under its
-// Key, and the round's signed request state ([Result.State]).
+// Key, and the round's signed request state ([Round.State]).
 type Question struct {
 	Key     string
 	Message string
@@ -91,6 +91,13 @@ type Question struct {
 	Sample *SampleRequest
 	// Roots makes the question roots/list: the client's roots.
 	Roots bool
+}
+
+// Round is what a call asks in one round: its questions, and the signed
+// request state the client echoes with the answers.
+type Round struct {
+	Questions []*Question
+	State     string
 }
 
 // Root is one of the client's roots: a file:// URI, and a name for

@@ -44,10 +44,10 @@ func askAndAnswer(t *testing.T, tool *Tool, caller string, args string, answer A
 	t.Helper()
 	ctx := WithAsking(WithCaller(context.Background(), Caller{ID: caller}), &Asking{Able: true})
 	res := tool.Call(ctx, json.RawMessage(args))
-	if len(res.Questions) != 1 || res.Questions[0].Message != "Sure?" || res.State == "" || res.Confirmation != ConfirmAsked {
+	if res.Round == nil || len(res.Round.Questions) != 1 || res.Round.Questions[0].Message != "Sure?" || res.Round.State == "" || res.Confirmation != ConfirmAsked {
 		t.Fatalf("the first call did not ask: %+v", res)
 	}
-	state := res.State
+	state := res.Round.State
 	if change != nil {
 		state = change(state)
 	}
@@ -109,13 +109,13 @@ func TestRequestState(t *testing.T) {
 	rotated := confirmTool(t, strings.Repeat("n", 32), strings.Repeat("o", 32))
 	ctx := WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true})
 	q := old.Call(ctx, json.RawMessage(args))
-	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true, State: q.State, Answers: map[string]Answer{"confirm": accept}})
+	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true, State: q.Round.State, Answers: map[string]Answer{"confirm": accept}})
 	if res := rotated.Call(ctx, json.RawMessage(args)); res.IsError {
 		t.Errorf("a state of the old key was refused during the rotation: %+v", res)
 	}
 	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true})
 	q = old.Call(ctx, json.RawMessage(args))
-	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true, State: q.State, Answers: map[string]Answer{"confirm": accept}})
+	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true, State: q.Round.State, Answers: map[string]Answer{"confirm": accept}})
 	refusedWith("another key", tool.Call(ctx, json.RawMessage(args)), "signature")
 }
 
@@ -143,7 +143,7 @@ func TestConfirmAnswers(t *testing.T) {
 		}
 	}
 	ctx := WithAsking(context.Background(), &Asking{Able: true, Answers: map[string]Answer{"confirm": {Action: AnswerAccept, Content: map[string]any{"why": "old"}}}})
-	if res := tool.Call(ctx, json.RawMessage(args)); res.Questions == nil {
+	if res := tool.Call(ctx, json.RawMessage(args)); res.Round == nil {
 		t.Errorf("an answer without a state was taken: %+v", res)
 	}
 	ctx = WithAsking(context.Background(), &Asking{Able: true, State: "x", Answers: map[string]Answer{"confirm": {Action: AnswerAccept}}})
@@ -171,23 +171,23 @@ func TestAskArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	able := WithAsking(context.Background(), &Asking{Able: true})
-	if res := tool.Call(able, json.RawMessage(`{"name": "Ada"}`)); res.Questions != nil || res.Text() != "Hello, Ada" {
+	if res := tool.Call(able, json.RawMessage(`{"name": "Ada"}`)); res.Round != nil || res.Text() != "Hello, Ada" {
 		t.Errorf("a call with the argument: %+v", res)
 	}
 	ask := func(sent string) *Result {
 		t.Helper()
 		res := tool.Call(able, json.RawMessage(sent))
-		if len(res.Questions) != 1 || res.Questions[0].Key != ArgumentsKey || res.Questions[0].Message != "Your name?" {
+		if res.Round == nil || len(res.Round.Questions) != 1 || res.Round.Questions[0].Key != ArgumentsKey || res.Round.Questions[0].Message != "Your name?" {
 			t.Fatalf("%s: not asked: %+v", sent, res)
 		}
 		return res
 	}
 	q := ask(`{"greeting": "Hi"}`)
-	if props := q.Questions[0].Schema["properties"].(map[string]any); len(props) != 1 || props["name"] == nil {
+	if props := q.Round.Questions[0].Schema["properties"].(map[string]any); len(props) != 1 || props["name"] == nil {
 		t.Errorf("the form asks for %v, want name alone", props)
 	}
 	answer := func(q *Result, sent string, content map[string]any) *Result {
-		ctx := WithAsking(context.Background(), &Asking{Able: true, State: q.State, Answers: map[string]Answer{ArgumentsKey: {Action: AnswerAccept, Content: content}}})
+		ctx := WithAsking(context.Background(), &Asking{Able: true, State: q.Round.State, Answers: map[string]Answer{ArgumentsKey: {Action: AnswerAccept, Content: content}}})
 		return tool.Call(ctx, json.RawMessage(sent))
 	}
 	if res := answer(q, `{"greeting": "Hi"}`, map[string]any{"name": "Ada", "greeting": "Bye"}); res.IsError || res.Text() != "Hi, Ada" {

@@ -64,12 +64,11 @@ type Result struct {
 	// result served from the cache; nil for most.
 	Meta map[string]any
 
-	// Questions, when not empty, are what the call asks before it goes
-	// on: the server sends them to the client as the input requests of an
-	// input_required result, with State, the signed request state the
-	// client echoes; the result has no content.
-	Questions []*Question
-	State     string
+	// Round, when not nil, is what the call asks before it goes on: the
+	// server sends it to the client as an input_required result, and the
+	// result has no content. (A pointer: a result of a tool that asks
+	// nothing is no larger for it.)
+	Round *Round
 	// StateError, when not nil, is a request state refused: the server
 	// answers it with a protocol error.
 	StateError *StateError

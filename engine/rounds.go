@@ -108,7 +108,7 @@ func (t *Tool) asked(ctx context.Context, r *round) *Result {
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	res := &Result{Questions: r.pending, State: state}
+	res := &Result{Round: &Round{Questions: r.pending, State: state}}
 	if confirms {
 		res.Confirmation = ConfirmAsked
 	}

@@ -457,7 +457,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 		return t.cachedCall(ctx, caller, raw)
 	}
 	res, sec := t.call(ctx, raw)
-	if res.Questions != nil {
+	if res.Round != nil {
 		return res // its message was cleaned and redacted already
 	}
 	return t.finish(res, sec)

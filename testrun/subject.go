@@ -109,12 +109,12 @@ func callTool(ctx context.Context, tool *engine.Tool, t *Test) *outcome {
 	a := asking
 	for range maxRounds {
 		res := tool.Call(engine.WithAsking(ctx, &a), t.Args)
-		if res.Questions == nil {
+		if res.Round == nil {
 			return toolOutcome(tool, res)
 		}
 		a = asking
-		a.State, a.Answers = res.State, map[string]engine.Answer{}
-		for _, q := range res.Questions {
+		a.State, a.Answers = res.Round.State, map[string]engine.Answer{}
+		for _, q := range res.Round.Questions {
 			switch {
 			case q.Sample != nil:
 				a.Answers[q.Key] = engine.Answer{Sample: &engine.SampleAnswer{Role: "assistant", Text: *t.ModelAnswer, Model: "mcpdecl-test", StopReason: "endTurn"}}

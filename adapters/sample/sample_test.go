@@ -85,27 +85,27 @@ tool "t" {
 	tool, _ := cfg.Tool("t")
 	ctx := context.Background()
 	first := tool.Call(engine.WithAsking(ctx, &engine.Asking{Sampling: true}), []byte(`{"a": "hi"}`))
-	if len(first.Questions) != 1 {
+	if first.Round == nil || len(first.Round.Questions) != 1 {
 		t.Fatalf("the first call: %+v, want a sampling question", first)
 	}
-	q := first.Questions[0]
-	if q.Sample == nil || q.Sample.Messages[0].Text != "Say hi" || q.Key != "sample" || first.State == "" {
+	q := first.Round.Questions[0]
+	if q.Sample == nil || q.Sample.Messages[0].Text != "Say hi" || q.Key != "sample" || first.Round.State == "" {
 		t.Fatalf("the first call: %+v, want a sampling question", first)
 	}
 	answer := func(state, args string) *engine.Result {
 		return tool.Call(engine.WithAsking(ctx, &engine.Asking{Sampling: true, State: state,
 			Answers: map[string]engine.Answer{"sample": {Sample: &engine.SampleAnswer{Role: "assistant", Text: "hi\x1b]0;owned\x07!", Model: "m"}}}}), []byte(args))
 	}
-	if r := answer(first.State, `{"a": "other"}`); r.StateError == nil {
+	if r := answer(first.Round.State, `{"a": "other"}`); r.StateError == nil {
 		t.Errorf("other arguments: %+v, want the state refused", r)
 	}
-	if r := answer(first.State+"x", `{"a": "hi"}`); r.StateError == nil {
+	if r := answer(first.Round.State+"x", `{"a": "hi"}`); r.StateError == nil {
 		t.Errorf("a changed state: %+v, want it refused", r)
 	}
-	if r := answer(first.State, `{"a": "hi"}`); r.IsError || r.Text() != "model said: hi!" {
+	if r := answer(first.Round.State, `{"a": "hi"}`); r.IsError || r.Text() != "model said: hi!" {
 		t.Errorf("the answer: %q, want it without the terminal control", r.Text())
 	}
-	if r := answer(first.State, `{"a": "hi"}`); r.StateError == nil || !strings.Contains(r.StateError.Error(), "answered already") {
+	if r := answer(first.Round.State, `{"a": "hi"}`); r.StateError == nil || !strings.Contains(r.StateError.Error(), "answered already") {
 		t.Errorf("replayed: %+v, want the state refused", r)
 	}
 	r := tool.Call(engine.WithAsking(ctx, &engine.Asking{SamplingWhy: "the client did not declare the sampling capability"}), []byte(`{"a": "hi"}`))

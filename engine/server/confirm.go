@@ -123,8 +123,8 @@ func sampleAnswer(role mcp.Role, model, stop string, content ...mcp.Content) *en
 // input requests of its questions (elicitation in form mode, sampling,
 // roots/list), with the signed state.
 func askResult(res *engine.Result) *mcp.CallToolResult {
-	requests := make(mcp.InputRequestMap, len(res.Questions))
-	for _, q := range res.Questions {
+	requests := make(mcp.InputRequestMap, len(res.Round.Questions))
+	for _, q := range res.Round.Questions {
 		switch {
 		case q.Sample != nil:
 			requests[q.Key] = sampleParams(q.Sample)
@@ -134,7 +134,7 @@ func askResult(res *engine.Result) *mcp.CallToolResult {
 			requests[q.Key] = &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}
 		}
 	}
-	return &mcp.CallToolResult{InputRequests: requests, RequestState: res.State}
+	return &mcp.CallToolResult{InputRequests: requests, RequestState: res.Round.State}
 }
 
 // missingElicitation is the protocol error of 2026-07-28 for a call that

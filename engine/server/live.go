@@ -424,7 +424,7 @@ func (l *Live) handler(g *generation, t *engine.Tool) mcp.ToolHandler {
 			l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
 		}
 		var out *mcp.CallToolResult
-		if res.Questions != nil {
+		if res.Round != nil {
 			out = askResult(res)
 		} else {
 			out = Result(res)
