@@ -93,12 +93,14 @@ func (c Caller) Value() map[string]any {
 type programVarsKey struct{}
 
 // programVars are the variables of a call's programs besides args, when
-// they read some: the caller, the answers of a confirmation, and in a step
+// they read some: the caller, the answers of a confirmation, the client's
+// roots, and in a step
 // of a multi-step tool the results of the steps before it and the item of
 // its for_each.
 type programVars struct {
 	caller, confirm map[string]any
 	steps, each     map[string]any
+	roots           []any
 }
 
 // CallerValue is the caller as the programs of the call under way read
@@ -124,6 +126,9 @@ func ProgramEnv(ctx context.Context, args map[string]any) map[string]any {
 		if v.confirm != nil {
 			env["confirm"] = v.confirm
 		}
+		if v.roots != nil {
+			env["roots"] = v.roots
+		}
 		if v.steps != nil {
 			env["steps"] = v.steps
 		}
@@ -139,7 +144,7 @@ func ProgramEnv(ctx context.Context, args map[string]any) map[string]any {
 func withStepVars(ctx context.Context, steps, each map[string]any) context.Context {
 	v := &programVars{steps: steps, each: each}
 	if outer, _ := ctx.Value(programVarsKey{}).(*programVars); outer != nil {
-		v.caller, v.confirm = outer.caller, outer.confirm
+		v.caller, v.confirm, v.roots = outer.caller, outer.confirm, outer.roots
 	}
 	return context.WithValue(ctx, programVarsKey{}, v)
 }

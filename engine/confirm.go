@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -9,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -64,29 +64,47 @@ const (
 	ConfirmRefused                   // the client cannot be asked, or its answer or state was refused: nothing ran
 	ConfirmUnasked                   // the client cannot be asked, and without_elicitation = "run": the action ran
 	SamplingRefused                  // the client cannot be asked for its model's answer (sampling): nothing ran
+	RootsRefused                     // the client cannot be asked for its roots: nothing ran
 )
 
 // String is the decision as the audit log writes it: "accepted"; "" for
-// ConfirmNone and SamplingRefused (no confirmation: the error says why).
+// ConfirmNone, SamplingRefused and RootsRefused (no confirmation: the
+// error says why).
 func (d Decision) String() string {
-	return [...]string{"", "asked", "accepted", "declined", "cancelled", "refused", "unasked", ""}[d]
+	return [...]string{"", "asked", "accepted", "declined", "cancelled", "refused", "unasked", "", ""}[d]
 }
 
-// Question is what a call asks before its action runs. The server sends it
-// as an input request of an input_required result (2026-07-28), which a
-// session of an earlier revision turns into elicitation/create; the client
-// calls again with the answer, under Key, and State.
+// Question is one thing a call asks before its action runs. The server
+// sends the questions of a round as the input requests of an
+// input_required result (2026-07-28), which a session of an earlier
+// revision turns into elicitation/create, sampling/createMessage and
+// roots/list; the client calls again with the answers, each under its
+// Key, and the round's signed request state ([Round.State]).
 type Question struct {
 	Key     string
 	Message string
 	// Schema is the form, as elicitation's requestedSchema.
 	Schema map[string]any
-	// State is the signed request state the client echoes.
-	State string
 	// Sample, when not nil, makes the question one to the client's model
 	// (sampling/createMessage) instead of a form: Message and Schema are
 	// then empty.
 	Sample *SampleRequest
+	// Roots makes the question roots/list: the client's roots.
+	Roots bool
+}
+
+// Round is what a call asks in one round: its questions, and the signed
+// request state the client echoes with the answers.
+type Round struct {
+	Questions []*Question
+	State     string
+}
+
+// Root is one of the client's roots: a file:// URI, and a name for
+// people.
+type Root struct {
+	URI  string `json:"u"`
+	Name string `json:"n,omitempty"`
 }
 
 // Answer is a client's answer to a [Question].
@@ -96,6 +114,10 @@ type Answer struct {
 	// Sample is the model's answer to a question with a Sample, and
 	// Action is then empty.
 	Sample *SampleAnswer
+	// Roots are the client's roots, the answer to a question of Roots
+	// (IsRoots is then set, for an answer of none).
+	Roots   []Root
+	IsRoots bool
 }
 
 // Asking is what the client of a call can be asked, and what it answered:
@@ -124,6 +146,11 @@ type Asking struct {
 	Sampling           bool
 	SamplingWhy        string
 	SamplingUndeclared bool
+	// Roots is true when the client can be asked for its roots
+	// (roots/list); RootsWhy and RootsUndeclared as for sampling.
+	Roots           bool
+	RootsWhy        string
+	RootsUndeclared bool
 }
 
 type askingKey struct{}
@@ -149,9 +176,10 @@ func (e *StateError) Error() string {
 }
 
 // confirmAnswer is what the confirmation decided: res, when not nil, ends
-// the call (a question, a decline, a refusal); else the action runs, and
-// its programs read values as confirm.
-func (t *Tool) confirmAnswer(ctx context.Context, args map[string]any, redact func(string) string) (res *Result, values map[string]any) {
+// the call (a decline, a refusal); asked, that its question was added to
+// the round (r), whose other questions may join it; else the action runs,
+// and its programs read values as confirm.
+func (t *Tool) confirmAnswer(ctx context.Context, r *round, args map[string]any, redact func(string) string) (res *Result, values map[string]any, asked bool) {
 	c := t.spec.Confirm
 	a := askingFrom(ctx)
 	if a == nil || !a.Able {
@@ -160,22 +188,21 @@ func (t *Tool) confirmAnswer(ctx context.Context, args map[string]any, redact fu
 			why = a.Why
 		}
 		if c.RunWithout {
-			return nil, t.formDefaults()
+			return nil, t.formDefaults(), false
 		}
-		r := errorResult(fmt.Sprintf("the tool %s asks the person for confirmation before it runs, and %s, so nothing was done; use a client that supports elicitation (form mode)", t.spec.Name, why))
-		r.Confirmation = ConfirmRefused
-		return r, nil
+		res := errorResult(fmt.Sprintf("the tool %s asks the person for confirmation before it runs, and %s, so nothing was done; use a client that supports elicitation (form mode)", t.spec.Name, why))
+		res.Confirmation = ConfirmRefused
+		return res, nil, false
 	}
-	ans, answered := a.Answers[c.Key]
-	if !answered || a.State == "" {
-		// A first call, or answers to other questions, or an answer
-		// without the state of a question asked: ask.
-		return t.ask(ctx, args, redact), nil
-	}
-	if err := t.states.verify(ctx, a.State, t.spec.Name, args); err != nil {
-		r := refused(OutcomeInvalid, err.Error())
-		r.StateError, r.Confirmation = err, ConfirmRefused
-		return r, nil
+	ans, answered := r.answers[c.Key]
+	if !answered {
+		// A first call, or answers to other questions: ask.
+		q, res := t.question(ctx, args, redact)
+		if res != nil {
+			return res, nil, false
+		}
+		r.ask(q, c.TTL)
+		return nil, nil, true
 	}
 	switch ans.Action {
 	case AnswerAccept:
@@ -184,9 +211,9 @@ func (t *Tool) confirmAnswer(ctx context.Context, args map[string]any, redact fu
 			content = map[string]any{}
 		}
 		if vs := t.form.Validate(content); len(vs) > 0 {
-			r := refused(OutcomeInvalid, "the answer to the confirmation does not fit its form, so nothing was done:\n"+schema.FormatViolations(vs))
-			r.Confirmation = ConfirmRefused
-			return r, nil
+			res := refused(OutcomeInvalid, "the answer to the confirmation does not fit its form, so nothing was done:\n"+schema.FormatViolations(vs))
+			res.Confirmation = ConfirmRefused
+			return res, nil, false
 		}
 		values = schema.ApplyDefaults(content, c.Fields)
 		for _, f := range c.Fields {
@@ -194,23 +221,24 @@ func (t *Tool) confirmAnswer(ctx context.Context, args map[string]any, redact fu
 				values[f.Name] = schema.Coerce(v, f.Type)
 			}
 		}
-		return nil, values
+		return nil, values, false
 	case AnswerDecline:
-		r := refused(OutcomeDeclined, "The person declined, so nothing was done.")
-		r.Confirmation = ConfirmDeclined
-		return r, nil
+		res := refused(OutcomeDeclined, "The person declined, so nothing was done.")
+		res.Confirmation = ConfirmDeclined
+		return res, nil, false
 	case AnswerCancel:
-		r := refused(OutcomeDeclined, "The person dismissed the confirmation without answering, so nothing was done.")
-		r.Confirmation = ConfirmCancelled
-		return r, nil
+		res := refused(OutcomeDeclined, "The person dismissed the confirmation without answering, so nothing was done.")
+		res.Confirmation = ConfirmCancelled
+		return res, nil, false
 	}
-	r := refused(OutcomeInvalid, fmt.Sprintf("the answer to the confirmation has the action %q, not accept, decline or cancel, so nothing was done", SanitizeString(ans.Action)))
-	r.Confirmation = ConfirmRefused
-	return r, nil
+	res = refused(OutcomeInvalid, fmt.Sprintf("the answer to the confirmation has the action %q, not accept, decline or cancel, so nothing was done", SanitizeString(ans.Action)))
+	res.Confirmation = ConfirmRefused
+	return res, nil, false
 }
 
-// ask is the result that puts the question to the client.
-func (t *Tool) ask(ctx context.Context, args map[string]any, redact func(string) string) *Result {
+// question is the confirmation's question for args; res, when not nil,
+// is the call's error (its message failed).
+func (t *Tool) question(ctx context.Context, args map[string]any, redact func(string) string) (*Question, *Result) {
 	c := t.spec.Confirm
 	env := map[string]any{"args": args}
 	if caller := CallerValue(ctx); caller != nil {
@@ -218,20 +246,13 @@ func (t *Tool) ask(ctx context.Context, args map[string]any, redact func(string)
 	}
 	v, err := c.Message.Eval(env)
 	if err != nil {
-		return errorResult("the confirmation's message failed: " + err.Error())
+		return nil, errorResult("the confirmation's message failed: " + err.Error())
 	}
 	msg, ok := v.(string)
 	if !ok {
 		msg = jsonText(v)
 	}
-	state, err := t.states.sign(ctx, t.spec.Name, args, c.TTL)
-	if err != nil {
-		return errorResult(err.Error())
-	}
-	return &Result{
-		Question:     &Question{Key: c.Key, Message: redact(SanitizeString(msg)), Schema: t.formSchema, State: state},
-		Confirmation: ConfirmAsked,
-	}
+	return &Question{Key: c.Key, Message: redact(SanitizeString(msg)), Schema: t.formSchema}, nil
 }
 
 // formDefaults are the form's defaults, which a call that ran without
@@ -305,8 +326,9 @@ type stateSigner struct {
 	now    func() time.Time
 }
 
-// maxStateBytes caps the request state a client may send back.
-const maxStateBytes = 2048
+// maxStateBytes caps the request state a client may send back: it
+// carries the answers of the earlier rounds of a call (see [round]).
+const maxStateBytes = 16 << 10 // well within the 64 KiB a request's envelope may add to its arguments
 
 // stateClaims is what a request state says.
 type stateClaims struct {
@@ -315,6 +337,20 @@ type stateClaims struct {
 	Caller  string `json:"c"` // base64 of the SHA-256 of the caller's ID
 	Expires int64  `json:"e"` // Unix seconds
 	Nonce   string `json:"n"`
+	// Asked are the keys of the questions of the round: the answers
+	// taken with the state.
+	Asked []string `json:"k,omitempty"`
+	// Prior are the answers of the earlier rounds, which the next rounds
+	// read: carried by the state, so that any replica resumes the call.
+	Prior map[string]priorAnswer `json:"p,omitempty"`
+}
+
+// priorAnswer is an [Answer] carried by a request state.
+type priorAnswer struct {
+	Action  string         `json:"a,omitempty"`
+	Content map[string]any `json:"v,omitempty"`
+	Roots   []Root         `json:"r,omitempty"`
+	IsRoots bool           `json:"R,omitempty"`
 }
 
 // processKey signs the request states of a configuration that names no
@@ -345,35 +381,55 @@ func argsDigest(args map[string]any) (string, error) {
 	return digest(b), nil
 }
 
-func (s *stateSigner) sign(ctx context.Context, tool string, args map[string]any, ttl time.Duration) (string, error) {
+// sign makes the request state of a round that asks asked, bound to the
+// tool, the arguments as sent and the caller, good for ttl, carrying
+// prior; a model's answers are not carried (a sample is the action, which
+// no round follows).
+func (s *stateSigner) sign(ctx context.Context, tool string, sent map[string]any, ttl time.Duration, asked []string, prior map[string]Answer) (string, error) {
 	if ttl <= 0 {
 		ttl = DefaultConfirmTTL
 	}
-	a, err := argsDigest(args)
+	a, err := argsDigest(sent)
 	if err != nil {
 		return "", err
 	}
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce)
-	payload, err := json.Marshal(stateClaims{Tool: tool, Args: a, Caller: digest([]byte(CallerFrom(ctx).ID)),
-		Expires: s.now().Add(ttl).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce)})
+	c := stateClaims{Tool: tool, Args: a, Caller: digest([]byte(CallerFrom(ctx).ID)),
+		Expires: s.now().Add(ttl).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce), Asked: asked}
+	for k, ans := range prior {
+		if ans.Sample != nil {
+			continue
+		}
+		if c.Prior == nil {
+			c.Prior = map[string]priorAnswer{}
+		}
+		c.Prior[k] = priorAnswer{Action: ans.Action, Content: ans.Content, Roots: ans.Roots, IsRoots: ans.IsRoots}
+	}
+	payload, err := json.Marshal(c)
 	if err != nil {
 		return "", err
 	}
 	mac := hmac.New(sha256.New, s.keys[0])
 	mac.Write(payload)
-	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), nil
+	state := base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+	if len(state) > maxStateBytes {
+		return "", fmt.Errorf("the answers given so far are too large to carry to the next question (%d bytes of request state, the most is %d), so nothing was done", len(state), maxStateBytes)
+	}
+	return state, nil
 }
 
-func (s *stateSigner) verify(ctx context.Context, state, tool string, args map[string]any) *StateError {
+// verify checks a request state and takes it (once); it returns what it
+// says.
+func (s *stateSigner) verify(ctx context.Context, state, tool string, sent map[string]any) (*stateClaims, *StateError) {
 	if len(state) > maxStateBytes {
-		return &StateError{Reason: fmt.Sprintf("it is longer than %d bytes", maxStateBytes)}
+		return nil, &StateError{Reason: fmt.Sprintf("it is longer than %d bytes", maxStateBytes)}
 	}
 	p64, m64, ok := strings.Cut(state, ".")
 	payload, err1 := base64.RawURLEncoding.DecodeString(p64)
 	sum, err2 := base64.RawURLEncoding.DecodeString(m64)
 	if !ok || err1 != nil || err2 != nil {
-		return &StateError{Reason: "it is not one this server made"}
+		return nil, &StateError{Reason: "it is not one this server made"}
 	}
 	signed := false
 	for _, k := range s.keys {
@@ -385,34 +441,37 @@ func (s *stateSigner) verify(ctx context.Context, state, tool string, args map[s
 		}
 	}
 	if !signed {
-		return &StateError{Reason: "its signature does not match (it was changed, or signed with a key this server does not hold)"}
+		return nil, &StateError{Reason: "its signature does not match (it was changed, or signed with a key this server does not hold)"}
 	}
 	var c stateClaims
 	if err := json.Unmarshal(payload, &c); err != nil {
-		return &StateError{Reason: "it is not one this server made"}
+		return nil, &StateError{Reason: "it is not one this server made"}
 	}
 	now := s.now().Unix()
-	switch a, _ := argsDigest(args); {
+	switch a, _ := argsDigest(sent); {
 	case c.Tool != tool:
-		return &StateError{Reason: "it was made for another tool"}
+		return nil, &StateError{Reason: "it was made for another tool"}
 	case c.Args != a:
-		return &StateError{Reason: "it was made for other arguments"}
+		return nil, &StateError{Reason: "it was made for other arguments"}
 	case c.Caller != digest([]byte(CallerFrom(ctx).ID)):
-		return &StateError{Reason: "it was made for another caller"}
+		return nil, &StateError{Reason: "it was made for another caller"}
 	case now > c.Expires:
-		return &StateError{Reason: "it expired"}
+		return nil, &StateError{Reason: "it expired"}
 	}
 	if s.shared != nil {
 		fresh, err := s.shared.Answer(ctx, c.Nonce, time.Unix(c.Expires, 0))
 		switch {
 		case err != nil:
-			return &StateError{Reason: "whether it was answered already cannot be checked (" + err.Error() + "), so it is not taken; try again"}
+			return nil, &StateError{Reason: "whether it was answered already cannot be checked (" + err.Error() + "), so it is not taken; try again"}
 		case !fresh:
-			return &StateError{Reason: "it was answered already (a state is good for one answer)"}
+			return nil, &StateError{Reason: "it was answered already (a state is good for one answer)"}
 		}
-		return nil
+		return &c, nil
 	}
-	return s.used.use(c.Nonce, c.Expires, now)
+	if err := s.used.use(c.Nonce, c.Expires, now); err != nil {
+		return nil, err
+	}
+	return &c, nil
 }
 
 // A StateStore remembers the request states already answered, until they
@@ -463,26 +522,16 @@ const ArgumentsKey = "arguments"
 func (t *Tool) Asks() bool { return t.states != nil }
 
 // askArguments asks for the arguments with a question (ask) that the call
-// lacks, when its client can be asked, and puts the answers in raw; stop,
-// when not nil, ends the call (the question, a decline, a refused state).
-// A client that cannot be asked goes on without them: the arguments'
-// validation says what is missing.
-func (t *Tool) askArguments(ctx context.Context, raw json.RawMessage) (json.RawMessage, *Result) {
+// lacks, when its client can be asked, and puts the answers in raw; asked
+// is set when the question was added to the round, and stop, when not
+// nil, ends the call (a decline). A client that cannot be asked goes on
+// without them: the arguments' validation says what is missing.
+func (t *Tool) askArguments(ctx context.Context, r *round, raw json.RawMessage) (_ json.RawMessage, stop *Result, asked bool) {
 	a := askingFrom(ctx)
 	if a == nil || !a.Able {
-		return raw, nil
+		return raw, nil, false
 	}
-	var sent map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if len(bytes.TrimSpace(raw)) > 0 {
-		if err := dec.Decode(&sent); err != nil {
-			return raw, nil // the validation says what is wrong
-		}
-	}
-	if sent == nil {
-		sent = map[string]any{}
-	}
+	sent := r.sentArgs()
 	var missing []schema.Arg
 	for _, arg := range t.askable {
 		if v, ok := sent[arg.Name]; !ok || v == nil {
@@ -490,25 +539,16 @@ func (t *Tool) askArguments(ctx context.Context, raw json.RawMessage) (json.RawM
 		}
 	}
 	if len(missing) == 0 {
-		return raw, nil
+		return raw, nil, false
 	}
-	ans, answered := a.Answers[ArgumentsKey]
-	if !answered || a.State == "" {
+	ans, answered := r.answers[ArgumentsKey]
+	if !answered {
 		questions := make([]string, len(missing))
 		for i, arg := range missing {
 			questions[i] = arg.Ask
 		}
-		state, err := t.states.sign(ctx, t.spec.Name, sent, 0)
-		if err != nil {
-			return raw, errorResult(err.Error())
-		}
-		return raw, &Result{Confirmation: ConfirmAsked, Question: &Question{Key: ArgumentsKey,
-			Message: t.redactor.Redact(strings.Join(questions, "\n")), Schema: FormSchema(missing, nil), State: state}}
-	}
-	if err := t.states.verify(ctx, a.State, t.spec.Name, sent); err != nil {
-		r := refused(OutcomeInvalid, err.Error())
-		r.StateError, r.Confirmation = err, ConfirmRefused
-		return raw, r
+		r.ask(&Question{Key: ArgumentsKey, Message: t.redactor.Redact(strings.Join(questions, "\n")), Schema: FormSchema(missing, nil)}, 0)
+		return raw, nil, true
 	}
 	switch ans.Action {
 	case AnswerAccept:
@@ -517,27 +557,28 @@ func (t *Tool) askArguments(ctx context.Context, raw json.RawMessage) (json.RawM
 		for i, arg := range missing {
 			names[i] = arg.Name
 		}
-		r := refused(OutcomeDeclined, fmt.Sprintf("The person gave no %s, so nothing was done.", strings.Join(names, ", ")))
-		r.Confirmation = ConfirmDeclined
+		res := refused(OutcomeDeclined, fmt.Sprintf("The person gave no %s, so nothing was done.", strings.Join(names, ", ")))
+		res.Confirmation = ConfirmDeclined
 		if ans.Action == AnswerCancel {
-			r.Confirmation = ConfirmCancelled
+			res.Confirmation = ConfirmCancelled
 		}
-		return raw, r
+		return raw, res, false
 	default:
-		r := refused(OutcomeInvalid, fmt.Sprintf("the answer has the action %q, not accept, decline or cancel, so nothing was done", SanitizeString(ans.Action)))
-		r.Confirmation = ConfirmRefused
-		return raw, r
+		res := refused(OutcomeInvalid, fmt.Sprintf("the answer has the action %q, not accept, decline or cancel, so nothing was done", SanitizeString(ans.Action)))
+		res.Confirmation = ConfirmRefused
+		return raw, res, false
 	}
 	// Only what was asked is taken; the arguments are then validated as
 	// any call's.
+	with := maps.Clone(sent)
 	for _, arg := range missing {
 		if v, ok := ans.Content[arg.Name]; ok {
-			sent[arg.Name] = v
+			with[arg.Name] = v
 		}
 	}
-	b, err := json.Marshal(sent)
+	b, err := json.Marshal(with)
 	if err != nil {
-		return raw, errorResult("the answered arguments cannot be written as JSON: " + err.Error())
+		return raw, errorResult("the answered arguments cannot be written as JSON: " + err.Error()), false
 	}
-	return b, nil
+	return b, nil, false
 }

@@ -44,10 +44,10 @@ func askAndAnswer(t *testing.T, tool *Tool, caller string, args string, answer A
 	t.Helper()
 	ctx := WithAsking(WithCaller(context.Background(), Caller{ID: caller}), &Asking{Able: true})
 	res := tool.Call(ctx, json.RawMessage(args))
-	if res.Question == nil || res.Question.Message != "Sure?" || res.Question.State == "" || res.Confirmation != ConfirmAsked {
+	if res.Round == nil || len(res.Round.Questions) != 1 || res.Round.Questions[0].Message != "Sure?" || res.Round.State == "" || res.Confirmation != ConfirmAsked {
 		t.Fatalf("the first call did not ask: %+v", res)
 	}
-	state := res.Question.State
+	state := res.Round.State
 	if change != nil {
 		state = change(state)
 	}
@@ -108,14 +108,14 @@ func TestRequestState(t *testing.T) {
 	old := confirmTool(t, strings.Repeat("o", 32))
 	rotated := confirmTool(t, strings.Repeat("n", 32), strings.Repeat("o", 32))
 	ctx := WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true})
-	q := old.Call(ctx, json.RawMessage(args)).Question
-	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true, State: q.State, Answers: map[string]Answer{"confirm": accept}})
+	q := old.Call(ctx, json.RawMessage(args))
+	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true, State: q.Round.State, Answers: map[string]Answer{"confirm": accept}})
 	if res := rotated.Call(ctx, json.RawMessage(args)); res.IsError {
 		t.Errorf("a state of the old key was refused during the rotation: %+v", res)
 	}
 	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true})
-	q = old.Call(ctx, json.RawMessage(args)).Question
-	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true, State: q.State, Answers: map[string]Answer{"confirm": accept}})
+	q = old.Call(ctx, json.RawMessage(args))
+	ctx = WithAsking(WithCaller(context.Background(), Caller{ID: "ada"}), &Asking{Able: true, State: q.Round.State, Answers: map[string]Answer{"confirm": accept}})
 	refusedWith("another key", tool.Call(ctx, json.RawMessage(args)), "signature")
 }
 
@@ -143,12 +143,12 @@ func TestConfirmAnswers(t *testing.T) {
 		}
 	}
 	ctx := WithAsking(context.Background(), &Asking{Able: true, Answers: map[string]Answer{"confirm": {Action: AnswerAccept, Content: map[string]any{"why": "old"}}}})
-	if res := tool.Call(ctx, json.RawMessage(args)); res.Question == nil {
+	if res := tool.Call(ctx, json.RawMessage(args)); res.Round == nil {
 		t.Errorf("an answer without a state was taken: %+v", res)
 	}
-	ctx = WithAsking(context.Background(), &Asking{Able: true, State: "x", Answers: map[string]Answer{"other": {Action: AnswerAccept}}})
-	if res := tool.Call(ctx, json.RawMessage(args)); res.Question == nil {
-		t.Errorf("answers to other questions did not ask again: %+v", res)
+	ctx = WithAsking(context.Background(), &Asking{Able: true, State: "x", Answers: map[string]Answer{"confirm": {Action: AnswerAccept}}})
+	if res := tool.Call(ctx, json.RawMessage(args)); res.StateError == nil {
+		t.Errorf("a state this server did not make was taken: %+v", res)
 	}
 	ctx = WithAsking(context.Background(), &Asking{Why: "the client did not declare the elicitation capability"})
 	if res := tool.Call(ctx, json.RawMessage(args)); !res.IsError || !strings.Contains(res.Text(), "did not declare the elicitation capability") || res.Confirmation != ConfirmRefused {
@@ -171,23 +171,23 @@ func TestAskArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	able := WithAsking(context.Background(), &Asking{Able: true})
-	if res := tool.Call(able, json.RawMessage(`{"name": "Ada"}`)); res.Question != nil || res.Text() != "Hello, Ada" {
+	if res := tool.Call(able, json.RawMessage(`{"name": "Ada"}`)); res.Round != nil || res.Text() != "Hello, Ada" {
 		t.Errorf("a call with the argument: %+v", res)
 	}
-	ask := func(sent string) *Question {
+	ask := func(sent string) *Result {
 		t.Helper()
 		res := tool.Call(able, json.RawMessage(sent))
-		if res.Question == nil || res.Question.Key != ArgumentsKey || res.Question.Message != "Your name?" {
+		if res.Round == nil || len(res.Round.Questions) != 1 || res.Round.Questions[0].Key != ArgumentsKey || res.Round.Questions[0].Message != "Your name?" {
 			t.Fatalf("%s: not asked: %+v", sent, res)
 		}
-		return res.Question
+		return res
 	}
 	q := ask(`{"greeting": "Hi"}`)
-	if props := q.Schema["properties"].(map[string]any); len(props) != 1 || props["name"] == nil {
+	if props := q.Round.Questions[0].Schema["properties"].(map[string]any); len(props) != 1 || props["name"] == nil {
 		t.Errorf("the form asks for %v, want name alone", props)
 	}
-	answer := func(q *Question, sent string, content map[string]any) *Result {
-		ctx := WithAsking(context.Background(), &Asking{Able: true, State: q.State, Answers: map[string]Answer{ArgumentsKey: {Action: AnswerAccept, Content: content}}})
+	answer := func(q *Result, sent string, content map[string]any) *Result {
+		ctx := WithAsking(context.Background(), &Asking{Able: true, State: q.Round.State, Answers: map[string]Answer{ArgumentsKey: {Action: AnswerAccept, Content: content}}})
 		return tool.Call(ctx, json.RawMessage(sent))
 	}
 	if res := answer(q, `{"greeting": "Hi"}`, map[string]any{"name": "Ada", "greeting": "Bye"}); res.IsError || res.Text() != "Hi, Ada" {

@@ -64,10 +64,11 @@ type Result struct {
 	// result served from the cache; nil for most.
 	Meta map[string]any
 
-	// Question, when not nil, is what the call asks before its action
-	// runs: the server sends it to the client as an input request, and
-	// the result has no content.
-	Question *Question
+	// Round, when not nil, is what the call asks before it goes on: the
+	// server sends it to the client as an input_required result, and the
+	// result has no content. (A pointer: a result of a tool that asks
+	// nothing is no larger for it.)
+	Round *Round
 	// StateError, when not nil, is a request state refused: the server
 	// answers it with a protocol error.
 	StateError *StateError

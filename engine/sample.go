@@ -43,6 +43,10 @@ type Sampler interface {
 	Action
 	// Samples is a marker: the action calls [Sample].
 	Samples()
+	// Reads reports whether the question it asks reads the variable
+	// name ("confirm", "roots"): one that reads neither is asked in the
+	// round of the confirmation, and the roots.
+	Reads(name string) bool
 }
 
 // MaxSampleBytes caps the text of a model's answer that an action reads:
@@ -56,7 +60,7 @@ const DefaultSampleKey = "sample"
 type sampleToolKey struct{}
 
 // askError ends a call with a question: the engine makes it the call's
-// result (see [Result.Question]).
+// result (see [Result.Round]).
 type askError struct{ q *Question }
 
 func (e *askError) Error() string { return "the call asks the client: " + e.q.Key }
@@ -68,17 +72,16 @@ type sampleRefusal struct{ msg string }
 func (e *sampleRefusal) Error() string { return e.msg }
 
 // Sample asks the client's model req, for the action of a call of a tool
-// whose action is a [Sampler], with args the call's arguments, under key.
+// whose action is a [Sampler], under key.
 // The first time, it returns an error that ends the call with the
 // question (the server sends it as an input request of 2026-07-28, which
 // a session of an earlier revision turns into sampling/createMessage);
-// the client calls again with the answer and the signed request state,
-// and Sample returns the answer: its text cleaned of terminal controls
+// the client calls again with the answer and the signed request state
+// (checked as the call starts), and Sample returns the answer: its text cleaned of terminal controls
 // (unless the tool says sanitize = false) and cut to [MaxSampleBytes]
-// (truncated then says so). A client that cannot be asked, or a request
-// state refused, is an error that the engine turns into the call's
-// result.
-func Sample(ctx context.Context, key string, req *SampleRequest, args map[string]any) (ans *SampleAnswer, truncated bool, err error) {
+// (truncated then says so). A client that cannot be asked is an error
+// that the engine turns into the call's result.
+func Sample(ctx context.Context, key string, req *SampleRequest) (ans *SampleAnswer, truncated bool, err error) {
 	t, _ := ctx.Value(sampleToolKey{}).(*Tool)
 	a := askingFrom(ctx)
 	if t == nil || a == nil || !a.Sampling {
@@ -92,16 +95,13 @@ func Sample(ctx context.Context, key string, req *SampleRequest, args map[string
 		}
 		return nil, false, &sampleRefusal{msg: fmt.Sprintf("%s asks the client's model (sampling), and %s, so nothing was asked; use a client that supports sampling", name, why)}
 	}
-	got, answered := a.Answers[key]
-	if !answered || got.Sample == nil || a.State == "" {
-		state, err := t.states.sign(ctx, t.spec.Name, args, 0)
-		if err != nil {
-			return nil, false, err
-		}
-		return nil, false, &askError{q: &Question{Key: key, Sample: req, State: state}}
+	r := roundFrom(ctx)
+	if r == nil {
+		return nil, false, &sampleRefusal{msg: "the tool " + t.spec.Name + " asks the client's model outside of a call"}
 	}
-	if err := t.states.verify(ctx, a.State, t.spec.Name, args); err != nil {
-		return nil, false, err
+	got, answered := r.answers[key]
+	if !answered || got.Sample == nil {
+		return nil, false, &askError{q: &Question{Key: key, Sample: req}}
 	}
 	out := *got.Sample
 	if len(out.Text) > MaxSampleBytes {
@@ -118,21 +118,18 @@ func Sample(ctx context.Context, key string, req *SampleRequest, args map[string
 func (t *Tool) Samples() bool { return t.samples }
 
 // inputResult is the result of a call whose action ended with err, when
-// err asks the client or refuses the call for what the client sent or
-// cannot do (see [Sample]); nil for any other error.
-func inputResult(err error) *Result {
+// err asks the client or refuses the call for what the client cannot do
+// (see [Sample]); nil for any other error. A question joins the round.
+func (t *Tool) inputResult(ctx context.Context, err error) *Result {
 	switch e := err.(type) {
 	case *askError:
-		// Not a confirmation: the audit's outcome says input_required.
-		return &Result{Question: e.q}
-	case *StateError:
-		r := refused(OutcomeInvalid, e.Error())
-		r.StateError = e
-		return r
+		r := roundFrom(ctx)
+		r.ask(e.q, 0)
+		return t.asked(ctx, r)
 	case *sampleRefusal:
-		r := errorResult(e.msg)
-		r.Confirmation = SamplingRefused
-		return r
+		res := errorResult(e.msg)
+		res.Confirmation = SamplingRefused
+		return res
 	}
 	return nil
 }

@@ -86,6 +86,10 @@ type ToolSpec struct {
 	Confirm *Confirm
 	// Task, when not nil, lets calls run as tasks (the tasks extension).
 	Task *TaskSpec
+	// Roots, when not nil, asks the client for its roots: the arguments
+	// within_roots are checked against them, and the programs read them
+	// as roots. An argument within_roots implies it.
+	Roots *Roots
 	// Scopes are those a caller's token must grant to list and call the
 	// tool over authenticated HTTP.
 	Scopes []string
@@ -148,8 +152,9 @@ type Tool struct {
 	// ask); nil for none.
 	askable []schema.Arg
 	// samples is set when the action asks the client's model (a
-	// [Sampler]): its calls carry the tool, for [Sample].
-	samples bool
+	// [Sampler]): its calls carry the tool, for [Sample]. sampleEarly is
+	// set when its question can join the confirmation's.
+	samples, sampleEarly bool
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -207,28 +212,39 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		if t.form, err = schema.Compile(schema.InputSchema(c.Fields)); err != nil {
 			return nil, fmt.Errorf("the confirmation form of tool %q is invalid: %w", spec.Name, err)
 		}
-		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
 	for _, a := range spec.Args {
 		if a.Ask != "" {
 			t.askable = append(t.askable, a)
 		}
-	}
-	if t.askable != nil {
-		if spec.Confirm != nil {
-			return nil, fmt.Errorf("tool %q asks for confirmation, so it cannot also ask for arguments (not yet)", spec.Name)
+		if a.WithinRoots && t.spec.Roots == nil {
+			t.spec.Roots = &Roots{}
 		}
+	}
+	if t.spec.Roots != nil {
+		if spec.Cache != nil {
+			return nil, fmt.Errorf("tool %q works within the client's roots, so it cannot answer from a cache", spec.Name)
+		}
+		r := *t.spec.Roots
+		if r.Key == "" {
+			r.Key = DefaultRootsKey
+		}
+		t.spec.Roots = &r
+	}
+	if spec.Confirm != nil || t.askable != nil || t.spec.Roots != nil {
 		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
-	if _, ok := spec.Action.(Sampler); ok {
-		if spec.Confirm != nil || t.askable != nil {
-			return nil, fmt.Errorf("tool %q asks the client's model, so it cannot also ask the person for confirmation or arguments (not yet)", spec.Name)
-		}
+	if s, ok := spec.Action.(Sampler); ok {
 		if spec.Cache != nil {
 			return nil, fmt.Errorf("tool %q asks the client's model, so it cannot answer from a cache", spec.Name)
 		}
 		t.samples = true
-		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
+		// A sample whose messages read neither confirm nor roots is
+		// asked with the confirmation.
+		t.sampleEarly = !s.Reads("confirm") && !s.Reads("roots")
+		if t.states == nil {
+			t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
+		}
 	}
 	t.remoteStores = isRemote(spec.RateLimiter) || spec.Cache != nil && isRemote(spec.Cache.Store)
 	if t.spec.Timeout == 0 {
@@ -443,7 +459,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
 		return t.cachedCall(ctx, caller, raw)
 	}
 	res, sec := t.call(ctx, raw)
-	if res.Question != nil {
+	if res.Round != nil {
 		return res // its message was cleaned and redacted already
 	}
 	return t.finish(res, sec)
@@ -478,10 +494,28 @@ func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Ac
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec callSecrets) {
 	tr := TracerFrom(ctx)
 	began := traceNow(tr)
-	if t.askable != nil {
+	var rnd *round
+	if t.states != nil {
+		// A tool that asks: its round, resumed from the request state.
 		var stop *Result
-		if raw, stop = t.askArguments(ctx, raw); stop != nil {
+		if rnd, stop = t.resume(ctx, raw); stop != nil {
 			return stop, callSecrets{redact: t.scope.redact}
+		}
+		ctx = context.WithValue(ctx, roundKey{}, rnd)
+		argsAsked := false
+		if t.askable != nil {
+			if raw, stop, argsAsked = t.askArguments(ctx, rnd, raw); stop != nil {
+				return stop, callSecrets{redact: t.scope.redact}
+			}
+		}
+		if t.spec.Roots != nil {
+			if stop, _ = t.askRoots(ctx, rnd); stop != nil {
+				return stop, callSecrets{redact: t.scope.redact}
+			}
+		}
+		if argsAsked {
+			// The rest reads the arguments.
+			return t.asked(ctx, rnd), callSecrets{redact: t.scope.redact}
 		}
 	}
 	args, msg := t.arguments(raw)
@@ -516,15 +550,27 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 	}
 	ctx = withCallScope(ctx, scope)
 	var caller, confirmed map[string]any
+	var roots []any
 	if t.spec.ReadsCaller {
 		caller = CallerFrom(ctx).Value()
+	}
+	if t.spec.Roots != nil {
+		if ans, ok := rnd.answers[t.spec.Roots.Key]; ok {
+			// Known before the confirmation is asked: a path outside
+			// them is refused first.
+			got := cleanRoots(ans.Roots)
+			if stop := t.checkRoots(args, got, sec.redact); stop != nil {
+				return stop, sec
+			}
+			roots = rootsValue(got)
+		}
 	}
 	if t.spec.Confirm != nil {
 		if caller != nil {
 			ctx = context.WithValue(ctx, programVarsKey{}, &programVars{caller: caller})
 		}
 		var stop *Result
-		if stop, confirmed = t.confirmAnswer(ctx, args, sec.redact); stop != nil {
+		if stop, confirmed, _ = t.confirmAnswer(ctx, rnd, args, sec.redact); stop != nil {
 			return stop, sec
 		}
 		defer func() {
@@ -536,8 +582,29 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 			}
 		}()
 	}
-	if caller != nil || confirmed != nil {
-		ctx = context.WithValue(ctx, programVarsKey{}, &programVars{caller: caller, confirm: confirmed})
+	if rnd != nil && len(rnd.pending) > 0 {
+		if t.sampleEarly {
+			// The sample's question joins the round's, when it is not
+			// answered already.
+			sctx := context.WithValue(ctx, sampleToolKey{}, t)
+			if caller != nil {
+				sctx = context.WithValue(sctx, programVarsKey{}, &programVars{caller: caller})
+			}
+			if _, err := t.spec.Action.Run(sctx, args); err != nil {
+				var ask *askError
+				if !errors.As(err, &ask) {
+					if r := t.inputResult(sctx, err); r != nil {
+						return r, sec
+					}
+					return refused(timedOut(ctx), t.actionError(ctx, err, timeout)), sec
+				}
+				rnd.ask(ask.q, 0)
+			}
+		}
+		return t.asked(ctx, rnd), sec
+	}
+	if caller != nil || confirmed != nil || roots != nil {
+		ctx = context.WithValue(ctx, programVarsKey{}, &programVars{caller: caller, confirm: confirmed, roots: roots})
 	}
 
 	if len(t.spec.Logs) > 0 && Logging(ctx) {
@@ -568,7 +635,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		t.traceAction(began, resp, err)
 		if err != nil {
 			if t.samples {
-				if r := inputResult(err); r != nil {
+				if r := t.inputResult(ctx, err); r != nil {
 					return r, sec
 				}
 			}
@@ -588,6 +655,9 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 	}
 	if confirmed != nil {
 		env["confirm"] = confirmed
+	}
+	if roots != nil {
+		env["roots"] = roots
 	}
 
 	if failed, msg := t.failed(resp, env); failed {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -69,6 +70,9 @@ type Test struct {
 	// ModelAnswer is what the client's model answers a tool with a
 	// sample action: nil when the test's client cannot be asked.
 	ModelAnswer *string
+	// Roots are the client's roots: nil when the test's client cannot be
+	// asked for them.
+	Roots []engine.Root
 	// ExpectError is whether the call must be a tool error.
 	ExpectError bool
 	// Vars, Env and Mocks add to (and win over) the file's.
@@ -262,9 +266,10 @@ var testSpec = &spec.Block{
 		spec.String("tool", "is the name of the tool the test calls"),
 		spec.String("resource", "is the URI the test reads: a resource's or a template's"),
 		spec.String("prompt", "is the name of the prompt the test gets"),
-		spec.Any("args", "are the call's arguments, an object; a prompt's are text").DefaultIs("{}"),
+		spec.Any("args", "are the call's arguments, an object; a prompt's are text; path.dir is the test file's directory, absolute, as in \"${path.dir}/testdata/notes.txt\"").DefaultIs("{}"),
 		spec.Any("answer", `is how the person answers the tool's confirmation or question: "accept", "decline", "cancel", or an object of the form's fields (which accepts)`),
 		spec.String("model_answer", `is the text the client's model answers a tool's sample action with, such as "Paris."`),
+		spec.List("roots", spec.KindString, `are the client's roots, which a tool with an argument within_roots (or a roots block) asks for: file:// URIs, or paths relative to the test file's directory, such as ["testdata"]`),
 		spec.Bool("expect_error", "says the call must be a tool error; otherwise a tool error fails the test, showing its message").WithDefault(false),
 		spec.String("snapshot", "is a JSON file, under the test file's directory, that the structured content must equal; mcpdecl test --update writes it"),
 	},
@@ -330,7 +335,11 @@ func ParseSourcesWith(names []string, sources map[string][]byte, lookupEnv func(
 		if more.HasErrors() {
 			continue
 		}
-		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv)}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines, compiled: programs}
+		// path.dir is the test file's directory, absolute: for arguments
+		// that are paths, such as those within_roots.
+		abs, _ := filepath.Abs(filepath.Dir(name))
+		vars := map[string]cty.Value{"path": cty.ObjectVal(map[string]cty.Value{"dir": cty.StringVal(abs)})}
+		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv), Variables: vars}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines, compiled: programs}
 		d.dctx = &engine.DecodeContext{EvalContext: d.ctx, Dir: d.dir, Redactor: &engine.Redactor{}, Compiled: programs}
 		f := d.file(name, hf.Body)
 		diags = append(diags, d.diags...)
@@ -508,6 +517,24 @@ func (d *decoder) test(f *File, b *hcl.Block) *Test {
 	if v.Has("model_answer") {
 		s := v.String("model_answer")
 		t.ModelAnswer = &s
+	}
+	if v.Has("roots") {
+		t.Roots = []engine.Root{}
+		for _, r := range v.Strings("roots") {
+			if !strings.HasPrefix(r, "file://") {
+				if !filepath.IsAbs(r) {
+					r = filepath.Join(d.dir, r)
+				}
+				if abs, err := filepath.Abs(r); err == nil {
+					r = abs
+				}
+				r = (&url.URL{Scheme: "file", Path: filepath.ToSlash(r)}).String()
+				if !strings.HasPrefix(r, "file:///") {
+					r = "file:///" + strings.TrimPrefix(r, "file://") // C:/x on Windows
+				}
+			}
+			t.Roots = append(t.Roots, engine.Root{URI: r})
+		}
 	}
 	env := d.assertEnv(t)
 	t.ExpectError = v.Bool("expect_error")

@@ -86,31 +86,46 @@ func subject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.
 	if t.ModelAnswer != nil && !tool.Samples() {
 		return nil, 0, fmt.Errorf("the test gives a model_answer, but the tool %s asks no model (it has no sample block)", t.Target)
 	}
-	return func(ctx context.Context) *outcome { return callTool(ctx, tool, t.Args, t.Answer, t.ModelAnswer) }, tool.Timeout(), nil
+	if t.Roots != nil && !tool.AsksRoots() {
+		return nil, 0, fmt.Errorf("the test gives roots, but the tool %s asks for none (it has no roots block, and no argument within_roots)", t.Target)
+	}
+	return func(ctx context.Context) *outcome { return callTool(ctx, tool, t) }, tool.Timeout(), nil
 }
 
-// callTool calls tool with args; a tool that asks for confirmation is
-// answered answer, as a client would: it calls again with the answer and
-// the request state. Without an answer, the client cannot be asked. A tool
-// that asks the client's model is answered model, likewise.
-func callTool(ctx context.Context, tool *engine.Tool, args json.RawMessage, answer *engine.Answer, model *string) *outcome {
-	if tool.Asks() {
-		asking := &engine.Asking{Why: "the test gives no answer to its confirmation", SamplingWhy: "the test gives no model_answer"}
-		asking.Able, asking.Sampling = answer != nil, model != nil
-		res := tool.Call(engine.WithAsking(ctx, asking), args)
-		if q := res.Question; q != nil {
-			a := engine.Answer{}
-			if q.Sample != nil {
-				a.Sample = &engine.SampleAnswer{Role: "assistant", Text: *model, Model: "mcpdecl-test", StopReason: "endTurn"}
-			} else {
-				a = *answer
-			}
-			ctx = engine.WithAsking(ctx, &engine.Asking{Able: asking.Able, Sampling: asking.Sampling, State: q.State, Answers: map[string]engine.Answer{q.Key: a}})
-		} else {
+// maxRounds bounds the rounds of questions of a test's call.
+const maxRounds = 10
+
+// callTool calls the tool of test t, and answers its questions as a
+// client would, round after round: it calls again with the answers and
+// the request state. A form (the confirmation, the arguments asked for)
+// is answered t.Answer, a sample t.ModelAnswer, roots t.Roots; without
+// one, the client cannot be asked that.
+func callTool(ctx context.Context, tool *engine.Tool, t *Test) *outcome {
+	if !tool.Asks() {
+		return toolOutcome(tool, tool.Call(ctx, t.Args))
+	}
+	asking := engine.Asking{Why: "the test gives no answer to its confirmation", SamplingWhy: "the test gives no model_answer", RootsWhy: "the test gives no roots",
+		Able: t.Answer != nil, Sampling: t.ModelAnswer != nil, Roots: t.Roots != nil}
+	a := asking
+	for range maxRounds {
+		res := tool.Call(engine.WithAsking(ctx, &a), t.Args)
+		if res.Round == nil {
 			return toolOutcome(tool, res)
 		}
+		a = asking
+		a.State, a.Answers = res.Round.State, map[string]engine.Answer{}
+		for _, q := range res.Round.Questions {
+			switch {
+			case q.Sample != nil:
+				a.Answers[q.Key] = engine.Answer{Sample: &engine.SampleAnswer{Role: "assistant", Text: *t.ModelAnswer, Model: "mcpdecl-test", StopReason: "endTurn"}}
+			case q.Roots:
+				a.Answers[q.Key] = engine.Answer{Roots: t.Roots, IsRoots: true}
+			default:
+				a.Answers[q.Key] = *t.Answer
+			}
+		}
 	}
-	return toolOutcome(tool, tool.Call(ctx, args))
+	return &outcome{err: fmt.Errorf("the tool %s asked more than %d rounds of questions", tool.Name(), maxRounds)}
 }
 
 // toolOutcome is what a test checks of res, a result of tool.

@@ -30,6 +30,12 @@ var (
 // Samples marks the action as one that asks the client's model.
 func (*action) Samples() {}
 
+// Reads reports whether the messages or the system prompt read the
+// variable name.
+func (a *action) Reads(name string) bool {
+	return a.messages != nil && mapping.Reads(a.messages, name) || a.system != nil && mapping.Reads(a.system, name)
+}
+
 // ResultTypes says that text is a string unless parse = "json".
 func (a *action) ResultTypes() mapping.Env {
 	if a.json {
@@ -65,7 +71,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 			req.SystemPrompt = s
 		}
 	}
-	ans, truncated, err := engine.Sample(ctx, a.key, &req, args)
+	ans, truncated, err := engine.Sample(ctx, a.key, &req)
 	if err != nil {
 		return nil, err
 	}

@@ -42,12 +42,6 @@ func TestLoadErrors(t *testing.T) {
   messages = ["x"]
   max_tokens = 0
 }`, "max_tokens"},
-		{`sample {
-  messages = ["x"]
-}
-confirm {
-  message = "Sure?"
-}`, "cannot also ask the person"},
 	} {
 		src := "tool \"t\" {\n  description = \"d\"\n  arg \"a\" {\n    type = string\n  }\n" + tc.block + "\n}\n"
 		_, diags := load(t, src)
@@ -91,24 +85,27 @@ tool "t" {
 	tool, _ := cfg.Tool("t")
 	ctx := context.Background()
 	first := tool.Call(engine.WithAsking(ctx, &engine.Asking{Sampling: true}), []byte(`{"a": "hi"}`))
-	q := first.Question
-	if q == nil || q.Sample == nil || q.Sample.Messages[0].Text != "Say hi" || q.Key != "sample" || q.State == "" {
+	if first.Round == nil || len(first.Round.Questions) != 1 {
+		t.Fatalf("the first call: %+v, want a sampling question", first)
+	}
+	q := first.Round.Questions[0]
+	if q.Sample == nil || q.Sample.Messages[0].Text != "Say hi" || q.Key != "sample" || first.Round.State == "" {
 		t.Fatalf("the first call: %+v, want a sampling question", first)
 	}
 	answer := func(state, args string) *engine.Result {
 		return tool.Call(engine.WithAsking(ctx, &engine.Asking{Sampling: true, State: state,
 			Answers: map[string]engine.Answer{"sample": {Sample: &engine.SampleAnswer{Role: "assistant", Text: "hi\x1b]0;owned\x07!", Model: "m"}}}}), []byte(args))
 	}
-	if r := answer(q.State, `{"a": "other"}`); r.StateError == nil {
+	if r := answer(first.Round.State, `{"a": "other"}`); r.StateError == nil {
 		t.Errorf("other arguments: %+v, want the state refused", r)
 	}
-	if r := answer(q.State+"x", `{"a": "hi"}`); r.StateError == nil {
+	if r := answer(first.Round.State+"x", `{"a": "hi"}`); r.StateError == nil {
 		t.Errorf("a changed state: %+v, want it refused", r)
 	}
-	if r := answer(q.State, `{"a": "hi"}`); r.IsError || r.Text() != "model said: hi!" {
+	if r := answer(first.Round.State, `{"a": "hi"}`); r.IsError || r.Text() != "model said: hi!" {
 		t.Errorf("the answer: %q, want it without the terminal control", r.Text())
 	}
-	if r := answer(q.State, `{"a": "hi"}`); r.StateError == nil || !strings.Contains(r.StateError.Error(), "answered already") {
+	if r := answer(first.Round.State, `{"a": "hi"}`); r.StateError == nil || !strings.Contains(r.StateError.Error(), "answered already") {
 		t.Errorf("replayed: %+v, want the state refused", r)
 	}
 	r := tool.Call(engine.WithAsking(ctx, &engine.Asking{SamplingWhy: "the client did not declare the sampling capability"}), []byte(`{"a": "hi"}`))

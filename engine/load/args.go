@@ -50,6 +50,8 @@ var argSpec = &spec.Block{
 		spec.Int("max_items", "is the most items of a list").AtLeast(0).Shown(),
 		spec.Any("schema", `is the escape hatch: this argument's JSON Schema, as jsonencode({…}) or file("x.json")`).Unevaluated(),
 		spec.String("ask", `is the question put to the person when a call lacks this required argument, such as "Which city?": the client shows a form for it (elicitation), and the answer is validated like any argument`).Unevaluated().Shown(),
+		spec.Bool("within_roots", "makes a call refused unless the argument, an absolute path or a file:// URI, lies within the client's roots (the folders it shares, asked with roots/list): "+
+			"without .., and once the symbolic links of the part that exists are resolved; for a tool's string argument").WithDefault(false),
 		spec.String("header", `is the HTTP header that mirrors the argument in calls over streamable HTTP (header = "Region": Mcp-Param-Region, SEP-2243), so that gateways can route on it; for a string, integer or bool argument that is not sensitive`),
 	},
 	Blocks: []spec.Nested{{Block: completeSpec, Max: 1}},
@@ -190,6 +192,13 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.
 	}
 	if at := v.Attr("ask"); at != nil {
 		a.Ask = l.askable(ctx, a, at)
+	}
+	if v.Bool("within_roots") {
+		if a.Schema != nil || a.Type == nil || a.Type.Kind != schema.String {
+			l.error(v.Attr("within_roots").NameRange, "within_roots on an argument that is not a string", "within_roots checks a path: give the argument type = string, or remove within_roots.")
+		} else {
+			a.WithinRoots = true
+		}
 	}
 	var complete *hcl.Block
 	if c := v.Blocks("complete"); len(c) > 0 {

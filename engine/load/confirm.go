@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/requeststate"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
@@ -69,6 +70,46 @@ var confirmSpec = &spec.Block{
 		spec.Duration("ttl", "is how long the person may take to answer").Range(int64(10*time.Second), int64(24*time.Hour)).WithDefault(engine.DefaultConfirmTTL),
 	},
 	Blocks: []spec.Nested{{Block: confirmFieldSpec}},
+}
+
+// rootsSpec is the roots block of a tool.
+var rootsSpec = &spec.Block{
+	Name:    "roots",
+	In:      "tool",
+	Summary: "Asks the client for its roots (the folders it shares, roots/list): the tool's programs read them as roots.",
+	Doc: "An argument with within_roots = true asks for them as well, without this block; the block names the question, and gives the roots to programs " +
+		"that need no path argument. Over stdio the server sends roots/list; a client of 2026-07-28 gets an input_required result and calls again " +
+		"with its roots and the signed request state, with the other questions of the round (a confirmation). The programs read roots as a list " +
+		"of { uri, name, path }, path the local path of a file:// URI (\"\" for another). A client that did not declare the roots capability is refused.",
+	Example: `roots {
+  key = "client_roots"
+}`,
+	Attrs: []*spec.Attr{
+		spec.String("key", "names the question in a 2026-07-28 input request, under which the client answers").WithDefault(engine.DefaultRootsKey),
+	},
+}
+
+// rootsType is the type of the roots the programs read.
+var rootsType = mapping.Array(types.Map{"uri": types.String, "name": types.String, "path": types.String})
+
+// roots decodes the roots block of a tool, if any, or makes it for the
+// arguments within_roots.
+func (l *loader) roots(ctx *engine.DecodeContext, blocks hcl.Blocks, args []schema.Arg) *engine.Roots {
+	if len(blocks) == 0 {
+		for _, a := range args {
+			if a.WithinRoots {
+				return &engine.Roots{Key: engine.DefaultRootsKey}
+			}
+		}
+		return nil
+	}
+	v, diags := rootsSpec.Decode(blocks[0].Body, ctx)
+	l.diags = append(l.diags, diags...)
+	r := &engine.Roots{Key: v.String("key")}
+	if v.Has("key") && !toolName.MatchString(r.Key) {
+		l.error(v.Attr("key").Expr.Range(), "Invalid key", "key names the question in an input request: use 1 to 128 letters, digits, underscores, dashes and dots.")
+	}
+	return r
 }
 
 // requestStatesBlock decodes the request_states block, if any, and opens

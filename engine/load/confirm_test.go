@@ -79,15 +79,6 @@ func TestConfirmBlockErrors(t *testing.T) {
     ask  = "Which tags?"
   }
 }`, "Ask for an argument of this type"},
-		{`tool "t" {
-  description = "A tool."
-  arg "city" {
-    ask = "Which city?"
-  }
-  confirm {
-    message = "Sure?"
-  }
-}`, "cannot also ask for arguments"},
 	} {
 		_, diags := loadString(t, c.src, nil, nil)
 		if !diags.HasErrors() || !strings.Contains(describe(diags), c.want) {

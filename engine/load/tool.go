@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -46,7 +47,7 @@ var toolSpec = &spec.Block{
 	Attrs: toolAttrs,
 	Blocks: []spec.Nested{
 		{Block: annotationsSpec, Max: 1}, {Block: argSpec}, {Block: outputSpec}, {Block: contentSpec},
-		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1}, {Block: confirmSpec, Max: 1}, {Block: taskSpec, Max: 1}, {Block: stepSpec},
+		{Block: logSpec}, {Block: ratelimit.LimitSpec, Max: 1}, {Block: cache.PolicySpec, Max: 1}, {Block: confirmSpec, Max: 1}, {Block: rootsSpec, Max: 1}, {Block: taskSpec, Max: 1}, {Block: stepSpec},
 	},
 }
 
@@ -314,12 +315,26 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	caller := engine.CallerType(l.claims)
 	ctx.Env = mapping.Env{"args": argsEnv, "caller": caller}
 	resultEnv := mapping.Env{"args": argsEnv, "caller": caller}
+	if r := l.roots(ctx, blocks("roots"), spec.Args); r != nil {
+		if b.Type != "tool" {
+			l.error(b.DefRange, "Roots outside a tool", "A %s cannot ask the client for its roots: only a tool's call carries what the client can be asked. Remove within_roots, or the roots block.", b.Type)
+		} else {
+			spec.Roots = r
+			if spec.Cache != nil {
+				l.error(blocks("cache")[0].DefRange, "Cache of a tool that works within the client's roots", "A result from the cache would skip the check of the roots, which differ from client to client: remove the cache block.")
+			}
+			ctx.Env = mapping.Env{"args": argsEnv, "caller": caller, "roots": rootsType}
+			resultEnv["roots"] = rootsType
+		}
+	}
 	if c, form := l.confirm(ctx, blocks("confirm")); c != nil {
 		spec.Confirm = c
 		if spec.Cache != nil {
 			l.error(blocks("confirm")[0].DefRange, "Cache of a tool that asks for confirmation", "A result from the cache would skip the confirmation: remove the cache block or the confirm block.")
 		}
-		ctx.Env = mapping.Env{"args": argsEnv, "caller": caller, "confirm": form}
+		env := maps.Clone(ctx.Env) // a new Env: the context compiles against it
+		env["confirm"] = form
+		ctx.Env = env
 		resultEnv["confirm"] = form
 	}
 	spec.Task = l.task(ctx, blocks("task"))

@@ -104,6 +104,9 @@ type Arg struct {
 	// client when a call lacks the argument (elicitation); it is not part
 	// of the schema.
 	Ask string
+	// WithinRoots makes a call refused unless the argument, a path, lies
+	// within the client's roots; it is not part of the schema.
+	WithinRoots bool
 }
 
 // Output is one declared output field, an output "name" { … } block.

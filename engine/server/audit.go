@@ -101,7 +101,7 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 }
 
 func outcome(res *engine.Result) string {
-	if res.Question != nil {
+	if res.Round != nil {
 		return "input_required"
 	}
 	if res.IsError {

@@ -41,6 +41,15 @@ func askingOf(req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
 	default:
 		a.Sampling = true
 	}
+	switch {
+	case overHTTP && version < listenVersion:
+		a.RootsWhy = "a client of revision " + version + " is asked on a session, which this stateless HTTP server does not keep (it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
+	case caps == nil || caps.RootsV2 == nil:
+		a.RootsWhy = "the client did not declare the roots capability"
+		a.RootsUndeclared = version >= listenVersion
+	default:
+		a.Roots = true
+	}
 	if p := req.Params; p != nil {
 		a.State = p.RequestState
 		for key, r := range p.InputResponses {
@@ -61,6 +70,16 @@ func askingOf(req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
 					continue
 				}
 				ans.Sample = sampleAnswer(r.Role, r.Model, r.StopReason, r.Content)
+			case *mcp.ListRootsResult:
+				if r == nil {
+					continue
+				}
+				ans.IsRoots = true
+				for _, root := range r.Roots {
+					if root != nil {
+						ans.Roots = append(ans.Roots, engine.Root{URI: root.URI, Name: root.Name})
+					}
+				}
 			default:
 				continue
 			}
@@ -100,16 +119,22 @@ func sampleAnswer(role mcp.Role, model, stop string, content ...mcp.Content) *en
 	return s
 }
 
-// askResult is the result of a call that asks q before its action runs:
-// an input request of elicitation in form mode, with the signed state.
-func askResult(q *engine.Question) *mcp.CallToolResult {
-	if q.Sample != nil {
-		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{q.Key: sampleParams(q.Sample)}, RequestState: q.State}
+// askResult is the result of a call that asks before it goes on: the
+// input requests of its questions (elicitation in form mode, sampling,
+// roots/list), with the signed state.
+func askResult(res *engine.Result) *mcp.CallToolResult {
+	requests := make(mcp.InputRequestMap, len(res.Round.Questions))
+	for _, q := range res.Round.Questions {
+		switch {
+		case q.Sample != nil:
+			requests[q.Key] = sampleParams(q.Sample)
+		case q.Roots:
+			requests[q.Key] = &mcp.ListRootsParams{}
+		default:
+			requests[q.Key] = &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}
+		}
 	}
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{q.Key: &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}},
-		RequestState:  q.State,
-	}
+	return &mcp.CallToolResult{InputRequests: requests, RequestState: res.Round.State}
 }
 
 // missingElicitation is the protocol error of 2026-07-28 for a call that
@@ -146,6 +171,15 @@ func missingSampling(t string) error {
 	data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}}})
 	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
 		Message: "the tool " + t + " asks the client's model (sampling), and the client did not declare the sampling capability; nothing was asked"}
+}
+
+// missingRoots is the protocol error of 2026-07-28 for a call of a tool
+// that works within the client's roots, from a client that did not
+// declare roots.
+func missingRoots(t string) error {
+	data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{}}})
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
+		Message: "the tool " + t + " works within the client's roots (roots/list), and the client did not declare the roots capability; nothing was done"}
 }
 
 // stateError is the protocol error of a request state refused.

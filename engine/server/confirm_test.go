@@ -454,11 +454,11 @@ request_states {
 	}
 	args := json.RawMessage(`{"id": "5"}`)
 	ctx := engine.WithAsking(context.Background(), &engine.Asking{Able: true})
-	q := tools[0].Call(ctx, args).Question
-	if q == nil {
+	q := tools[0].Call(ctx, args)
+	if q.Round == nil {
 		t.Fatal("not asked")
 	}
-	answer := engine.WithAsking(context.Background(), &engine.Asking{Able: true, State: q.State,
+	answer := engine.WithAsking(context.Background(), &engine.Asking{Able: true, State: q.Round.State,
 		Answers: map[string]engine.Answer{"confirm": {Action: "accept", Content: map[string]any{"reason": "fraud"}}}})
 	if res := tools[0].Call(answer, args); res.IsError {
 		t.Fatalf("answered on the first replica: %s", res.Text())

@@ -441,8 +441,8 @@ func (l *Live) call(ctx context.Context, g *generation, t *engine.Tool, req *mcp
 		l.logger.Debug("tool call", "tool", name, "client", caller.ID, "duration", d)
 	}
 	var out *mcp.CallToolResult
-	if res.Question != nil {
-		out = askResult(res.Question)
+	if res.Round != nil {
+		out = askResult(res)
 	} else {
 		out = Result(res)
 		resultForRevision(out, req.ProtocolVersion())
@@ -461,6 +461,9 @@ func (l *Live) call(ctx context.Context, g *generation, t *engine.Tool, req *mcp
 	}
 	if asking != nil && asking.SamplingUndeclared && res.Confirmation == engine.SamplingRefused {
 		return nil, missingSampling(name)
+	}
+	if asking != nil && asking.RootsUndeclared && res.Confirmation == engine.RootsRefused {
+		return nil, missingRoots(name)
 	}
 	return out, nil
 }
