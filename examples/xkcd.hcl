@@ -16,7 +16,6 @@ tool "get_info_0_json" {
   annotations {
     read_only_hint  = true
     idempotent_hint = true
-    open_world_hint = true
   }
   http {
     api    = http_api.xkcd
@@ -85,7 +84,6 @@ tool "get_comic_id_info_0_json" {
   annotations {
     read_only_hint  = true
     idempotent_hint = true
-    open_world_hint = true
   }
   arg "comic_id" {
     type = number
