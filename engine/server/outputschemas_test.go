@@ -225,3 +225,38 @@ toolset "same" {
 		t.Errorf("an output that breaks the schema, in a toolset: %v %+v", err, res)
 	}
 }
+
+// TestOutputSchemasOfATool: a tool's own output_schemas wins over the
+// server's, on /mcp and in a toolset that sets none; a toolset that sets
+// one decides over the tool's.
+func TestOutputSchemasOfATool(t *testing.T) {
+	src := strings.Replace(fmt.Sprintf(forecastSrc, "full", `
+toolset "same" {
+  tools = ["forecast"]
+}
+toolset "whole" {
+  tools          = ["forecast"]
+  output_schemas = "full"
+}
+`), `description = "A forecast."`, `description    = "A forecast."
+  output_schemas = "compact"`, 1)
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	defer cfg.Close()
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	defer live.Close()
+	ts := httptest.NewServer(live.HTTPHandler())
+	defer ts.Close()
+	for path, want := range map[string]string{"": compactForecast, "/same": compactForecast, "/whole": "Temperature in degrees"} {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path + path}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := listedOutput(t, cs); got != want && !(want != compactForecast && strings.Contains(got, want)) {
+			t.Errorf("%s lists %s, want %s", server.Path+path, got, want)
+		}
+		_ = cs.Close()
+	}
+}
