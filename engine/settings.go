@@ -64,8 +64,9 @@ type Settings struct {
 const (
 	// OutputSchemasFull lists the whole schema.
 	OutputSchemasFull = "full"
-	// OutputSchemasCompact lists it without its annotations (see
-	// schema.Compact): it accepts and refuses the same values.
+	// OutputSchemasCompact lists its shape (see schema.Compact): no
+	// annotations nor narrowing assertions, cut to a budget from its
+	// deepest levels up; it accepts every value the whole one does.
 	OutputSchemasCompact = "compact"
 	// OutputSchemasNone lists no outputSchema; results still carry their
 	// structured content.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -104,6 +105,10 @@ type ToolSpec struct {
 	// control characters in the tool's results: its text, content blocks
 	// and structured content. Tool errors are cleaned all the same.
 	NoSanitize bool
+	// OutputSchemas is what the tool's outputSchema carries in tools/list
+	// (one of OutputSchemaModes): the tool's output_schemas, which a
+	// toolset's decides over; "" for the server's.
+	OutputSchemas string
 }
 
 // Tool is one compiled tool, ready to be called concurrently.
@@ -331,11 +336,16 @@ type compactOutput struct {
 	json json.RawMessage
 }
 
+// OutputSchemas is what the tool's outputSchema carries in tools/list
+// (one of OutputSchemaModes) where no toolset says otherwise: its own
+// output_schemas, else the server's.
+func (t *Tool) OutputSchemas() string { return cmp.Or(t.spec.OutputSchemas, t.settings.OutputSchemas) }
+
 // listedOutput returns the output schema as tools/list shows it under
-// mode ("" for the server's output_schemas), and as JSON; nil for none.
+// mode ("" for the tool's output_schemas, else the server's), and as JSON; nil for none.
 func (t *Tool) listedOutput(mode string) (map[string]any, json.RawMessage) {
 	if mode == "" {
-		mode = t.settings.OutputSchemas
+		mode = t.OutputSchemas()
 	}
 	switch {
 	case t.compact == nil || mode == OutputSchemasNone:
@@ -357,7 +367,8 @@ func (t *Tool) listedOutput(mode string) (map[string]any, json.RawMessage) {
 }
 
 // ListedOutputSchema is the tool's outputSchema as tools/list shows it
-// under mode, one of OutputSchemaModes ("" for the server's setting): the
+// under mode, one of OutputSchemaModes ("" for the tool's setting, else
+// the server's): the
 // whole schema, the compact one, or nil. Results are validated against
 // the whole schema whatever mode lists. The caller must not modify it.
 func (t *Tool) ListedOutputSchema(mode string) map[string]any {

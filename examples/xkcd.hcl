@@ -12,11 +12,11 @@ http_api "xkcd" {
 }
 
 tool "get_info_0_json" {
-  description = "Fetch current comic and metadata."
+  description    = "Fetch current comic and metadata."
+  output_schemas = "compact"
   annotations {
     read_only_hint  = true
     idempotent_hint = true
-    open_world_hint = true
   }
   http {
     api    = http_api.xkcd
@@ -81,11 +81,11 @@ tool "get_info_0_json" {
 }
 
 tool "get_comic_id_info_0_json" {
-  description = "Fetch comics and metadata by comic id."
+  description    = "Fetch comics and metadata by comic id."
+  output_schemas = "compact"
   annotations {
     read_only_hint  = true
     idempotent_hint = true
-    open_world_hint = true
   }
   arg "comic_id" {
     type = number

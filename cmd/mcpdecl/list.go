@@ -44,7 +44,7 @@ the configuration has some.`,
 				if i > 0 {
 					fmt.Fprintln(a.stdout)
 				}
-				writeTool(a.stdout, t, cfg.Settings.OutputSchemas)
+				writeTool(a.stdout, t, t.OutputSchemas())
 			}
 			writeServed(a.stdout, cfg)
 			return nil

@@ -67,6 +67,7 @@ var toolAttrs = []*spec.Attr{
 		DefaultIs("8 per CPU for http and sql tools, the CPUs for exec, no bound without an action"),
 	spec.Int("max_result_bytes", "is the largest result of a call").AtLeast(1).DefaultIs("the server's max_result_bytes"),
 	spec.Bool("sanitize", "cleans terminal escape sequences and control characters out of this tool's results; false leaves them").WithDefault(true),
+	spec.Enum("output_schemas", "says what this tool's outputSchema carries in tools/list (a toolset's output_schemas decides over it; mcpdecl import openapi writes \"compact\")", spec.Choices(engine.OutputSchemaModes...)...).DefaultIs("the server's"),
 	spec.List("tags", spec.KindString, `are labels such as ["issues", "read"], which toolsets select tools by; each 1 to 128 bytes with no control character`),
 	spec.List("scopes", spec.KindString, `are the scopes a token must all grant to list and call the tool over authenticated HTTP, such as ["tickets:write"]`),
 }
@@ -271,6 +272,9 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		spec.Title, spec.Description = v.String("title"), v.String("description")
 		// Only an explicit false turns cleaning off; null keeps it.
 		spec.NoSanitize = v.Has("sanitize") && !v.Bool("sanitize")
+		if bodySpec.Attr("output_schemas") != nil && v.Has("output_schemas") {
+			spec.OutputSchemas = v.String("output_schemas")
+		}
 	}
 	if a := attr("description"); a != nil && spec.Description == "" && !l.diags.HasErrors() {
 		l.error(a.Expr.Range(), "Empty description", "Every tool needs a description: it is how a model decides when to call the tool.")

@@ -47,9 +47,9 @@ type generation struct {
 	audit     *auditor     // nil: no audit block
 	scope     string       // the cacheScope of its tools/list results
 	declared  declared     // what it serves besides tools
-	// listedBy are the tools of each toolset whose output_schemas is
-	// not the server's, by toolset and tool name, as its clients list
-	// them; made once, with the generation.
+	// listedBy are the tools of each toolset that sets output_schemas,
+	// by toolset and tool name, as its clients list them; made once,
+	// with the generation.
 	listedBy map[string]map[string]*mcp.Tool
 }
 
@@ -68,12 +68,13 @@ func (l *Live) newGeneration(cfg *engine.Config) *generation {
 	return g
 }
 
-// listedBy are the tools of each toolset of cfg whose output_schemas is
-// not the server's, as that toolset's clients list them.
+// listedBy are the tools of each toolset of cfg that sets output_schemas,
+// as that toolset's clients list them: its setting decides over the
+// tools' own and the server's.
 func listedBy(cfg *engine.Config) map[string]map[string]*mcp.Tool {
 	var out map[string]map[string]*mcp.Tool
 	for _, ts := range cfg.Toolsets {
-		if ts.OutputSchemas == "" || ts.OutputSchemas == cfg.Settings.OutputSchemas {
+		if ts.OutputSchemas == "" {
 			continue
 		}
 		tools := make(map[string]*mcp.Tool, len(ts.Tools))

@@ -52,8 +52,9 @@ tool "forecast" {
 
 // compactForecast is the outputSchema of forecast in compact mode: its
 // types, required fields and enum, without descriptions, title,
-// examples or $schema. The field named description stays.
-const compactForecast = `{"additionalProperties":false,"properties":{"place":{"additionalProperties":false,"properties":{"at":{"type":"string"},"description":{"type":"string"}},"required":["description","at"],"type":"object"},"sky":{"enum":["clear","cloudy"],"type":"string"},"temp":{"type":"number"}},"required":["temp","sky","place"],"type":"object"}`
+// examples, $schema or additionalProperties false. The field named
+// description stays.
+const compactForecast = `{"properties":{"place":{"properties":{"at":{"type":"string"},"description":{"type":"string"}},"required":["description","at"],"type":"object"},"sky":{"enum":["clear","cloudy"],"type":"string"},"temp":{"type":"number"}},"required":["temp","sky","place"],"type":"object"}`
 
 func loadForecast(t *testing.T, mode, more string) *engine.Config {
 	t.Helper()
@@ -222,5 +223,40 @@ toolset "same" {
 	res, err := connectLive(t, stdio, "", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "forecast", Arguments: map[string]any{"v": "warm"}})
 	if err != nil || !res.IsError {
 		t.Errorf("an output that breaks the schema, in a toolset: %v %+v", err, res)
+	}
+}
+
+// TestOutputSchemasOfATool: a tool's own output_schemas wins over the
+// server's, on /mcp and in a toolset that sets none; a toolset that sets
+// one decides over the tool's.
+func TestOutputSchemasOfATool(t *testing.T) {
+	src := strings.Replace(fmt.Sprintf(forecastSrc, "full", `
+toolset "same" {
+  tools = ["forecast"]
+}
+toolset "whole" {
+  tools          = ["forecast"]
+  output_schemas = "full"
+}
+`), `description = "A forecast."`, `description    = "A forecast."
+  output_schemas = "compact"`, 1)
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	defer cfg.Close()
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	defer live.Close()
+	ts := httptest.NewServer(live.HTTPHandler())
+	defer ts.Close()
+	for path, want := range map[string]string{"": compactForecast, "/same": compactForecast, "/whole": "Temperature in degrees"} {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path + path}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := listedOutput(t, cs); got != want && !(want != compactForecast && strings.Contains(got, want)) {
+			t.Errorf("%s lists %s, want %s", server.Path+path, got, want)
+		}
+		_ = cs.Close()
 	}
 }

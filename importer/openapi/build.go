@@ -161,19 +161,21 @@ var (
 // GET, HEAD and OPTIONS only read, and are idempotent; PUT and DELETE are
 // idempotent; DELETE, PUT and PATCH change or remove what exists
 // (destructive); POST creates (not destructive, not idempotent). Every
-// tool calls an API on the network (open world). The operation's
+// tool calls an API on the network (open world), which is what MCP
+// assumes of a tool that does not say: open_world_hint is left out, and
+// with it a few tokens of every tool in tools/list. The operation's
 // x-mcp-annotations, which an overlay may add, overrides any of them.
 func (t *tool) annotate(op *Operation) {
 	tr, fa := true, false
 	switch op.Method {
 	case "GET", "HEAD", "OPTIONS":
-		t.hints = [len(hintNames)]*bool{&tr, nil, &tr, &tr}
+		t.hints = [len(hintNames)]*bool{&tr, nil, &tr, nil}
 	case "POST":
-		t.hints = [len(hintNames)]*bool{&fa, &fa, &fa, &tr}
+		t.hints = [len(hintNames)]*bool{&fa, &fa, &fa, nil}
 	case "PATCH":
-		t.hints = [len(hintNames)]*bool{&fa, &tr, &fa, &tr}
+		t.hints = [len(hintNames)]*bool{&fa, &tr, &fa, nil}
 	default: // PUT, DELETE
-		t.hints = [len(hintNames)]*bool{&fa, &tr, &tr, &tr}
+		t.hints = [len(hintNames)]*bool{&fa, &tr, &tr, nil}
 	}
 	for _, k := range sortedKeys(op.Annotations) {
 		i := slices.Index(hintNames[:], k)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -181,7 +182,7 @@ func TestOverlay(t *testing.T) {
 		t.Errorf("tools = %s", got)
 	}
 	main := string(res.Files[0].Data)
-	if !strings.Contains(main, `description = "Finds pets, twenty at a time unless told otherwise."`) {
+	if !regexp.MustCompile(`description += "Finds pets, twenty at a time unless told otherwise."`).MatchString(main) {
 		t.Error("the overlay's description is not the tool's")
 	}
 	if strings.Contains(main, "left out the optional cookie") {

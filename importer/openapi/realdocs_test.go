@@ -273,15 +273,16 @@ func TestOptionalBodyRequiredFields(t *testing.T) {
 
 // TestAnnotationsFromMethod: every imported tool says what its method
 // means in HTTP: GET reads, PUT and DELETE are idempotent, DELETE, PUT and
-// PATCH may destroy, POST creates; all reach the open world. The
+// PATCH may destroy, POST creates; all reach the open world, which MCP
+// assumes when open_world_hint is not given (none is written). The
 // document's x-mcp-annotations (an overlay can add it) overrides them.
 func TestAnnotationsFromMethod(t *testing.T) {
 	tr, fa := true, false
 	want := map[string]engine.Annotations{
-		"list_pets":         {ReadOnlyHint: &tr, IdempotentHint: &tr, OpenWorldHint: &tr},
-		"create_pet":        {ReadOnlyHint: &fa, DestructiveHint: &fa, IdempotentHint: &fa, OpenWorldHint: &tr},
-		"patch_pets_pet_id": {ReadOnlyHint: &fa, DestructiveHint: &tr, IdempotentHint: &fa, OpenWorldHint: &tr},
-		"delete_pet":        {ReadOnlyHint: &fa, DestructiveHint: &tr, IdempotentHint: &tr, OpenWorldHint: &tr},
+		"list_pets":         {ReadOnlyHint: &tr, IdempotentHint: &tr},
+		"create_pet":        {ReadOnlyHint: &fa, DestructiveHint: &fa, IdempotentHint: &fa},
+		"patch_pets_pet_id": {ReadOnlyHint: &fa, DestructiveHint: &tr, IdempotentHint: &fa},
+		"delete_pet":        {ReadOnlyHint: &fa, DestructiveHint: &tr, IdempotentHint: &tr},
 	}
 	cfg := loadImport(t, "petstore.yaml", "https://pets.example.com", nil)
 	for name, w := range want {
@@ -291,7 +292,7 @@ func TestAnnotationsFromMethod(t *testing.T) {
 	}
 
 	ynab := loadImport(t, "ynab.json", "https://ynab.example.com", nil)
-	w := engine.Annotations{ReadOnlyHint: &fa, DestructiveHint: &tr, IdempotentHint: &tr, OpenWorldHint: &tr}
+	w := engine.Annotations{ReadOnlyHint: &fa, DestructiveHint: &tr, IdempotentHint: &tr}
 	if got := annotations(mustTool(t, ynab, "update_transaction")); got != show(w) {
 		t.Errorf("update_transaction (PUT): annotations %s, want %s", got, show(w))
 	}

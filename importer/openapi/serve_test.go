@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // request is what the upstream received.
@@ -171,6 +172,17 @@ func TestImportedToolsCall(t *testing.T) {
 				b, _ := json.Marshal(res.Structured)
 				if string(b) != tt.structured {
 					t.Errorf("structured %s\nwant %s", b, tt.structured)
+				}
+				// What a client that checks results against the compact
+				// listing does: it accepts the answer.
+				compact, err := schema.Compile(tool.ListedOutputSchema(engine.OutputSchemasCompact))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var v any
+				_ = json.Unmarshal(b, &v)
+				if vs := compact.Validate(v); len(vs) > 0 {
+					t.Errorf("the compact outputSchema refuses the result %s: %v", b, vs)
 				}
 			}
 		})

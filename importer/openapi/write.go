@@ -333,6 +333,12 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 		blk.SetAttributeValue("title", cty.StringVal(t.title))
 	}
 	blk.SetAttributeValue("description", cty.StringVal(t.description))
+	if len(t.outputs) > 0 {
+		// A response's whole schema costs a model more tokens on every
+		// turn than its shape tells it; results are checked against the
+		// whole schema all the same.
+		blk.SetAttributeValue("output_schemas", cty.StringVal("compact"))
+	}
 	if len(t.op.Tags) > 0 {
 		tags := make([]cty.Value, len(t.op.Tags))
 		for i, tag := range t.op.Tags {
