@@ -95,7 +95,7 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 	fixedName, fixedValue, _ := strings.Cut(fragment, "=")
 	fixedUsed := fixedName == ""
 	taken := names{}
-	in := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget}
+	in := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget, defs: true}
 	// Path parameters first: they keep their names, others give way.
 	ordered := make([]Param, 0, len(op.Params))
 	for _, in := range []string{"path", "query", "header", "cookie"} {
@@ -532,7 +532,13 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		t.args = append(t.args, a)
 		t.body = &bodyMapping{kind: "raw", program: "fromBase64(args." + a.name + ")", contentType: body.MediaType}
 	default:
-		a := b.argFrom(argName("body", "request", taken), body.Description, map[string]any{"type": "string"}, true)
+		// Text: its schema's constraints when it says it is a string
+		// (JSON's, not the text's, when it describes the text's content).
+		sch := map[string]any{"type": "string"}
+		if m := obj(b.locals.resolve(c.convert(body.Schema, body.Doc))); m["type"] == "string" {
+			sch = m
+		}
+		a := b.argFrom(argName("body", "request", taken), body.Description, sch, true)
 		if a.description == "" {
 			a.description = "The request body, sent as " + body.MediaType + "."
 		}
@@ -708,6 +714,12 @@ func (b *builder) argFrom(name, description string, sch any, required bool) arg 
 	// schema was fitted when it was converted (to a budget its schema may
 	// set).
 	a := arg{name: name, description: fitText(description, b.opts.FieldDescriptionBudget)}
+	if _, ok := sch.(defRef); ok {
+		// The definition's own description is listed with it, once.
+		a.schema = sch
+		a.optional = !required
+		return a
+	}
 	if r, ok := sch.(localRef); ok {
 		a.schema = r
 		if a.description == "" {

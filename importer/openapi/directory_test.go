@@ -16,7 +16,8 @@ import (
 // directory) and loads each result as serve would. It asserts that at least
 // 99.5% of the documents import and load with no error, and that at least
 // 99% of their operations become tools, and logs the reasons operations
-// were skipped. .ci/run installs the directory and runs it.
+// were skipped. Every tool's input schema keeps all of its request's
+// schema (see fidelity). .ci/run installs the directory and runs it.
 func TestDirectory(t *testing.T) {
 	root := os.Getenv("MCPDECL_OPENAPI_DIR")
 	if root == "" {
@@ -37,6 +38,10 @@ func TestDirectory(t *testing.T) {
 		err         string
 		read, tools int
 		reasons     []string
+		// checks and losses compare the tools' input schemas with the
+		// document's requests (see fidelity).
+		checks int
+		losses []string
 	}
 	outcomes := make([]outcome, len(specs))
 	var wg sync.WaitGroup
@@ -49,7 +54,7 @@ func TestDirectory(t *testing.T) {
 			defer func() { <-sem }()
 			o := outcome{spec: p}
 			defer func() { outcomes[i] = o }()
-			_, res, err := importPath(p, Options{Source: filepath.Base(p)})
+			spec, res, err := importPath(p, Options{Source: filepath.Base(p)})
 			if err != nil {
 				o.err = err.Error()
 				return
@@ -81,17 +86,27 @@ func TestDirectory(t *testing.T) {
 				o.err = "does not load: " + diags.Errs()[0].Error()
 				return
 			}
+			f := &fidelity{spec: spec}
+			f.check(res, cfg)
+			o.checks, o.losses = f.checks, f.losses
 			_ = cfg.Close()
 		}()
 	}
 	wg.Wait()
 
-	var ok, read, tools int
+	var ok, read, tools, checks, lossy int
 	reasons := map[string]int{}
-	var failures []string
+	var failures, losses []string
 	for _, o := range outcomes {
 		read += o.read
 		tools += o.tools
+		checks += o.checks
+		for _, l := range o.losses {
+			lossy++
+			if len(losses) < 40 {
+				losses = append(losses, strings.TrimPrefix(o.spec, root)+": "+l)
+			}
+		}
 		for _, r := range o.reasons {
 			if i := strings.IndexByte(r, '"'); i >= 0 {
 				if j := strings.IndexByte(r[i+1:], '"'); j >= 0 {
@@ -117,6 +132,12 @@ func TestDirectory(t *testing.T) {
 	sort.Slice(keys, func(i, j int) bool { return reasons[keys[i]] > reasons[keys[j]] })
 	for _, k := range keys[:min(len(keys), 15)] {
 		t.Logf("skipped %d: %s", reasons[k], k)
+	}
+	fidelity := fmt.Sprintf("input fidelity: %d comparisons of the tools' input schemas with the documents' requests, %d lost", checks, lossy)
+	t.Log(fidelity)
+	fmt.Println(fidelity)
+	for _, l := range losses {
+		t.Error("lost: " + l)
 	}
 	specRate := float64(ok) / float64(len(specs)) * 100
 	opRate := float64(tools) / float64(max(read, 1)) * 100

@@ -75,6 +75,9 @@ type Result struct {
 	// tool arguments: credentials the http_api's auth sends, switches of
 	// the API's transport (see credentials.go).
 	Moved []Moved
+	// built are the tools written (resources included), which tests
+	// compare with the document.
+	built []*tool
 }
 
 // File is one file to write.
@@ -179,6 +182,7 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 		res.Imported = append(res.Imported, name)
 	}
 	res.Files = b.write(api, tools, res)
+	res.built = tools
 	return res, nil
 }
 
