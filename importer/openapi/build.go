@@ -20,6 +20,10 @@ type tool struct {
 	body                       *bodyMapping
 	outputs                    []outField
 	notes                      []string
+	// shallow, when above zero, is how many bytes of definitions the
+	// tool's input would have listed, past the budget: its named schemas
+	// are cut two levels deep instead (see Options.DefsBudget).
+	shallow int
 }
 
 // arg is one arg block.
@@ -80,9 +84,43 @@ type skipError string
 
 func (e skipError) Error() string { return string(e) }
 
-// build makes the tool of an operation, or says why it cannot.
+// build makes the tool of an operation, or says why it cannot. Its input
+// refers to the document's named schemas as definitions, written whole;
+// when those it reaches pass the budget of definitions (the operation's
+// x-mcp-defs-budget, else Options.DefsBudget), it is made again with named
+// schemas cut two levels deep, and says so in shallow.
 func (b *builder) build(op *Operation, name string) (*tool, error) {
-	t := &tool{op: op, name: name, notes: op.Notes}
+	t, err := b.buildTool(op, name, true)
+	if err != nil {
+		return nil, err
+	}
+	limit := b.opts.DefsBudget
+	if op.DefsBudget != 0 {
+		limit = op.DefsBudget
+	}
+	if limit < 0 {
+		return t, nil
+	}
+	schemas := make([]any, len(t.args))
+	for i, a := range t.args {
+		schemas[i] = a.schema
+	}
+	n := b.locals.reach(schemas, limit)
+	if n <= limit {
+		return t, nil
+	}
+	cut, err := b.buildTool(op, name, false)
+	if err != nil {
+		return nil, err
+	}
+	cut.shallow = n
+	return cut, nil
+}
+
+// buildTool is build, with named schemas of the input as definitions
+// (defs) or cut two levels deep.
+func (b *builder) buildTool(op *Operation, name string, defs bool) (*tool, error) {
+	t := &tool{op: op, name: name, notes: slices.Clip(op.Notes)}
 	t.title, t.description = texts(op, b.opts.DescriptionBudget)
 	if op.Budget >= 0 {
 		t.title, t.description = texts(op, op.Budget)
@@ -95,7 +133,7 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 	fixedName, fixedValue, _ := strings.Cut(fragment, "=")
 	fixedUsed := fixedName == ""
 	taken := names{}
-	in := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget, defs: true}
+	in := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget, defs: defs}
 	// Path parameters first: they keep their names, others give way.
 	ordered := make([]Param, 0, len(op.Params))
 	for _, in := range []string{"path", "query", "header", "cookie"} {

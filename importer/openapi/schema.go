@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -76,7 +77,9 @@ type locals struct {
 	defState  map[string]int    // by reference key: 1 converting, 2 done
 	defName   map[string]string // definition name by reference key
 	defsTaken names
-	defsUsed  map[string]bool // the definitions the written tools refer to
+	defsUsed  map[string]bool     // the definitions the written tools refer to
+	defSize   map[string]int      // bytes of each definition's JSON, measured once
+	defEdges  map[string][]string // the definitions each definition refers to
 }
 
 // use notes that a written tool or local refers to the local n.
@@ -95,7 +98,8 @@ func (l *locals) useDef(n string) {
 
 func newLocals() *locals {
 	return &locals{values: map[string]any{}, state: map[string]int{}, name: map[string]string{}, taken: names{}, used: map[string]bool{},
-		defs: map[string]any{}, defState: map[string]int{}, defName: map[string]string{}, defsTaken: names{}, defsUsed: map[string]bool{}}
+		defs: map[string]any{}, defState: map[string]int{}, defName: map[string]string{}, defsTaken: names{}, defsUsed: map[string]bool{},
+		defSize: map[string]int{}, defEdges: map[string][]string{}}
 }
 
 // resolve is the schema a local or a definition reference stands for, or
@@ -112,6 +116,44 @@ func (l *locals) resolve(s any) any {
 		}
 	}
 	return s
+}
+
+// reach is how many bytes of JSON the definitions that the schemas ss
+// refer to take, with those they refer to in turn: what a tool with these
+// arguments lists under $defs. It stops counting once past limit (when
+// limit is not negative), so that a tool of a document whose schemas all
+// refer to each other costs no more than the budget to measure.
+func (l *locals) reach(ss []any, limit int) int {
+	seen := map[string]bool{}
+	var queue []string
+	for _, s := range ss {
+		for _, d := range defRefs(s, nil) {
+			if !seen[d] {
+				seen[d] = true
+				queue = append(queue, d)
+			}
+		}
+	}
+	total := 0
+	for len(queue) > 0 && (limit < 0 || total <= limit) {
+		n := queue[0]
+		queue = queue[1:]
+		size, ok := l.defSize[n]
+		if !ok {
+			b, _ := json.Marshal(l.defs[n]) // a defRef is a string: as long as its name
+			size = len(b)
+			l.defSize[n] = size
+			l.defEdges[n] = slices.Compact(slices.Sorted(slices.Values(defRefs(l.defs[n], nil))))
+		}
+		total += size
+		for _, d := range l.defEdges[n] {
+			if !seen[d] {
+				seen[d] = true
+				queue = append(queue, d)
+			}
+		}
+	}
+	return total
 }
 
 // defNameRE is a name of a document's schema kept as the name of its
