@@ -10,10 +10,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/adapters"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 
-	"github.com/mcpdecl/mcpdecl/adapters"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	mcpserver "github.com/mcpdecl/mcpdecl/engine/server"
@@ -173,7 +174,9 @@ func (c *catalogue) measure(enc tokenizer.Codec, paths []string, env func(string
 		c.bytes[i], c.tokens[i] = len(b), len(ids)
 	}
 	for _, t := range cfg.Tools {
-		c.kept.add(schemaCounts(t.InputSchema(), nil))
+		// References point into the schema's own $defs.
+		in := t.InputSchema()
+		c.kept.add(schemaCounts(in, &refCounter{root: in, memo: map[string]counts{}, open: map[string]bool{}}))
 	}
 	return nil
 }
@@ -358,7 +361,7 @@ func (r *report) catalogueTable(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n## Catalogue size\n\nThe `tools/list` result a client reads (and a model, on every turn): every tool in one result, as compact JSON, under each `output_schemas` (`full`, the server's default; `compact`, which `mcpdecl import openapi` writes on each tool with outputs; `none`). Tokens are counted with the o200k_base encoding (`github.com/tiktoken-go/tokenizer`, its vocabulary compiled in) over that JSON: an estimate, since each client lays the tools out for its model in its own way. The example configurations are loaded as `serve` loads them; each document is imported in process as `mcpdecl import openapi` does by default, then loaded.\n\n")
-	b.WriteString("*Input kept* compares the requests of the document's operations (those the import does not skip), less the parameters it gives the `http_api` (credentials, transport switches), with the tools' `inputSchema`: properties (each parameter, each named property of a body or of a schema under them, at any depth; a body without properties is one), `enum`s, and names marked required (the top-level ones of an optional body excepted: no call must send them), counted with each named schema written out where it is used and a recursive reference counted once. Fewer kept than in the document is what the model cannot see or send.\n\n")
+	b.WriteString("*Input kept* compares the requests of the document's operations (those the import does not skip) less the parameters it gives the `http_api` (credentials, transport switches), with the tools' `inputSchema`: properties (each parameter, each named property of a body or of a schema under them, at any depth; a body without properties is one), `enum`s, and names marked required (the top-level ones of an optional body excepted: no call must send them), counted with each named schema written out where it is used (in the document, and in a tool's `$defs`, which its references point to) and a recursive reference counted once. Fewer kept than in the document is what the model cannot see or send.\n\n")
 	tableHead(b, []string{"catalogue", "operations → tools", "bytes: full", "compact", "none", "tokens: full", "compact", "none", "output schemas' share (full)", "input kept: properties", "enums", "required"})
 	var skipped []string
 	for _, c := range r.catalogues {

@@ -16,6 +16,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // ResourceContents is what reading a resource gives: a text, or the bytes
@@ -273,9 +275,19 @@ func (t *ResourceTemplate) Read(ctx context.Context, uri string) ([]ResourceCont
 // their enums as text (what completions offer), by name.
 func argTypes(tool *Tool) (types map[string]string, enums map[string][]string) {
 	types, enums = map[string]string{}, map[string][]string{}
-	props, _ := tool.InputSchema()["properties"].(map[string]any)
+	in := tool.InputSchema()
+	props, _ := in["properties"].(map[string]any)
+	defs, _ := in["$defs"].(map[string]any)
 	for name, p := range props {
 		m, ok := p.(map[string]any)
+		for range 8 { // an argument that refers to a definition is typed by it
+			ref, _ := m["$ref"].(string)
+			def, isDef := schema.DefName(ref)
+			if !isDef || defs[def] == nil {
+				break
+			}
+			m, ok = defs[def].(map[string]any)
+		}
 		if !ok {
 			continue
 		}

@@ -56,6 +56,10 @@ type ToolSpec struct {
 	// InputSchema replaces the schema built from Args when not nil (the
 	// input_schema escape hatch).
 	InputSchema map[string]any
+	// Defs are named schemas the arguments may refer to as
+	// {"$ref": "#/$defs/name"}: those the input schema reaches go under
+	// its "$defs" (see [schema.WithDefs]).
+	Defs map[string]any
 	// Schemas, when not nil, compiles the tool's schemas, sharing what it
 	// compiled between the tools of a configuration whose schemas are the
 	// same.
@@ -120,7 +124,10 @@ type Tool struct {
 	inputJSON, outputJSON json.RawMessage
 	// compact is the output schema as tools/list shows it in compact
 	// mode, made the first time it is asked for; nil without outputs.
-	compact   *compactOutput
+	compact *compactOutput
+	// inlined is the input schema without references, for clients of
+	// revisions before 2025-11-25; nil when it has no definitions.
+	inlined   *inlinedInput
 	input     *schema.Validator
 	output    *schema.Validator
 	settings  Settings
@@ -173,6 +180,10 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	t.inputSchema = spec.InputSchema
 	if t.inputSchema == nil {
 		t.inputSchema = schema.InputSchema(spec.Args)
+	}
+	t.inputSchema = schema.WithDefs(t.inputSchema, spec.Defs)
+	if _, ok := t.inputSchema["$defs"]; ok {
+		t.inlined = &inlinedInput{}
 	}
 	var err error
 	if t.inputJSON, err = jsonenc.Append(nil, t.inputSchema); err != nil {
@@ -305,6 +316,39 @@ func (t *Tool) InputSchema() map[string]any { return t.inputSchema }
 // InputSchemaJSON is [Tool.InputSchema] as JSON, encoded once. The caller
 // must not modify it.
 func (t *Tool) InputSchemaJSON() json.RawMessage { return t.inputJSON }
+
+// MaxInlinedSchemaBytes bounds the input schema that
+// [Tool.InlinedInputSchemaJSON] lists: past it, definitions are cut.
+const MaxInlinedSchemaBytes = 96 << 10
+
+// inlinedInput is a tool's input schema with its definitions written in
+// place, as JSON, made the first time it is asked for.
+type inlinedInput struct {
+	once sync.Once
+	json json.RawMessage
+}
+
+// InlinedInputSchemaJSON is [Tool.InputSchemaJSON] without "$ref" to its
+// own definitions, which are written in place (cut where they recur, and
+// shallower when the whole would pass [MaxInlinedSchemaBytes]): for
+// clients of protocol revisions before 2025-11-25, which did not make
+// JSON Schema 2020-12 the dialect of tool schemas. A tool without
+// definitions returns its input schema. Calls are validated against the
+// whole schema whatever was listed. The caller must not modify it.
+func (t *Tool) InlinedInputSchemaJSON() json.RawMessage {
+	in := t.inlined
+	if in == nil {
+		return t.inputJSON
+	}
+	in.once.Do(func() {
+		doc, _ := schema.Inline(t.inputSchema, MaxInlinedSchemaBytes)
+		var err error
+		if in.json, err = jsonenc.Append(nil, doc); err != nil {
+			in.json = t.inputJSON // never so: the whole schema was written
+		}
+	})
+	return in.json
+}
 
 // Args are the tool's arguments as declared, with their declared types and
 // constraints, in declaration order. The caller must not modify them.

@@ -85,6 +85,14 @@ overlay, keeps one an argument. Descriptions are written as plain text, cut
 at --description-budget (a tool's) and --field-description-budget (others'),
 which x-mcp-description-budget on an operation, parameter or schema lifts.
 
+A tool's input keeps its request's schema whole: the named schemas it
+reaches are listed once under $defs of its input schema. A tool whose
+request reaches more than --defs-budget bytes of them (in documents whose
+schemas nearly all refer to each other, such as Microsoft Graph's) has its
+named schemas cut two levels deep instead, as the report lists;
+x-mcp-defs-budget on an operation (a number of bytes, -1 for no bound)
+decides over the flag.
+
 References ($ref) are followed to files under the document's directory and,
 for a document read from a URL, to URLs of the same origin (scheme, host and
 port). Anything else is refused, naming the reference, unless
@@ -119,6 +127,7 @@ or send requests elsewhere.`,
 	f.IntVar(&opts.MaxTools, "max-tools", 0, "import at most this many tools; the rest are reported")
 	f.IntVar(&opts.DescriptionBudget, "description-budget", 1200, "the longest tool description, in bytes")
 	f.IntVar(&opts.FieldDescriptionBudget, "field-description-budget", 300, "the longest description of an argument, an output or a schema, in bytes (-1: no cap)")
+	f.IntVar(&opts.DefsBudget, "defs-budget", openapi.DefaultDefsBudget, "the most bytes of named schemas a tool's input lists under $defs; past it, they are cut two levels deep (-1: no bound)")
 	f.BoolVar(&opts.SplitByTag, "split-by-tag", false, "write one file per tag into the directory -o names")
 	f.BoolVar(&opts.Toolsets, "toolsets", false, "declare one toolset per tag")
 	f.IntVar(&tokenBudget, "token-budget", defaultTokenBudget, "warn when the estimated size of tools/list passes this many tokens")
@@ -221,6 +230,9 @@ func (a *app) importOpenAPI(spec, out string, force bool, tokenBudget int, overl
 	return nil
 }
 
+// maxShallowListed is how many of the tools cut shallow the report names.
+const maxShallowListed = 20
+
 // importReport prints the summary of an import to stderr.
 func (a *app) importReport(res *openapi.Result, tokens int) {
 	w := a.stderr
@@ -239,6 +251,16 @@ func (a *app) importReport(res *openapi.Result, tokens int) {
 		fmt.Fprintln(w, "Not tool arguments, so that no model gives them (x-mcp-argument: true on a parameter, in an overlay, keeps one):")
 		for _, m := range moved {
 			fmt.Fprintf(w, "  %s\n", m)
+		}
+	}
+	if len(res.Shallow) > 0 {
+		fmt.Fprintf(w, "Input schemas cut two named schemas deep, as their requests reach more than --defs-budget bytes of definitions (x-mcp-defs-budget on an operation lifts it): %d tools\n", len(res.Shallow))
+		for i, s := range res.Shallow {
+			if i == maxShallowListed {
+				fmt.Fprintf(w, "  and %d more\n", len(res.Shallow)-i)
+				break
+			}
+			fmt.Fprintf(w, "  %s (%d bytes or more)\n", s.Tool, s.Bytes)
 		}
 	}
 	for _, n := range res.Notes {

@@ -49,7 +49,7 @@ var (
 }`,
 		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri_template", "is the URI template (RFC 6570), such as users://{id}").Mandatory().Shown(),
-		}, servedAttrs, servedToolAttrs),
+		}, servedAttrs, servedToolAttrs, pickToolAttrs("defs")),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}, {Block: argSpec}},
 	}
 )

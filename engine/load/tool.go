@@ -59,6 +59,7 @@ var toolAttrs = []*spec.Attr{
 	spec.Any("icons", `are icons, each { src = "https://…" or "data:…", mime_type, sizes = ["48x48"], theme = "light" or "dark" }`).Unevaluated().Shown(),
 	spec.Any("meta", "is the tool's _meta object in tools/list").Unevaluated().Shown(),
 	spec.Any("input_schema", `is the whole JSON Schema of the arguments, as jsonencode({…}) or file("schema.json"), instead of arg blocks`).Unevaluated().Shown(),
+	spec.Any("defs", `are named JSON Schemas that the arguments' schema (or input_schema) refer to as { "$ref" = "#/$defs/Name" }, such as defs = local.defs shared by many tools: those the tool reaches are listed under $defs of its inputSchema`).Unevaluated().Shown(),
 	spec.Expr("text", "is the text block of the result").Unevaluated().Shown(),
 	spec.Expr("error_if", "yields a bool: whether the call is a tool error").DefaultIs("HTTP status ≥ 400, a non-zero exit code, a SQL error").Unevaluated(),
 	spec.Expr("error_message", "is the message of that error").Unevaluated().Shown(),
@@ -307,6 +308,9 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		spec.InputSchema = l.inputSchema(ctx, a, spec.Args)
 		argsEnv[types.Extra] = types.Any
 	}
+	if a := attr("defs"); a != nil {
+		spec.Defs = l.defs(ctx, a)
+	}
 	// A resource's annotations block is another (contentAnnotationsSpec).
 	if ab := blocks("annotations"); len(ab) > 0 && toolAnnotations {
 		spec.Annotations = l.annotations(ctx, ab[0])
@@ -419,7 +423,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	if len(l.diags) > before && l.diags[before:].HasErrors() {
 		// Report invalid defaults in the same run as the other errors,
 		// checked against the arguments' own schema.
-		if v, err := schema.Compile(schema.InputSchema(spec.Args)); err == nil {
+		if v, err := schema.Compile(schema.WithDefs(schema.InputSchema(spec.Args), spec.Defs)); err == nil {
 			l.checkDefaults(v.ValidatePartial, spec.Args, defaults)
 		}
 		return nil, v
@@ -493,6 +497,22 @@ func (l *loader) inputSchema(ctx *engine.DecodeContext, a *hcl.Attribute, args [
 		return nil
 	}
 	return doc
+}
+
+// defs reads a tool's defs: named JSON Schemas that its arguments refer to
+// as {"$ref": "#/$defs/name"}, given as an object of schemas (such as a
+// local shared by the tools of an imported API) or as jsonencode({…}).
+func (l *loader) defs(ctx *engine.DecodeContext, a *hcl.Attribute) map[string]any {
+	m := l.jsonObject(ctx, a.Expr, "defs", "the defs of a tool")
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		switch m[name].(type) {
+		case map[string]any, bool:
+		default:
+			l.error(a.Expr.Range(), "Invalid defs", `defs maps names to JSON Schemas, such as { Pet = { type = "object" } }; %q is not a schema.`, name)
+			return nil
+		}
+	}
+	return m
 }
 
 // jsonObject evaluates a load-time JSON object: a string holding JSON (as

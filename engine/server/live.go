@@ -225,7 +225,11 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		if r, ok := req.(*mcp.ListToolsRequest); ok {
 			version := r.ProtocolVersion()
 			for i, mt := range list.Tools {
-				list.Tools[i] = toolForRevision(mt, version)
+				var inlined json.RawMessage
+				if t, ok := cfg.Tool(mt.Name); ok && version != "" && version < "2025-11-25" {
+					inlined = t.InlinedInputSchemaJSON()
+				}
+				list.Tools[i] = toolForRevision(mt, version, inlined)
 			}
 		}
 		return list, nil
@@ -260,14 +264,19 @@ func (l *Live) toolsetName(extra *mcp.RequestExtra) string {
 // toolForRevision is mt as a client of the protocol revision version knows
 // a tool: without the members its schema does not define (annotations came
 // in 2025-03-26; title, outputSchema and _meta in 2025-06-18; icons in
-// 2025-11-25). mt is the server's own, never changed: a copy is returned
+// 2025-11-25), with inlined, when not nil, as its input schema: the schema
+// without references to its own definitions, as revisions before
+// 2025-11-25, which named no dialect, are read. mt is the server's own, never changed: a copy is returned
 // when members are left out. An unknown version ("") gets every member.
-func toolForRevision(mt *mcp.Tool, version string) *mcp.Tool {
+func toolForRevision(mt *mcp.Tool, version string, inlined json.RawMessage) *mcp.Tool {
 	if version == "" || version >= "2025-11-25" {
 		return mt
 	}
 	t := *mt
 	t.Icons = nil
+	if inlined != nil {
+		t.InputSchema = inlined
+	}
 	if version < "2025-06-18" {
 		t.Title, t.OutputSchema, t.Meta = "", nil, nil
 	}

@@ -22,6 +22,10 @@ type tool struct {
 	body                       *bodyMapping
 	outputs                    []outField
 	notes                      []string
+	// shallow, when above zero, is how many bytes of definitions the
+	// tool's input would have listed, past the budget: its named schemas
+	// are cut two levels deep instead (see Options.DefsBudget).
+	shallow int
 }
 
 // arg is one arg block.
@@ -82,9 +86,43 @@ type skipError string
 
 func (e skipError) Error() string { return string(e) }
 
-// build makes the tool of an operation, or says why it cannot.
+// build makes the tool of an operation, or says why it cannot. Its input
+// refers to the document's named schemas as definitions, written whole;
+// when those it reaches pass the budget of definitions (the operation's
+// x-mcp-defs-budget, else Options.DefsBudget), it is made again with named
+// schemas cut two levels deep, and says so in shallow.
 func (b *builder) build(op *Operation, name string) (*tool, error) {
-	t := &tool{op: op, name: name, notes: op.Notes}
+	t, err := b.buildTool(op, name, true)
+	if err != nil {
+		return nil, err
+	}
+	limit := b.opts.DefsBudget
+	if op.DefsBudget != 0 {
+		limit = op.DefsBudget
+	}
+	if limit < 0 {
+		return t, nil
+	}
+	schemas := make([]any, len(t.args))
+	for i, a := range t.args {
+		schemas[i] = a.schema
+	}
+	n := b.locals.reach(schemas, limit)
+	if n <= limit {
+		return t, nil
+	}
+	cut, err := b.buildTool(op, name, false)
+	if err != nil {
+		return nil, err
+	}
+	cut.shallow = n
+	return cut, nil
+}
+
+// buildTool is build, with named schemas of the input as definitions
+// (defs) or cut two levels deep.
+func (b *builder) buildTool(op *Operation, name string, defs bool) (*tool, error) {
+	t := &tool{op: op, name: name, notes: slices.Clip(op.Notes)}
 	t.title, t.description = texts(op, b.opts.DescriptionBudget)
 	if op.Budget >= 0 {
 		t.title, t.description = texts(op, op.Budget)
@@ -97,7 +135,7 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 	fixedName, fixedValue, _ := strings.Cut(fragment, "=")
 	fixedUsed := fixedName == ""
 	taken := names{}
-	in := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget}
+	in := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget, defs: defs}
 	// Path parameters first: they keep their names, others give way.
 	ordered := make([]Param, 0, len(op.Params))
 	for _, in := range []string{"path", "query", "header", "cookie"} {
@@ -536,7 +574,13 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		t.args = append(t.args, a)
 		t.body = &bodyMapping{kind: "raw", program: "fromBase64(args." + a.name + ")", contentType: body.MediaType}
 	default:
-		a := b.argFrom(argName("body", "request", taken), body.Description, map[string]any{"type": "string"}, true)
+		// Text: its schema's constraints when it says it is a string
+		// (JSON's, not the text's, when it describes the text's content).
+		sch := map[string]any{"type": "string"}
+		if m := obj(b.locals.resolve(c.convert(body.Schema, body.Doc))); m["type"] == "string" {
+			sch = m
+		}
+		a := b.argFrom(argName("body", "request", taken), body.Description, sch, true)
 		if a.description == "" {
 			a.description = "The request body, sent as " + body.MediaType + "."
 		}
@@ -712,6 +756,12 @@ func (b *builder) argFrom(name, description string, sch any, required bool) arg 
 	// schema was fitted when it was converted (to a budget its schema may
 	// set).
 	a := arg{name: name, description: fitText(description, b.opts.FieldDescriptionBudget)}
+	if _, ok := sch.(defRef); ok {
+		// The definition's own description is listed with it, once.
+		a.schema = sch
+		a.optional = !required
+		return a
+	}
 	if r, ok := sch.(localRef); ok {
 		a.schema = r
 		if a.description == "" {

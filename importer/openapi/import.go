@@ -45,7 +45,23 @@ type Options struct {
 	// http_api's name and .hcl); the names of the others start with its
 	// stem (github_issues.hcl, github_2.hcl).
 	File string
+	// DefsBudget bounds the named schemas a tool's input lists under
+	// $defs, in bytes of JSON (default DefaultDefsBudget; -1 for no
+	// bound). A tool whose request reaches more is written as before
+	// definitions, with named schemas cut two levels deep, and reported in
+	// Result.Shallow. An operation's x-mcp-defs-budget decides over it.
+	DefsBudget int
 }
+
+// DefaultDefsBudget is the default Options.DefsBudget, 96 KiB: the bound
+// that a tool's input schema is held to when written in place for clients
+// of revisions before 2025-11-25 (engine.MaxInlinedSchemaBytes), so that
+// a tool lists about as much whichever revision its client speaks. It is
+// past what any tool of the documents the tests use reaches (GitHub's
+// largest, 22 KB; Zuora's, 80 KB), and in Microsoft Graph's, whose
+// schemas nearly all refer to each other, the 133 tools it cuts reach 400
+// to 500 KB each, the same 133 from 64 KB to 256 KB.
+const DefaultDefsBudget = 96 << 10
 
 // Result is what an import made.
 type Result struct {
@@ -75,12 +91,25 @@ type Result struct {
 	// tool arguments: credentials the http_api's auth sends, switches of
 	// the API's transport (see credentials.go).
 	Moved []Moved
+	// Shallow are the tools whose input schemas are cut two named schemas
+	// deep, as their requests reach more definitions than
+	// Options.DefsBudget.
+	Shallow []Shallow
+	// built are the tools written (resources included), which tests
+	// compare with the document.
+	built []*tool
 }
 
 // File is one file to write.
 type File struct {
 	Name string
 	Data []byte
+}
+
+// Shallow is a tool whose input schema is cut two named schemas deep.
+type Shallow struct {
+	Tool  string
+	Bytes int // the bytes of definitions its request reaches, at least
 }
 
 // Skipped is an operation that did not become a tool, and why.
@@ -104,6 +133,9 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	}
 	if opts.FieldDescriptionBudget == 0 {
 		opts.FieldDescriptionBudget = 300
+	}
+	if opts.DefsBudget == 0 {
+		opts.DefsBudget = DefaultDefsBudget
 	}
 	b := &builder{spec: spec, opts: opts, locals: newLocals()}
 	ops, err := spec.Operations()
@@ -178,7 +210,13 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 		tools = append(tools, t)
 		res.Imported = append(res.Imported, name)
 	}
+	for _, t := range tools {
+		if t.shallow > 0 {
+			res.Shallow = append(res.Shallow, Shallow{t.name, t.shallow})
+		}
+	}
 	res.Files = b.write(api, tools, res)
+	res.built = tools
 	return res, nil
 }
 

@@ -44,6 +44,9 @@ type Operation struct {
 	// Budget is the operation's x-mcp-description-budget (see texts.go),
 	// -1 when it has none.
 	Budget int
+	// DefsBudget is the operation's x-mcp-defs-budget (see
+	// Options.DefsBudget), 0 when it has none.
+	DefsBudget int
 }
 
 // Param is a path, query, header or cookie parameter.
@@ -147,6 +150,7 @@ func (s *Spec) operation(method, path string, item, raw map[string]any, doc, ptr
 		Annotations: obj(raw["x-mcp-annotations"]),
 		Resource:    raw["x-mcp-resource"],
 		Budget:      budget(raw, -1),
+		DefsBudget:  defsBudget(raw["x-mcp-defs-budget"]),
 	}
 	for _, t := range list(raw["tags"]) {
 		// A tag becomes a tool's tag, which is at most 128 bytes with no
@@ -534,4 +538,22 @@ func mediaList(types []string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// defsBudget reads an x-mcp-defs-budget: a number of bytes, or -1 for no
+// budget; 0 for anything else (none given).
+func defsBudget(v any) int {
+	var n float64
+	switch x := v.(type) {
+	case int64:
+		n = float64(x)
+	case float64:
+		n = x
+	default:
+		return 0
+	}
+	if n != float64(int(n)) || n < -1 {
+		return 0
+	}
+	return int(min(n, 1<<40))
 }

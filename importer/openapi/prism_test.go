@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // prismSpecs are the documents TestPrism checks: ours, real ones in the
@@ -233,6 +235,7 @@ func startPrism(t *testing.T, prism, path string) string {
 // sampleArgs makes arguments valid for an input schema from its examples,
 // defaults and constraints; why says what stopped it.
 func sampleArgs(s map[string]any) (map[string]any, string) {
+	s, _ = schema.Inline(s, 4<<20) // its references to $defs, written in place
 	v, why := sample(s, 0)
 	if why != "" {
 		return nil, why

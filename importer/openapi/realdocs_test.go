@@ -10,11 +10,16 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
 // at follows a path of property names and "items" into a JSON Schema,
-// looking into the parts of an allOf.
+// looking into the parts of an allOf; a schema with $defs has its
+// references written in place first.
 func at(s map[string]any, path ...string) map[string]any {
+	if _, ok := s["$defs"]; ok {
+		s, _ = schema.Inline(s, 1<<30)
+	}
 	for _, p := range path {
 		if p == "items" {
 			s = obj(s["items"])
@@ -70,9 +75,8 @@ func TestSaveTransaction(t *testing.T) {
 		if at(s, "amount")["type"] != "integer" {
 			t.Errorf("%s: %s.amount is not typed: %v", c.tool, c.path, s)
 		}
-		// A transaction's subtransactions are typed where the named levels
-		// reach them (SaveTransactionWithId spends one more).
-		if c.tool != "update_transactions" && at(s, "subtransactions", "items", "amount")["type"] != "integer" {
+		// A transaction's subtransactions are typed too, at any depth.
+		if at(s, "subtransactions", "items", "amount")["type"] != "integer" {
 			t.Errorf("%s: %s.subtransactions are not typed: %v", c.tool, c.path, at(s, "subtransactions"))
 		}
 	}

@@ -400,6 +400,9 @@ func (b *builder) servedBlock(body *hclwrite.Body, api *apiDecl, t *tool, s *ser
 		blk.SetAttributeValue("mime_type", cty.StringVal(s.mimeType))
 	}
 	for _, tb := range scratch.Body().Blocks() {
+		if a := tb.Body().GetAttribute("defs"); a != nil {
+			blk.SetAttributeRaw("defs", a.Expr().BuildTokens(nil))
+		}
 		for _, inner := range tb.Body().Blocks() {
 			if inner.Type() == "arg" || inner.Type() == "http" {
 				blk.AppendBlock(inner)

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -17,6 +18,12 @@ const maxSchemaDepth = 12
 // localRef stands for a named schema written once as a local value and
 // referred to as local.<name>.
 type localRef string
+
+// defRef stands for a named schema of a tool's input, written once in
+// the file's definitions (a local that each tool gives as its defs) and
+// referred to as {"$ref": "#/$defs/<name>"} (its name is of letters,
+// digits and underscores: nothing to escape).
+type defRef string
 
 // keywords are the JSON Schema 2020-12 keywords kept; everything else
 // (OpenAPI's discriminator, xml, example, extensions…) is dropped.
@@ -48,6 +55,10 @@ type converter struct {
 	dynamic []anchor
 	// textBudget is the longest description, in bytes (see texts.go).
 	textBudget int
+	// defs is set for a tool's input: a named schema that may hold
+	// others is a definition (defRef), written whole, at any depth.
+	// Otherwise (outputs) it is a local, and named levels bound it.
+	defs bool
 }
 
 // locals are the named schemas of a document, converted once each.
@@ -60,6 +71,15 @@ type locals struct {
 
 	mu   sync.Mutex      // guards used: tools are rendered concurrently
 	used map[string]bool // the locals the written tools refer to
+
+	// The definitions of the tools' inputs.
+	defs      map[string]any    // by definition name
+	defState  map[string]int    // by reference key: 1 converting, 2 done
+	defName   map[string]string // definition name by reference key
+	defsTaken names
+	defsUsed  map[string]bool     // the definitions the written tools refer to
+	defSize   map[string]int      // bytes of each definition's JSON, measured once
+	defEdges  map[string][]string // the definitions each definition refers to
 }
 
 // use notes that a written tool or local refers to the local n.
@@ -69,19 +89,96 @@ func (l *locals) use(n string) {
 	l.mu.Unlock()
 }
 
-func newLocals() *locals {
-	return &locals{values: map[string]any{}, state: map[string]int{}, name: map[string]string{}, taken: names{}, used: map[string]bool{}}
+// useDef notes that a written tool refers to the definition n.
+func (l *locals) useDef(n string) {
+	l.mu.Lock()
+	l.defsUsed[n] = true
+	l.mu.Unlock()
 }
 
-// resolve is the schema a local reference stands for, or s itself.
+func newLocals() *locals {
+	return &locals{values: map[string]any{}, state: map[string]int{}, name: map[string]string{}, taken: names{}, used: map[string]bool{},
+		defs: map[string]any{}, defState: map[string]int{}, defName: map[string]string{}, defsTaken: names{}, defsUsed: map[string]bool{},
+		defSize: map[string]int{}, defEdges: map[string][]string{}}
+}
+
+// resolve is the schema a local or a definition reference stands for, or
+// s itself.
 func (l *locals) resolve(s any) any {
-	for {
-		r, ok := s.(localRef)
-		if !ok || l == nil {
+	for l != nil {
+		switch r := s.(type) {
+		case localRef:
+			s = l.values[string(r)]
+		case defRef:
+			s = l.defs[string(r)]
+		default:
 			return s
 		}
-		s = l.values[string(r)]
 	}
+	return s
+}
+
+// reach is how many bytes of JSON the definitions that the schemas ss
+// refer to take, with those they refer to in turn: what a tool with these
+// arguments lists under $defs. It stops counting once past limit (when
+// limit is not negative), so that a tool of a document whose schemas all
+// refer to each other costs no more than the budget to measure.
+func (l *locals) reach(ss []any, limit int) int {
+	seen := map[string]bool{}
+	var queue []string
+	for _, s := range ss {
+		for _, d := range defRefs(s, nil) {
+			if !seen[d] {
+				seen[d] = true
+				queue = append(queue, d)
+			}
+		}
+	}
+	total := 0
+	for len(queue) > 0 && (limit < 0 || total <= limit) {
+		n := queue[0]
+		queue = queue[1:]
+		size, ok := l.defSize[n]
+		if !ok {
+			b, _ := json.Marshal(l.defs[n]) // a defRef is a string: as long as its name
+			size = len(b)
+			l.defSize[n] = size
+			l.defEdges[n] = slices.Compact(slices.Sorted(slices.Values(defRefs(l.defs[n], nil))))
+		}
+		total += size
+		for _, d := range l.defEdges[n] {
+			if !seen[d] {
+				seen[d] = true
+				queue = append(queue, d)
+			}
+		}
+	}
+	return total
+}
+
+// defNameRE is a name of a document's schema kept as the name of its
+// definition: references and HCL keys take it as it is.
+var defNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,99}$`)
+
+// def converts the named schema n (target, the reference key key) as a
+// definition, once: a reference to it met while it is being converted
+// (a recursive schema) is a reference like any other.
+func (c *converter) def(n, key string, target any, tdoc string) defRef {
+	l := c.locals
+	dkey := key + c.scope(target)
+	if l.defState[dkey] != 0 {
+		return defRef(l.defName[dkey])
+	}
+	name := n
+	if !defNameRE.MatchString(name) {
+		name = identifier(n, "s")
+	}
+	name = l.defsTaken.unique(name, 100)
+	l.defName[dkey] = name
+	l.defState[dkey] = 1
+	l.defs[name] = c.walk(target, tdoc, []string{key}, 0, namedLevels)
+	l.defState[dkey] = 2
+	return defRef(name)
 }
 
 // named reports whether a reference names a reusable schema, and its name.
@@ -268,6 +365,12 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 // schema being inlined is a cycle, cut.
 func (c *converter) ref(ref, doc string, stack []string, depth, level int, stub bool) any {
 	key := refID(ref, doc)
+	if n, ok := named(ref); ok && c.locals != nil && c.defs {
+		// A definition may refer to itself: nothing to cut.
+		if target, tdoc, err := c.spec.resolve(ref, doc); err == nil && composite(target) {
+			return c.def(n, key, target, tdoc)
+		}
+	}
 	if slices.Contains(stack, key) {
 		return map[string]any{"description": "(recursive: " + refName(ref) + ")"}
 	}
@@ -278,7 +381,7 @@ func (c *converter) ref(ref, doc string, stack []string, depth, level int, stub 
 		}
 		return map[string]any{}
 	}
-	if n, ok := named(ref); ok && c.locals != nil {
+	if n, ok := named(ref); ok && c.locals != nil && !c.defs {
 		if level == 0 && stub && composite(target) {
 			stub := map[string]any{"description": "A " + n + "."}
 			if d := str(obj(target)["description"]); d != "" {

@@ -2,9 +2,11 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -85,7 +87,7 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 		}
 	}
 	locals := hclwrite.NewEmptyFile()
-	b.localBlock(locals.Body())
+	b.localBlock(locals.Body(), api)
 	head := hclwrite.Format(main.Bytes())
 	schemas := hclwrite.Format(locals.Bytes())
 
@@ -159,7 +161,28 @@ func tidy(src []byte) []byte {
 // Only the locals in use are written: the tools were rendered first, and
 // a local comes after those it refers to in order, so walking it backwards
 // renders each after all its users.
-func (b *builder) localBlock(body *hclwrite.Body) {
+func (b *builder) localBlock(body *hclwrite.Body, api *apiDecl) {
+	// The definitions the tools reach, and those they reach in turn.
+	reached := map[string]bool{}
+	var queue []string
+	for n := range b.locals.defsUsed {
+		reached[n] = true
+		queue = append(queue, n)
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, d := range defRefs(b.locals.defs[n], nil) {
+			if !reached[d] {
+				reached[d] = true
+				queue = append(queue, d)
+			}
+		}
+	}
+	var defs []hclwrite.ObjectAttrTokens
+	for _, n := range slices.Sorted(maps.Keys(reached)) {
+		defs = append(defs, hclwrite.ObjectAttrTokens{Name: keyTokens(n), Value: b.value(b.locals.defs[n])})
+	}
 	rendered := map[string]hclwrite.Tokens{}
 	for i := len(b.locals.order) - 1; i >= 0; i-- {
 		n := b.locals.order[i]
@@ -167,17 +190,51 @@ func (b *builder) localBlock(body *hclwrite.Body) {
 			rendered[n] = b.value(b.locals.values[n])
 		}
 	}
-	if len(rendered) == 0 {
+	if len(rendered) == 0 && len(defs) == 0 {
 		return
 	}
 	body.AppendNewline()
-	comment(body, "The schemas of the document, written once and used by the tools' arguments and outputs.")
+	switch {
+	case len(defs) == 0:
+		comment(body, "The schemas of the document, written once and used by the tools' outputs.")
+	case len(rendered) == 0:
+		comment(body, "The schemas of the document's requests, written once: each tool lists, under $defs of its input\n"+
+			"schema, those its arguments refer to ({\"$ref\": \"#/$defs/Name\"}).")
+	default:
+		comment(body, "The schemas of the document, written once. "+defsLocal(api)+" are those of the requests: each tool lists,\n"+
+			"under $defs of its input schema, those its arguments refer to ({\"$ref\": \"#/$defs/Name\"}). The others are\n"+
+			"the outputs'.")
+	}
 	blk := body.AppendNewBlock("locals", nil).Body()
+	if len(defs) > 0 {
+		blk.SetAttributeRaw(defsLocal(api), hclwrite.TokensForObject(defs))
+	}
 	for _, n := range b.locals.order {
 		if toks, ok := rendered[n]; ok {
 			blk.SetAttributeRaw(n, toks)
 		}
 	}
+}
+
+// defsLocal is the name of the local holding the definitions of an API's
+// tools' inputs.
+func defsLocal(api *apiDecl) string { return api.name + "_defs" }
+
+// defRefs appends to out the definitions a converted schema refers to.
+func defRefs(v any, out []string) []string {
+	switch x := v.(type) {
+	case defRef:
+		out = append(out, string(x))
+	case map[string]any:
+		for _, e := range x {
+			out = defRefs(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			out = defRefs(e, out)
+		}
+	}
+	return out
 }
 
 // header is the comment that opens the main file: where it came from and
@@ -346,6 +403,12 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 		}
 		blk.SetAttributeValue("tags", cty.TupleVal(tags))
 	}
+	for _, a := range t.args {
+		if len(defRefs(a.schema, nil)) > 0 {
+			blk.SetAttributeTraversal("defs", traversal("local", defsLocal(api)))
+			break
+		}
+	}
 	an := blk.AppendNewBlock("annotations", nil).Body()
 	for i, h := range t.hints {
 		if h != nil {
@@ -501,6 +564,10 @@ func (b *builder) value(v any) hclwrite.Tokens {
 	case localRef:
 		b.locals.use(string(x))
 		return hclwrite.TokensForTraversal(traversal("local", string(x)))
+	case defRef:
+		b.locals.useDef(string(x))
+		return hclwrite.TokensForObject([]hclwrite.ObjectAttrTokens{{
+			Name: keyTokens("$ref"), Value: hclwrite.TokensForValue(cty.StringVal("#/$defs/" + string(x)))}})
 	case map[string]any:
 		keys := sortedKeys(x)
 		attrs := make([]hclwrite.ObjectAttrTokens, len(keys))
