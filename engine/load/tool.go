@@ -307,8 +307,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		spec.Annotations = l.annotations(ctx, ab[0])
 	}
 
-	var public hcl.Range // of the cache block's public = true
-	spec.Cache, public = l.cachePolicy(ctx, blocks("cache"), spec.Annotations)
+	cached := l.cachePolicy(ctx, blocks("cache"), spec.Annotations)
 
 	// The action sees the arguments; what runs after it also sees its result.
 	caller := engine.CallerType(l.claims)
@@ -316,7 +315,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	resultEnv := mapping.Env{"args": argsEnv, "caller": caller}
 	if c, form := l.confirm(ctx, blocks("confirm")); c != nil {
 		spec.Confirm = c
-		if spec.Cache != nil {
+		if cached != nil {
 			l.error(blocks("confirm")[0].DefRange, "Cache of a tool that asks for confirmation", "A result from the cache would skip the confirmation: remove the cache block or the confirm block.")
 		}
 		ctx.Env = mapping.Env{"args": argsEnv, "caller": caller, "confirm": form}
@@ -391,7 +390,10 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	spec.Text = program("text", reflect.Invalid)
 	spec.ErrorIf = program("error_if", reflect.Bool)
 	spec.ErrorMsg = program("error_message", reflect.Invalid)
-	l.checkPublicCache(ctx, &spec, public)
+	if cached != nil {
+		l.diags = append(l.diags, cached.Validate(ctx, spec.Action)...)
+		spec.Layers = append(spec.Layers, cached)
+	}
 
 	if len(l.diags) > before && l.diags[before:].HasErrors() {
 		// Report invalid defaults in the same run as the other errors,
@@ -409,6 +411,11 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		return nil, v
 	}
 	l.checkDefaults(t.ValidateDefaults, spec.Args, defaults)
+	if cached != nil {
+		l.cache.mu.Lock()
+		l.cache.policies = append(l.cache.policies, cached)
+		l.cache.mu.Unlock()
+	}
 	return t, v
 }
 
