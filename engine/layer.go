@@ -94,21 +94,17 @@ func (rateLimit) Wrap(t *Tool, next CallStep) (CallStep, error) {
 // printable, so that an operator can read and type the keys of a shared
 // store, and unambiguous, since a tool's name holds no colon.
 func rateLimitKey(name, id string) string {
-	clean := true
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c < 0x21 || c > 0x7e || c == '%' {
-			clean = false
-			break
-		}
+	i := 0
+	for i < len(id) && id[i] > 0x20 && id[i] < 0x7f && id[i] != '%' {
+		i++
 	}
-	if clean {
+	if i == len(id) {
 		return name + ":" + id
 	}
 	const hex = "0123456789ABCDEF"
-	b := make([]byte, 0, len(name)+1+3*len(id))
-	b = append(append(b, name...), ':')
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c < 0x21 || c > 0x7e || c == '%' {
+	b := append(append(make([]byte, 0, len(name)+1+3*len(id)), name...), ':')
+	for _, c := range []byte(id) {
+		if c < 0x21 || c > 0x7e || c == '%' {
 			b = append(b, '%', hex[c>>4], hex[c&15])
 		} else {
 			b = append(b, c)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -687,18 +688,8 @@ func mergeHints(a *Annotations, h Annotations) *Annotations {
 	if a != nil {
 		out = *a
 	}
-	if out.ReadOnlyHint == nil {
-		out.ReadOnlyHint = h.ReadOnlyHint
-	}
-	if out.DestructiveHint == nil {
-		out.DestructiveHint = h.DestructiveHint
-	}
-	if out.IdempotentHint == nil {
-		out.IdempotentHint = h.IdempotentHint
-	}
-	if out.OpenWorldHint == nil {
-		out.OpenWorldHint = h.OpenWorldHint
-	}
+	out = Annotations{cmp.Or(out.ReadOnlyHint, h.ReadOnlyHint), cmp.Or(out.DestructiveHint, h.DestructiveHint),
+		cmp.Or(out.IdempotentHint, h.IdempotentHint), cmp.Or(out.OpenWorldHint, h.OpenWorldHint)}
 	if out == (Annotations{}) {
 		return nil
 	}
