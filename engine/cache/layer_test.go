@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // TestQuestionNotCached: a call of a cached tool that asks for a missing
