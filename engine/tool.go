@@ -163,11 +163,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		return nil, fmt.Errorf("the input schema of tool %q is invalid: %w", spec.Name, err)
 	}
 	if len(spec.Outputs) > 0 {
-		outs := make([]schema.Output, len(spec.Outputs))
-		for i, o := range spec.Outputs {
-			outs[i] = o.Output
-		}
-		t.outputSchema = schema.OutputSchema(outs)
+		t.outputSchema = schema.OutputSchema(t.Outputs())
 		if t.outputJSON, err = jsonenc.Append(nil, t.outputSchema); err != nil {
 			return nil, fmt.Errorf("the output schema of tool %q cannot be written as JSON: %w", spec.Name, err)
 		}
