@@ -63,11 +63,20 @@ type CallerTokenUser interface {
 // CallerActor is an action whose request depends on the caller's token
 // beyond what its programs read: it sends that token upstream, or one got
 // in exchange for it. What it answers is then the caller's own, and a
-// cache keeps it under the token (see [CachePolicy]).
+// cache keeps it under the token (see package cache).
 type CallerActor interface {
 	// ActsAsCaller says how, for messages: `http_api "orders" sends each
 	// caller's own token (auth { caller_token })`; "" when it does not.
 	ActsAsCaller() string
+}
+
+// ActsAsCaller says how the tool's action acts as its caller (see
+// [CallerActor]); "" when it does not.
+func (t *Tool) ActsAsCaller() string {
+	if a, ok := t.spec.Action.(CallerActor); ok {
+		return a.ActsAsCaller()
+	}
+	return ""
 }
 
 // ClaimsKey is the key of an authenticated request's TokenInfo.Extra that

@@ -10,4 +10,15 @@
 // The engine knows nothing of HTTP, processes or SQL: an [Adapter] decodes
 // its own action block into an Action at load time, and the command line
 // passes the adapters to the loader in a [Registry].
+//
+// A call runs top to bottom in two places: layer.go lists the [CallLayer]s
+// of every tool (scopes, the remote stores' time, the rate limit), which
+// wrap the tool's own (ToolSpec.Layers, such as its cache), which wrap
+// Tool.call (arguments, timeout, trace, confirmation, action, result) and
+// Tool.finish (sanitizing, redaction, size cap). To add a per-call
+// feature, write a package with its block's spec, its decoding, its rules
+// against the rest of the tool (Validate, run once the tool is decoded)
+// and a CallLayer whose Wrap returns next for a tool it does not concern;
+// the loader adds the spec to the tool block's and puts the decoded layer
+// in ToolSpec.Layers. Package cache is the example.
 package engine

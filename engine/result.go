@@ -102,6 +102,11 @@ func (r *Result) Outcome() Outcome {
 	return OutcomeToolError
 }
 
+// CacheMetaKey is the _meta member of a result served from the cache. Its
+// value is an object with the result's age in seconds ("age") and the
+// time it was cached ("cached_at", RFC 3339).
+const CacheMetaKey = "mcpdecl/cache"
+
 // refused is a tool error of a known outcome.
 func refused(outcome Outcome, msg string) *Result {
 	r := errorResult(msg)

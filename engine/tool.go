@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,9 +82,9 @@ type ToolSpec struct {
 	MaxResultBytes int64
 	// RateLimiter, when not nil, admits or refuses each call, per caller.
 	RateLimiter RateLimiter
-	// Cache, when not nil, keeps the tool's successful results for a time
-	// and answers the same call from them.
-	Cache *CachePolicy
+	// Layers are the tool's own features of its per-call path, outermost
+	// first, such as its cache (see [CallLayer]).
+	Layers []CallLayer
 	// Confirm, when not nil, asks the person behind the client before
 	// the action runs.
 	Confirm *Confirm
@@ -135,17 +134,10 @@ type Tool struct {
 	slots     chan struct{} // nil: no bound on concurrent runs
 	sensitive []string      // the names of the sensitive arguments
 	tracer    Tracer        // of the copy that runs a traced call; see trace.go
+	run       CallStep      // the per-call path: its layers, then the call (see layer.go)
 	// sendsCallerToken is set when the action sends the caller's token
 	// upstream: each call redacts it.
 	sendsCallerToken bool
-	// cacheSeed starts the cache keys of a tool with a cache block;
-	// cacheToken puts the caller's token in them, for an action that acts
-	// with it (see CallerActor).
-	cacheSeed  [sha256.Size]byte
-	cacheToken bool
-	// remoteStores is set when the rate limiter or the cache is a
-	// [RemoteStore]: each call has a [StoreTime] for them.
-	remoteStores bool
 	// heartbeat is set when a call whose client asked for progress is
 	// sent a heartbeat while its action runs: the action reports no
 	// progress of its own.
@@ -193,11 +185,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		return nil, fmt.Errorf("the input schema of tool %q is invalid: %w", spec.Name, err)
 	}
 	if len(spec.Outputs) > 0 {
-		outs := make([]schema.Output, len(spec.Outputs))
-		for i, o := range spec.Outputs {
-			outs[i] = o.Output
-		}
-		t.outputSchema = schema.OutputSchema(outs)
+		t.outputSchema = schema.OutputSchema(t.Outputs())
 		if t.outputJSON, err = jsonenc.Append(nil, t.outputSchema); err != nil {
 			return nil, fmt.Errorf("the output schema of tool %q cannot be written as JSON: %w", spec.Name, err)
 		}
@@ -206,21 +194,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		}
 		t.compact = &compactOutput{}
 	}
-	if spec.Cache != nil {
-		t.cacheSeed = t.makeCacheSeed()
-		if a, ok := spec.Action.(CallerActor); ok {
-			t.cacheToken = a.ActsAsCaller() != ""
-		}
-		if spec.Cache.Public && (t.cacheToken || spec.ReadsCaller) {
-			// The loader says so at public = true; this keeps any other
-			// maker of tools from sharing one caller's answers.
-			return nil, fmt.Errorf("tool %q depends on its caller, so its cache cannot be public", spec.Name)
-		}
-	}
 	if c := spec.Confirm; c != nil {
-		if spec.Cache != nil {
-			return nil, fmt.Errorf("tool %q asks for confirmation, so it cannot answer from a cache", spec.Name)
-		}
 		if c.Key == "" {
 			t.spec.Confirm.Key = "confirm"
 		}
@@ -238,9 +212,6 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		}
 	}
 	if t.spec.Roots != nil {
-		if spec.Cache != nil {
-			return nil, fmt.Errorf("tool %q works within the client's roots, so it cannot answer from a cache", spec.Name)
-		}
 		r := *t.spec.Roots
 		if r.Key == "" {
 			r.Key = DefaultRootsKey
@@ -251,9 +222,6 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
 	if s, ok := spec.Action.(Sampler); ok {
-		if spec.Cache != nil {
-			return nil, fmt.Errorf("tool %q asks the client's model, so it cannot answer from a cache", spec.Name)
-		}
 		t.samples = true
 		// A sample whose messages read neither confirm nor roots is
 		// asked with the confirmation.
@@ -262,7 +230,6 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 			t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 		}
 	}
-	t.remoteStores = isRemote(spec.RateLimiter) || spec.Cache != nil && isRemote(spec.Cache.Store)
 	if t.spec.Timeout == 0 {
 		t.spec.Timeout = settings.Timeout
 	}
@@ -288,6 +255,9 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	}
 	if h, ok := spec.Action.(Hinter); ok {
 		t.spec.Annotations = mergeHints(t.spec.Annotations, h.Hints())
+	}
+	if err := t.wrap(slices.Concat(callLayers, spec.Layers)); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -495,29 +465,7 @@ func (t *Tool) IsSensitive(name string) bool { return slices.Contains(t.sensitiv
 // every secret of the configuration and every value of a sensitive argument
 // of this call is redacted from it.
 func (t *Tool) Call(ctx context.Context, raw json.RawMessage) *Result {
-	caller := CallerFrom(ctx)
-	if !caller.Grants(t.spec.Scopes) {
-		return refused(OutcomeDenied, fmt.Sprintf("access denied: the tool %s requires the scopes %s, and your token does not grant them all",
-			t.spec.Name, strings.Join(t.spec.Scopes, ", ")))
-	}
-	if t.remoteStores {
-		// The rate limit, the cache read and the cache write share one
-		// RemoteStoreTime.
-		ctx = withStoreTime(ctx)
-	}
-	if t.spec.RateLimiter != nil {
-		if err := t.spec.RateLimiter.Admit(ctx, rateLimitKey(t.spec.Name, caller.ID)); err != nil {
-			return refused(OutcomeRateLimited, t.redactor.Redact(SanitizeString(err.Error())))
-		}
-	}
-	if t.spec.Cache != nil {
-		return t.cachedCall(ctx, caller, raw)
-	}
-	res, sec := t.call(ctx, raw)
-	if res.Round != nil {
-		return res // its message was cleaned and redacted already
-	}
-	return t.finish(res, sec)
+	return t.run(ctx, CallerFrom(ctx), raw)
 }
 
 // callSecrets is what one call redacts: the configuration's secrets and the
@@ -859,18 +807,8 @@ func mergeHints(a *Annotations, h Annotations) *Annotations {
 	if a != nil {
 		out = *a
 	}
-	if out.ReadOnlyHint == nil {
-		out.ReadOnlyHint = h.ReadOnlyHint
-	}
-	if out.DestructiveHint == nil {
-		out.DestructiveHint = h.DestructiveHint
-	}
-	if out.IdempotentHint == nil {
-		out.IdempotentHint = h.IdempotentHint
-	}
-	if out.OpenWorldHint == nil {
-		out.OpenWorldHint = h.OpenWorldHint
-	}
+	out = Annotations{cmp.Or(out.ReadOnlyHint, h.ReadOnlyHint), cmp.Or(out.DestructiveHint, h.DestructiveHint),
+		cmp.Or(out.IdempotentHint, h.IdempotentHint), cmp.Or(out.OpenWorldHint, h.OpenWorldHint)}
 	if out == (Annotations{}) {
 		return nil
 	}
@@ -1142,32 +1080,4 @@ func approxJSONSize(v any) int64 {
 		return n
 	}
 	return 8
-}
-
-// rateLimitKey names the limit of the tool name for the caller id, as
-// name:id with id's bytes outside printable ASCII, and %, written %XX:
-// printable, so that an operator can read and type the keys of a shared
-// store, and unambiguous, since a tool's name holds no colon.
-func rateLimitKey(name, id string) string {
-	clean := true
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c < 0x21 || c > 0x7e || c == '%' {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return name + ":" + id
-	}
-	const hex = "0123456789ABCDEF"
-	b := make([]byte, 0, len(name)+1+3*len(id))
-	b = append(append(b, name...), ':')
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c < 0x21 || c > 0x7e || c == '%' {
-			b = append(b, '%', hex[c>>4], hex[c&15])
-		} else {
-			b = append(b, c)
-		}
-	}
-	return string(b)
 }

@@ -13,7 +13,7 @@ import (
 
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // largeConfig is the generated configuration of n tools the command's

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // TestCallerInCommand checks that the command line, the environment and

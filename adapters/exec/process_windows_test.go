@@ -21,7 +21,7 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 func TestMain(m *testing.M) {

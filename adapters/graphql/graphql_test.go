@@ -21,7 +21,7 @@ import (
 	graphqlaction "github.com/mcpdecl/mcpdecl/adapters/graphql"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // The schema of the test server: graph-gophers/graphql-go executes it.

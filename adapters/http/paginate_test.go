@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // pagedUpstream serves the numbers 1 to 7 in pages of 3, in the three

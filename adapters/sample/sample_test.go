@@ -7,7 +7,7 @@ import (
 
 	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 func load(t *testing.T, src string) (*engine.Config, string) {

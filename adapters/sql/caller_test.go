@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // TestRowsOfTheCallersTenant checks row-level filtering by the caller: a

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -44,7 +45,7 @@ func DefaultConfig() *Config {
 
 // Open returns the store c describes. A Redis store connects on its first
 // call.
-func (c *Config) Open() (engine.ResultCache, error) {
+func (c *Config) Open() (Backend, error) {
 	if c.Kind == "redis" {
 		return NewRedis(c.URL, c.Prefix)
 	}
@@ -86,21 +87,11 @@ func checkConfig(v *spec.Values, store redisconn.Store) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, name := range []string{"max_entries", "max_bytes"} {
 		if a := v.Attr(name); v.Has(name) && store.Kind == "redis" {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unexpected " + name,
-				Detail: fmt.Sprintf(`%s bounds the results kept in memory; with store = "redis", Redis's own maxmemory bounds them: remove %s.`, name, name), Subject: a.NameRange.Ptr()})
+			diags = append(diags, spec.Errorf(a.NameRange, "Unexpected "+name,
+				`%s bounds the results kept in memory; with store = "redis", Redis's own maxmemory bounds them: remove %s.`, name, name))
 		}
 	}
 	return diags
-}
-
-// Policy is a tool's cache block.
-type Policy struct {
-	// TTL is how long a result is kept.
-	TTL time.Duration
-	// Public shares a result between every caller; otherwise each caller
-	// has its own. PublicRange is where public = true is written.
-	Public      bool
-	PublicRange hcl.Range
 }
 
 // PolicySpec is the cache block of a tool.
@@ -120,12 +111,47 @@ var PolicySpec = &spec.Block{
 	},
 }
 
-// DecodePolicy reads the cache block of a tool.
-func DecodePolicy(block *hcl.Block, ctx *engine.DecodeContext) (Policy, hcl.Diagnostics) {
+// DecodePolicy reads the cache block of a tool whose annotations are ann;
+// the caller sets its Store. Only a tool that declares itself
+// read-only may cache its results: a call that changes something must
+// reach the upstream every time.
+func DecodePolicy(block *hcl.Block, ctx *engine.DecodeContext, ann *engine.Annotations) (*Policy, hcl.Diagnostics) {
 	v, diags := PolicySpec.Decode(block.Body, ctx)
-	p := Policy{TTL: v.Duration("ttl"), Public: v.Bool("public")}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if ann == nil || ann.ReadOnlyHint == nil || !*ann.ReadOnlyHint {
+		return nil, append(diags, spec.Errorf(block.DefRange, "Cache of a tool that is not read-only",
+			"Only a tool that changes nothing may answer from a cache. If this one only reads, say so with annotations { read_only_hint = true }; otherwise remove the cache block."))
+	}
+	p := &Policy{TTL: v.Duration("ttl"), Public: v.Bool("public")}
 	if a := v.Attr("public"); a != nil {
-		p.PublicRange = a.Range
+		p.publicRange = a.Range
 	}
 	return p, diags
+}
+
+// Validate refuses a public cache on a tool whose answer depends on who
+// calls, once its action and programs are decoded (ctx says whether a
+// program reads the caller): every caller would get the first one's
+// answer, fetched with the first one's credentials.
+func (p *Policy) Validate(ctx *engine.DecodeContext, action engine.Action) hcl.Diagnostics {
+	if !p.Public {
+		return nil
+	}
+	var why []string
+	if a, ok := action.(engine.CallerActor); ok {
+		if s := a.ActsAsCaller(); s != "" {
+			why = append(why, s)
+		}
+	}
+	if ctx.ReadsCaller {
+		why = append(why, fmt.Sprintf("a program of this tool reads caller (at %s)", ctx.CallerRead))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{spec.Errorf(p.publicRange, "Public cache of a tool that depends on the caller",
+		"public = true gives every caller the result cached for the first one, but this tool's answer depends on who calls: %s. Remove public = true: each caller then has entries of its own.",
+		strings.Join(why, ", and "))}
 }

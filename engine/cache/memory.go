@@ -6,11 +6,9 @@ import (
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
-
-	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-var _ engine.ResultCache = (*Memory)(nil)
+var _ Backend = (*Memory)(nil)
 
 // Memory keeps results in this process, least recently used first out,
 // within a number of entries and a number of bytes.

@@ -12,7 +12,7 @@ import (
 )
 
 var (
-	_ engine.ResultCache = (*Redis)(nil)
+	_ Backend            = (*Redis)(nil)
 	_ engine.Checker     = (*Redis)(nil)
 	_ engine.RemoteStore = (*Redis)(nil)
 )

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // FuzzLoad loads arbitrary configuration text: it never panics, and either

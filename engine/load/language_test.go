@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
 

@@ -228,7 +228,7 @@ func (l *loader) load(paths []string) *engine.Config {
 		return nil
 	}
 	// Every file is read by now: the namespace of the cache keys covers them.
-	l.setCacheNamespace(tools)
+	l.setCacheNamespace()
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 	cfg.Audit = audit
 	cfg.TraceValues = traced

@@ -18,23 +18,11 @@ type rateLimits struct {
 // its store.
 func (l *loader) rateLimitBlock() {
 	l.limits = &rateLimits{}
-	b := l.single("rate_limit", "The server's rate limit is already declared")
-	if b == nil {
-		return
+	if b := l.single("rate_limit", "The server's rate limit is already declared"); b != nil {
+		if cfg, ok := openBlock(l, &l.limits.sharedStore, b, "rate limit", ratelimit.Decode); ok {
+			l.limits.def = cfg.Default
+		}
 	}
-	cfg, diags := ratelimit.Decode(b, l.decodeContext(b.DefRange.Filename))
-	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() {
-		return
-	}
-	store, err := cfg.Open()
-	if err != nil {
-		l.error(b.DefRange, "Cannot open the rate limit store", "%s.", l.redactor.Redact(err.Error()))
-		return
-	}
-	l.decoded = append(l.decoded, store)
-	l.limits.open(store)
-	l.limits.def = cfg.Default
 }
 
 // rateLimiter builds the rate limiter of a tool from its rate_limit block,

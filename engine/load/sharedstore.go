@@ -1,6 +1,12 @@
 package load
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+)
 
 // sharedStore is a store the tool workers share: the one a top-level block
 // opened (rate_limit, cache), or else one made on first use by a tool that
@@ -36,4 +42,24 @@ func (s *sharedStore[T]) madeStore() []any {
 		return []any{s.store}
 	}
 	return nil
+}
+
+// openBlock decodes the top-level block b (of a store, such as rate_limit
+// or cache) with decode, opens the store it describes, what it holds, and
+// shares it through s; ok is false when either fails.
+func openBlock[C interface{ Open() (T, error) }, T any](l *loader, s *sharedStore[T], b *hcl.Block, what string,
+	decode func(*hcl.Block, *engine.DecodeContext) (C, hcl.Diagnostics)) (cfg C, ok bool) {
+	cfg, diags := decode(b, l.decodeContext(b.DefRange.Filename))
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return cfg, false
+	}
+	store, err := cfg.Open()
+	if err != nil {
+		l.error(b.DefRange, "Cannot open the "+what+" store", "%s.", l.redactor.Redact(err.Error()))
+		return cfg, false
+	}
+	l.decoded = append(l.decoded, store)
+	s.open(store)
+	return cfg, true
 }

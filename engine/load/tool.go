@@ -316,8 +316,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		spec.Annotations = l.annotations(ctx, ab[0])
 	}
 
-	var public hcl.Range // of the cache block's public = true
-	spec.Cache, public = l.cachePolicy(ctx, blocks("cache"), spec.Annotations)
+	cached := l.cachePolicy(ctx, blocks("cache"), spec.Annotations)
 
 	// The action sees the arguments; what runs after it also sees its result.
 	caller := engine.CallerType(l.claims)
@@ -328,7 +327,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 			l.error(b.DefRange, "Roots outside a tool", "A %s cannot ask the client for its roots: only a tool's call carries what the client can be asked. Remove within_roots, or the roots block.", b.Type)
 		} else {
 			spec.Roots = r
-			if spec.Cache != nil {
+			if cached != nil {
 				l.error(blocks("cache")[0].DefRange, "Cache of a tool that works within the client's roots", "A result from the cache would skip the check of the roots, which differ from client to client: remove the cache block.")
 			}
 			ctx.Env = mapping.Env{"args": argsEnv, "caller": caller, "roots": rootsType}
@@ -337,7 +336,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	}
 	if c, form := l.confirm(ctx, blocks("confirm")); c != nil {
 		spec.Confirm = c
-		if spec.Cache != nil {
+		if cached != nil {
 			l.error(blocks("confirm")[0].DefRange, "Cache of a tool that asks for confirmation", "A result from the cache would skip the confirmation: remove the cache block or the confirm block.")
 		}
 		env := maps.Clone(ctx.Env) // a new Env: the context compiles against it
@@ -346,7 +345,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		resultEnv["confirm"] = form
 	}
 	spec.Task = l.task(ctx, blocks("task"))
-	if spec.Task != nil && spec.Cache != nil {
+	if spec.Task != nil && cached != nil {
 		l.error(blocks("task")[0].DefRange, "Cache of a tool that runs as a task", "A task keeps its own result until its ttl: remove the cache block or the task block.")
 	}
 	var actions hcl.Blocks
@@ -418,7 +417,10 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	spec.Text = program("text", reflect.Invalid)
 	spec.ErrorIf = program("error_if", reflect.Bool)
 	spec.ErrorMsg = program("error_message", reflect.Invalid)
-	l.checkPublicCache(ctx, &spec, public)
+	if cached != nil {
+		l.diags = append(l.diags, cached.Validate(ctx, spec.Action)...)
+		spec.Layers = append(spec.Layers, cached)
+	}
 
 	if len(l.diags) > before && l.diags[before:].HasErrors() {
 		// Report invalid defaults in the same run as the other errors,
@@ -436,6 +438,11 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 		return nil, v
 	}
 	l.checkDefaults(t.ValidateDefaults, spec.Args, defaults)
+	if cached != nil {
+		l.cache.mu.Lock()
+		l.cache.policies = append(l.cache.policies, cached)
+		l.cache.mu.Unlock()
+	}
 	return t, v
 }
 

@@ -11,8 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // password is the Redis password of var.redis_url; it must never show.

@@ -18,8 +18,8 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/exec"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // progressTools report their progress: a program's lines "n of m" (with a

@@ -17,8 +17,8 @@ import (
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // rootsTools read a file within the client's roots, and ask in rounds:

@@ -13,8 +13,8 @@ import (
 
 	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // sampleTools ask the client's model: summarise for text, classify for

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // BenchmarkServed measures what the engine spends on a resources/read of a

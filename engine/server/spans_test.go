@@ -23,9 +23,9 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/enginetest"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/tracing"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // tracedTools calls an HTTP API (its key in the query string), a SQLite

@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A CallLayer is a feature of the per-call path of a tool, such as its rate
+// limit or its cache: it wraps the step that runs after it.
+type CallLayer interface {
+	// Wrap returns what runs a call of t in place of next, or next itself
+	// when the feature has nothing to do for t, so that a call pays only
+	// for the features of its tool. It is called once, as t is made; its
+	// error says why t cannot have the feature.
+	Wrap(t *Tool, next CallStep) (CallStep, error)
+}
+
+// A CallStep runs one call of a tool by caller with the arguments the
+// client sent, raw JSON.
+type CallStep func(ctx context.Context, caller Caller, raw json.RawMessage) *Result
+
+// callLayers is the per-call path of every tool, outermost first; the
+// tool's own layers (ToolSpec.Layers) follow, and the last wraps the call
+// itself (Tool.call, which reads the arguments, bounds the call by its
+// timeout, traces it and runs the action, then Tool.finish).
+var callLayers = []CallLayer{checkScopes{}, storeTime{}, rateLimit{}}
+
+// wrap builds the per-call path of t from its layers.
+func (t *Tool) wrap(layers []CallLayer) (err error) {
+	t.run = func(ctx context.Context, _ Caller, raw json.RawMessage) *Result {
+		res, sec := t.call(ctx, raw)
+		if res.Round != nil {
+			return res // its message was cleaned and redacted already
+		}
+		return t.finish(res, sec)
+	}
+	for i := len(layers) - 1; i >= 0 && err == nil; i-- {
+		t.run, err = layers[i].Wrap(t, t.run)
+	}
+	return err
+}
+
+// checkScopes refuses the callers whose token does not grant every scope
+// of the tool.
+type checkScopes struct{}
+
+func (checkScopes) Wrap(t *Tool, next CallStep) (CallStep, error) {
+	if len(t.spec.Scopes) == 0 {
+		return next, nil
+	}
+	return func(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
+		if !caller.Grants(t.spec.Scopes) {
+			return refused(OutcomeDenied, fmt.Sprintf("access denied: the tool %s requires the scopes %s, and your token does not grant them all",
+				t.spec.Name, strings.Join(t.spec.Scopes, ", ")))
+		}
+		return next(ctx, caller, raw)
+	}, nil
+}
+
+// storeTime gives a call one RemoteStoreTime for all its remote stores (a
+// layer that is a [RemoteStore], such as a Redis rate limit or cache).
+type storeTime struct{}
+
+func (storeTime) Wrap(t *Tool, next CallStep) (CallStep, error) {
+	if !isRemote(t.spec.RateLimiter) && !slices.ContainsFunc(t.spec.Layers, func(l CallLayer) bool { return isRemote(l) }) {
+		return next, nil
+	}
+	return func(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
+		return next(withStoreTime(ctx), caller, raw)
+	}, nil
+}
+
+// rateLimit refuses a call that ToolSpec.RateLimiter does not admit, per
+// tool and caller.
+type rateLimit struct{}
+
+func (rateLimit) Wrap(t *Tool, next CallStep) (CallStep, error) {
+	if t.spec.RateLimiter == nil {
+		return next, nil
+	}
+	return func(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
+		if err := t.spec.RateLimiter.Admit(ctx, rateLimitKey(t.spec.Name, caller.ID)); err != nil {
+			return refused(OutcomeRateLimited, t.redactor.Redact(SanitizeString(err.Error())))
+		}
+		return next(ctx, caller, raw)
+	}, nil
+}
+
+// rateLimitKey names the limit of the tool name for the caller id, as
+// name:id with id's bytes outside printable ASCII, and %, written %XX:
+// printable, so that an operator can read and type the keys of a shared
+// store, and unambiguous, since a tool's name holds no colon.
+func rateLimitKey(name, id string) string {
+	i := 0
+	for i < len(id) && id[i] > 0x20 && id[i] < 0x7f && id[i] != '%' {
+		i++
+	}
+	if i == len(id) {
+		return name + ":" + id
+	}
+	const hex = "0123456789ABCDEF"
+	b := append(append(make([]byte, 0, len(name)+1+3*len(id)), name...), ':')
+	for _, c := range []byte(id) {
+		if c < 0x21 || c > 0x7e || c == '%' {
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
