@@ -22,6 +22,9 @@ type tool struct {
 	body                       *bodyMapping
 	outputs                    []outField
 	notes                      []string
+	// leftOut are the programs of fields add left out: the arguments
+	// they alone read are dropped (see dropUnsent).
+	leftOut []string
 	// shallow, when above zero, is how many bytes of definitions the
 	// tool's input would have listed, past the budget: its named schemas
 	// are cut two levels deep instead (see Options.DefsBudget).
@@ -57,6 +60,9 @@ func (t *tool) add(fields *[]field, f field, what string) {
 	for _, g := range *fields {
 		if g.key == f.key || what == "header" && strings.EqualFold(g.key, f.key) {
 			t.notes = append(t.notes, fmt.Sprintf("left out a second %s %q", what, f.key))
+			if !f.literal {
+				t.leftOut = append(t.leftOut, f.program)
+			}
 			return
 		}
 	}
@@ -185,7 +191,43 @@ func (b *builder) buildTool(op *Operation, name string, defs bool) (*tool, error
 	for _, d := range in.dropped {
 		t.notes = append(t.notes, "dropped "+d)
 	}
+	t.dropUnsent()
 	return t, nil
+}
+
+// dropUnsent removes the arguments that only left-out fields read: a
+// second parameter of a name already sent (an object's exploded property
+// and a parameter, say) never reaches the API, so the model is not offered
+// it.
+func (t *tool) dropUnsent() {
+	if len(t.leftOut) == 0 {
+		return
+	}
+	var sent []string
+	for _, fs := range [][]field{t.pathParams, t.query, t.headers} {
+		for _, f := range fs {
+			sent = append(sent, f.program)
+		}
+	}
+	if t.body != nil {
+		sent = append(sent, t.body.program)
+		for _, f := range t.body.fields {
+			sent = append(sent, f.program)
+		}
+	}
+	reads := func(programs []string, name string) bool {
+		re := regexp.MustCompile(`\bargs\.` + regexp.QuoteMeta(name) + `\b`)
+		return slices.ContainsFunc(programs, re.MatchString)
+	}
+	kept := t.args[:0]
+	for _, a := range t.args {
+		if reads(t.leftOut, a.name) && !reads(sent, a.name) {
+			t.notes = append(t.notes, fmt.Sprintf("left out the argument %q: what it gives is not sent", a.name))
+			continue
+		}
+		kept = append(kept, a)
+	}
+	t.args = kept
 }
 
 // hintNames are the MCP annotations an imported tool gives, as

@@ -32,6 +32,10 @@ type fidelity struct {
 
 var argProgram = regexp.MustCompile(`\bargs\.([A-Za-z_][A-Za-z0-9_]*)`)
 
+// wholeArgProgram is argProgram where the program reads the argument
+// itself, not one of its properties (an object exploded into the query).
+var wholeArgProgram = regexp.MustCompile(`\bargs\.([A-Za-z_][A-Za-z0-9_]*)(?:[^A-Za-z0-9_.?]|$)`)
+
 // check compares every tool of res (loaded as cfg) with the document.
 func (f *fidelity) check(res *Result, cfg *engine.Config) {
 	for _, bt := range res.built {
@@ -61,7 +65,7 @@ func (f *fidelity) check(res *Result, cfg *engine.Config) {
 		for _, p := range bt.op.Params {
 			x := ""
 			for _, fl := range fields {
-				if m := argProgram.FindStringSubmatch(fl.program); !fl.literal && m != nil && (fl.key == p.Name || fl.key == identifier(p.Name, "p")) {
+				if m := wholeArgProgram.FindStringSubmatch(fl.program); !fl.literal && m != nil && (fl.key == p.Name || fl.key == identifier(p.Name, "p")) {
 					x = m[1]
 				}
 			}

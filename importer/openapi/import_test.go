@@ -236,3 +236,48 @@ func TestQueryInPath(t *testing.T) {
 		})
 	}
 }
+
+// TestCollidingQueryKeys imports an operation whose object parameter,
+// exploded into the query, has a property named like another parameter:
+// that parameter is not sent, so it is not offered as an argument either.
+func TestCollidingQueryKeys(t *testing.T) {
+	const doc = `openapi: 3.0.3
+info: {title: Stacks, version: "1"}
+servers: [{url: "https://stacks.example"}]
+paths:
+  /update:
+    get:
+      operationId: update
+      parameters:
+        - name: Targets
+          in: query
+          schema:
+            type: object
+            properties:
+              Accounts: {type: array, items: {type: string}}
+        - name: Accounts
+          in: query
+          schema: {type: array, items: {type: string}}
+        - name: Region
+          in: query
+          schema: {type: string}
+      responses: {"200": {description: ok}}
+`
+	spec, err := Parse([]byte(doc), "stacks.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Import(spec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := string(res.Files[0].Data)
+	for _, want := range []string{`arg "targets"`, `arg "region"`, `left out the argument "accounts"`} {
+		if !strings.Contains(main, want) {
+			t.Errorf("the file lacks %q:\n%s", want, main)
+		}
+	}
+	if strings.Contains(main, `arg "accounts"`) {
+		t.Errorf("the tool offers accounts, which it never sends:\n%s", main)
+	}
+}
