@@ -361,6 +361,68 @@ tool "test_input_required_result_capabilities" {
   text = expr("text")
 }
 
+# A client capability the call needs and the client did not declare
+# (sampling): over 2026-07-28 the call is refused with -32021 and HTTP 400.
+tool "test_missing_capability" {
+  description = "Asks the client's model, so it needs the sampling capability."
+  sample {
+    messages   = ["Say hello."]
+    max_tokens = 10
+  }
+  text = expr("text")
+}
+
+# Roots: the call asks the client for its roots (roots/list), and says
+# what they are.
+tool "test_input_required_result_list_roots" {
+  description = "Asks for the client's roots, and lists them."
+  roots {
+    key = "client_roots"
+  }
+  text = expr("'Roots: ' + join(map(roots, .uri), ', ')")
+}
+
+# Three questions in one round: a confirmation, the client's model (whose
+# messages read no answer, so it is asked with the confirmation) and the
+# roots.
+tool "test_input_required_result_multiple_inputs" {
+  description = "Asks for a name, a greeting from the client's model and the roots, in one round."
+  confirm {
+    key     = "user_name"
+    message = "What is your name?"
+    field "name" {
+      type = string
+    }
+  }
+  roots {
+    key = "client_roots"
+  }
+  sample {
+    key        = "greeting"
+    messages   = ["Generate a greeting"]
+    max_tokens = 50
+  }
+  text = expr("text + ', ' + confirm.name + ' (' + string(len(roots)) + ' roots)'")
+}
+
+# Two rounds: an argument the call lacks, then the confirmation, whose
+# request state carries the first answer.
+tool "test_input_required_result_multi_round" {
+  description = "Asks for a name, then for a favourite colour."
+  arg "name" {
+    type = string
+    ask  = "Step 1: What is your name?"
+  }
+  confirm {
+    key     = "step2"
+    message = "Step 2: What is your favorite color?"
+    field "color" {
+      type = string
+    }
+  }
+  text = expr("args.name + ' likes ' + confirm.color")
+}
+
 # The tasks extension (io.modelcontextprotocol/tasks): a client that declares
 # it gets a task from tools/call at once and polls tasks/get.
 tool "greet" {
@@ -427,32 +489,6 @@ tool "confirm_delete" {
 
 tool "test_tool_with_task" {
   description = "Asks for a name in the call, then greets in a task."
-# A client capability the call needs and the client did not declare
-# (sampling): over 2026-07-28 the call is refused with -32021 and HTTP 400.
-tool "test_missing_capability" {
-  description = "Asks the client's model, so it needs the sampling capability."
-  sample {
-    messages   = ["Say hello."]
-    max_tokens = 10
-  }
-  text = expr("text")
-}
-
-# Roots: the call asks the client for its roots (roots/list), and says
-# what they are.
-tool "test_input_required_result_list_roots" {
-  description = "Asks for the client's roots, and lists them."
-  roots {
-    key = "client_roots"
-  }
-  text = expr("'Roots: ' + join(map(roots, .uri), ', ')")
-}
-
-# Three questions in one round: a confirmation, the client's model (whose
-# messages read no answer, so it is asked with the confirmation) and the
-# roots.
-tool "test_input_required_result_multiple_inputs" {
-  description = "Asks for a name, a greeting from the client's model and the roots, in one round."
   confirm {
     key     = "user_name"
     message = "What is your name?"
@@ -464,31 +500,4 @@ tool "test_input_required_result_multiple_inputs" {
   task {
     support = "required"
   }
-  roots {
-    key = "client_roots"
-  }
-  sample {
-    key        = "greeting"
-    messages   = ["Generate a greeting"]
-    max_tokens = 50
-  }
-  text = expr("text + ', ' + confirm.name + ' (' + string(len(roots)) + ' roots)'")
-}
-
-# Two rounds: an argument the call lacks, then the confirmation, whose
-# request state carries the first answer.
-tool "test_input_required_result_multi_round" {
-  description = "Asks for a name, then for a favourite colour."
-  arg "name" {
-    type = string
-    ask  = "Step 1: What is your name?"
-  }
-  confirm {
-    key     = "step2"
-    message = "Step 2: What is your favorite color?"
-    field "color" {
-      type = string
-    }
-  }
-  text = expr("args.name + ' likes ' + confirm.color")
 }
