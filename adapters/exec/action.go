@@ -18,9 +18,10 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// killGrace is how long a process group has to exit after SIGTERM, when a
-// call's time runs out or it is cancelled, before it is sent SIGKILL.
-const killGrace = 2 * time.Second
+// DefaultKillTimeout is how long a process group has to exit after SIGTERM,
+// when a call's time runs out or it is cancelled, before it is sent SIGKILL,
+// unless the exec block sets kill_timeout.
+const DefaultKillTimeout = 2 * time.Second
 
 var _ engine.ConcurrencyLimiter = (*action)(nil)
 
@@ -59,7 +60,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		began = time.Now()
 	}
 	_, x := engine.BeginExchange(ctx, "exec", a.name, a.span, trace.SpanKindInternal)
-	g := &group{}
+	g := &group{grace: a.killTimeout}
 	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
 	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
 	var errOut io.Writer = stderr

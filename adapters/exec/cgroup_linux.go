@@ -106,7 +106,7 @@ func (c *cgroup) pids() []int {
 
 // cgroupRemoveTime bounds the wait for the processes of a killed cgroup to
 // be gone, so that it can be removed.
-const cgroupRemoveTime = killGrace
+const cgroupRemoveTime = DefaultKillTimeout
 
 // remove kills what is left in the cgroup, waits for it to be empty, and
 // removes it. A cgroup that could not be emptied in time (a process stuck

@@ -56,11 +56,12 @@ type action struct {
 	stdinFixed []byte        // the input, when fixed at load
 	hasStdin   bool          // stdin is set and not null
 
-	timeout   time.Duration
-	maxOutput int
-	truncate  bool
-	parse     parseMode
-	logStderr string // the level of the log messages of stderr's lines; "" for none
+	timeout     time.Duration
+	killTimeout time.Duration // the grace between SIGTERM and SIGKILL
+	maxOutput   int
+	truncate    bool
+	parse       parseMode
+	logStderr   string // the level of the log messages of stderr's lines; "" for none
 	// progress matches the lines of stdout and stderr that report the
 	// program's progress; nil for none.
 	progress *regexp.Regexp
@@ -119,6 +120,8 @@ var ActionSpec = &spec.Block{
 		spec.Bool("inherit_env", "makes the program also see the server's whole environment, env winning").WithDefault(false),
 		spec.Expr("stdin", "is what the program reads: a string as is, any other value as JSON plus a newline").DefaultIs("nothing"),
 		spec.Duration("timeout", "bounds one run (the tool's timeout applies too)").DefaultIs("the tool's timeout"),
+		spec.Duration("kill_timeout", "is how long the program, and every process it started, has to exit after SIGTERM when the run's time runs out or the call is cancelled, before SIGKILL; it also bounds the wait for output pipes that a process left behind holds open").
+			Range(int64(time.Millisecond), int64(time.Hour)).WithDefault(DefaultKillTimeout),
 		spec.Int("max_output", "is how many bytes of stdout, and of stderr, are kept, such as 1048576 for 1 MiB; a program that writes more is stopped there").Range(1, 1<<40).WithDefault(DefaultMaxOutput),
 		spec.Bool("truncate", "cuts output beyond max_output, truncated being true and exit_code 0; otherwise the call fails").WithDefault(false),
 		spec.Enum("parse", "is how stdout reaches programs", parseChoices...).WithDefault("text"),
@@ -136,7 +139,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		diags = append(diags, errorf(block.DefRange, "exec is not supported here",
 			"The exec action runs programs in process groups, which needs a Unix system such as Linux or macOS."))
 	}
-	a := &action{cgroups: ownCgroupDir(), inherit: v.Bool("inherit_env"), timeout: v.Duration("timeout"), maxOutput: int(v.Int("max_output")),
+	a := &action{cgroups: ownCgroupDir(), inherit: v.Bool("inherit_env"), timeout: v.Duration("timeout"), killTimeout: v.Duration("kill_timeout"), maxOutput: int(v.Int("max_output")),
 		truncate: v.Bool("truncate"), parse: parseModes[v.String("parse")], logStderr: v.String("log_stderr")}
 	broken := false // a value refers to something whose errors were already reported
 

@@ -22,7 +22,7 @@ tool "yes" {
   description = "d"
   exec {
     command    = ["yes"]
-    timeout    = "60s"
+    timeout    = "1h"
     max_output = 1000
   }
 }
@@ -30,7 +30,7 @@ tool "yes_cut" {
   description = "d"
   exec {
     command    = ["yes"]
-    timeout    = "60s"
+    timeout    = "1h"
     max_output = 1000
     truncate   = true
   }
@@ -42,7 +42,7 @@ tool "yes_stderr" {
   description = "d"
   exec {
     command    = ["/bin/sh", "-c", "echo out; exec yes >&2"]
-    timeout    = "60s"
+    timeout    = "1h"
     max_output = 1000
     truncate   = true
   }
@@ -54,7 +54,7 @@ tool "stubborn" {
   description = "d"
   exec {
     command    = ["perl", "-e", ` + hclString(stubborn) + `, ` + hclString(pidfile) + `]
-    timeout    = "60s"
+    timeout    = "1h"
     max_output = 1000
     truncate   = true
   }
@@ -63,9 +63,8 @@ tool "stubborn" {
 }
 `
 	cfg, _ := mustLoad(t, src)
-	// Well before the timeout: what a stopped run needs, with room for a
-	// busy machine.
-	const bound = 20 * time.Second
+	// A run that max_output did not stop would end in "timed out", after
+	// an hour.
 	for _, tt := range []struct {
 		tool, want string
 		fails      bool
@@ -76,11 +75,7 @@ tool "stubborn" {
 		{"stubborn", `{"exit_code":0,"truncated":true}`, false},
 	} {
 		t.Run(tt.tool, func(t *testing.T) {
-			start := time.Now()
 			res := call(t, cfg, tt.tool, `{}`)
-			if d := time.Since(start); d > bound {
-				t.Errorf("took %s: the run was not stopped at max_output", d)
-			}
 			if tt.fails {
 				mustFail(t, res, tt.want)
 				return

@@ -18,8 +18,9 @@ const supported = true
 // its children join unless they leave on purpose and, on Linux where the
 // server may create cgroups, a cgroup none of them can leave.
 type group struct {
-	cmd *exec.Cmd
-	cg  *cgroup // nil when the run has no cgroup
+	cmd   *exec.Cmd
+	cg    *cgroup       // nil when the run has no cgroup
+	grace time.Duration // from SIGTERM to SIGKILL: the exec block's kill_timeout
 
 	mu sync.Mutex
 	// gone is set once the leader has exited. From then on the group is
@@ -34,7 +35,7 @@ type group struct {
 // group, of its own, and in a cgroup of its own under cgroups (see
 // ownCgroupDir) where there can be one.
 // When its context ends, the whole run is stopped: SIGTERM to the group
-// first, SIGKILL to the group and the cgroup after killGrace.
+// first, SIGKILL to the group and the cgroup after g.grace.
 func (g *group) start(cgroups string, build func() *exec.Cmd) error {
 	g.cg = newCgroup(cgroups)
 	g.cmd = g.prepare(build())
@@ -65,7 +66,7 @@ func (g *group) prepare(cmd *exec.Cmd) *exec.Cmd {
 	// When the context ends, or once the program has exited, Wait gives
 	// the pipes this long to close: without a cgroup, a process that left
 	// the group may hold them open.
-	cmd.WaitDelay = killGrace
+	cmd.WaitDelay = g.grace
 	return cmd
 }
 
@@ -81,7 +82,7 @@ func (g *group) terminate() error {
 	_ = syscall.Kill(-g.cmd.Process.Pid, syscall.SIGTERM)
 	// A stopped process only acts on SIGTERM once continued.
 	_ = syscall.Kill(-g.cmd.Process.Pid, syscall.SIGCONT)
-	g.kill = time.AfterFunc(killGrace, g.forceKill)
+	g.kill = time.AfterFunc(g.grace, g.forceKill)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -22,8 +23,9 @@ const supported = true
 // (JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE), or terminated. A process cannot
 // leave its job.
 type group struct {
-	cmd *exec.Cmd
-	job windows.Handle
+	cmd   *exec.Cmd
+	job   windows.Handle
+	grace time.Duration // how long Wait gives the pipes: the exec block's kill_timeout
 	// proc is a handle to the program that can wait for it without
 	// reaping it: cmd.Wait is called only once the job is terminated.
 	proc windows.Handle
@@ -61,7 +63,7 @@ func (g *group) start(_ string, build func() *exec.Cmd) error {
 	g.cmd.Cancel = g.terminate
 	// When the context ends, or once the program has exited, Wait gives
 	// the pipes this long to close.
-	g.cmd.WaitDelay = killGrace
+	g.cmd.WaitDelay = g.grace
 	if err := g.cmd.Start(); err != nil {
 		windows.CloseHandle(job)
 		g.job = 0

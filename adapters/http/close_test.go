@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // TestCloseURLAction checks that closing a configuration (as a reload does
@@ -54,7 +56,7 @@ tool "get" {
 	}
 	select {
 	case <-closed:
-	case <-time.After(5 * time.Second):
+	case <-time.After(enginetest.Patience):
 		t.Fatal("the idle connection to the upstream is still open after the configuration was closed")
 	}
 }

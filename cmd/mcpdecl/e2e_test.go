@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -179,8 +180,8 @@ func exercise(t *testing.T, session *mcp.ClientSession, cancelled <-chan struct{
 	cancel()
 	select {
 	case <-cancelled:
-	case <-time.After(5 * time.Second):
-		t.Errorf("the upstream request was not cancelled within 5s of the client's cancellation")
+	case <-time.After(enginetest.Patience):
+		t.Errorf("the upstream request was not cancelled after the client's cancellation")
 	}
 	<-done
 }
@@ -246,8 +247,8 @@ func startHTTPEnv(t *testing.T, env []string, args ...string) (string, *exec.Cmd
 	select {
 	case endpoint := <-found:
 		return endpoint, cmd, lines
-	case <-time.After(20 * time.Second):
-		t.Fatal("mcpdecl serve --http did not log its URL within 20s")
+	case <-time.After(enginetest.Patience):
+		t.Fatal("mcpdecl serve --http did not log its URL")
 	}
 	return "", nil, nil
 }
@@ -288,8 +289,8 @@ func TestServeHTTP(t *testing.T) {
 		if err != nil {
 			t.Errorf("after SIGTERM: %v, want exit code 0", err)
 		}
-	case <-time.After(15 * time.Second):
-		t.Errorf("the server did not stop within 15s of SIGTERM")
+	case <-time.After(enginetest.Patience):
+		t.Errorf("the server did not stop after SIGTERM")
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -113,7 +114,7 @@ func TestServeWatch(t *testing.T) {
 	waitChanged := func(what string) {
 		select {
 		case <-changed:
-		case <-time.After(10 * time.Second):
+		case <-time.After(enginetest.Patience):
 			t.Fatalf("no tools/list_changed notification after %s\nlogs:\n%s", what, stderr.String())
 		}
 	}
@@ -153,7 +154,7 @@ func TestServeWatch(t *testing.T) {
 		if res == nil || res.IsError {
 			t.Errorf("the call in flight failed across the reload: %+v", res)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(enginetest.Patience):
 		t.Fatal("the call in flight never finished")
 	}
 
@@ -237,7 +238,7 @@ func TestServeWatchFileFunction(t *testing.T) {
 		t.Helper()
 		select {
 		case <-changed:
-		case <-time.After(10 * time.Second):
+		case <-time.After(enginetest.Patience):
 			t.Fatalf("no tools/list_changed notification after %s\nlogs:\n%s", what, stderr.String())
 		}
 	}

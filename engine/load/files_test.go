@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // writeFile writes src to name in dir and returns its path.
@@ -56,7 +57,7 @@ func TestFileFunctionRefusesSpecialFiles(t *testing.T) {
 				if !strings.Contains(got, tc.path) || !strings.Contains(got, tc.want) || !strings.HasPrefix(got, "2:") {
 					t.Errorf("diagnostics do not name %s and %q at line 2:\n%s", tc.path, tc.want, got)
 				}
-			case <-time.After(10 * time.Second):
+			case <-time.After(enginetest.Patience):
 				t.Fatal("load blocked on file()")
 			}
 		})

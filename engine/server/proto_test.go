@@ -17,6 +17,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // meta2026 is the _meta that every request of a 2026-07-28 client carries.
@@ -178,7 +179,7 @@ func stdioSession(t *testing.T, cfg *engine.Config, lines ...string) []string {
 		if err != nil {
 			t.Errorf("ServeIO = %v, want nil at the end of the input", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(enginetest.Patience):
 		t.Fatal("ServeIO did not return after its input ended")
 	}
 	return <-answers

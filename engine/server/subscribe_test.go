@@ -293,7 +293,7 @@ func TestListChangedOnListenStream(t *testing.T) {
 	live.Swap(newConfig(t, 0, "one", "two"))
 	select {
 	case <-changed:
-	case <-time.After(10 * time.Second):
+	case <-time.After(enginetest.Patience):
 		t.Fatal("no notifications/tools/list_changed on the listen stream after a reload")
 	}
 	list, err := cs.ListTools(context.Background(), nil)

@@ -23,6 +23,12 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
+// Patience is how long a test waits for something that must happen, such as
+// a notification or a process's exit: long enough that only a hang, never a
+// busy machine, runs out of it. A test states what it waits for by its
+// outcome, not by how soon it comes.
+const Patience = 2 * time.Minute
+
 // Options are what a test may set besides the source.
 type Options struct {
 	// Dir is where tools.hcl is written; empty means a new temporary
