@@ -78,10 +78,11 @@ func faultUpstream(t *testing.T) *httptest.Server {
 // huge body, say) may take long, but it must not end as a timeout.
 //
 // MCPDECL_FAULT_CALLS sets the number of calls (default 20,000; 2,000 with
-// -short); the concurrency is 64.
+// -short or -race, under which each call costs many times more and the
+// concurrency is what the race detector needs); the concurrency is 64.
 func TestFaultsUnderLoad(t *testing.T) {
 	calls := 20000
-	if testing.Short() {
+	if testing.Short() || raceDetector {
 		calls = 2000
 	}
 	if s := os.Getenv("MCPDECL_FAULT_CALLS"); s != "" {
