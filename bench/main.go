@@ -21,7 +21,7 @@ func main() {
 	rounds := flag.Int("rounds", 3, "runs of each server, alternated; the report gives medians")
 	concList := flag.String("concurrency", "1,8,32", "concurrencies of the HTTP tool runs, comma-separated")
 	quick := flag.Bool("quick", false, "a short run: 600 calls, 1 round, concurrency 8")
-	out := flag.String("out", "BENCHMARKS.md", "the report to write; the chart goes next to it as bench/chart.svg")
+	out := flag.String("out", "BENCHMARKS.md", "the report to write; the chart goes next to it as bench/chart.svg (a run with -only or -quick writes under the temporary directory unless -out is given)")
 	cpuprofile := flag.String("cpuprofile", "", "also take CPU profiles of every server under load (HTTP tool, concurrency 8, stdio and HTTP) into this directory")
 	profileFor := flag.Duration("profile-for", 10*time.Second, "how long each profile samples")
 	noGoBench := flag.Bool("no-gobench", false, "skip the Go benchmarks of the engine")
@@ -40,6 +40,17 @@ func main() {
 			log.Fatalf("invalid -concurrency %q", *concList)
 		}
 		concs = append(concs, n)
+	}
+	// A partial run must not replace the report of a whole one: unless
+	// -out says where, it writes next to the system's temporary files.
+	outSet := false
+	flag.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
+	if !outSet && (*only != "" || *quick) {
+		*out = filepath.Join(os.TempDir(), "mcpdecl-bench", "BENCHMARKS.md")
+		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("a partial run (-only or -quick) leaves BENCHMARKS.md alone: its report goes to %s (-out chooses)", *out)
 	}
 	if _, err := os.Stat("go.mod"); err != nil {
 		log.Fatal("run the harness from the root of the repository: go run ./bench")
