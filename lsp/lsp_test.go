@@ -756,8 +756,14 @@ func TestSnippets(t *testing.T) {
 			t.Errorf("the tool snippet, expanded, has no %q:\n%s\n(snippet: %s)", want, text, whole)
 		}
 	}
-	if _, diags := hclsyntax.ParseConfig([]byte(text), "snippet.hcl", hcl.InitialPos); diags.HasErrors() {
-		t.Errorf("the tool snippet, expanded, does not parse: %v\n%s", diags, text)
+	// Inserted as it comes next to the http_api its example names, it
+	// validates: its parts read what the others declare.
+	whole2 := filepath.Join(t.TempDir(), "tools.hcl")
+	if err := os.WriteFile(whole2, []byte("http_api \"weather\" {\n  base_url = \"https://api.example.com\"\n}\n"+text+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, diags := load.Load(load.Options{Registry: registry(), LookupEnv: func(string) (string, bool) { return "", false }}, whole2); len(diags) > 0 {
+		t.Errorf("the tool snippet, expanded next to its http_api, does not validate: %v\n%s", diags, text)
 	}
 	if !strings.Contains(whole, `"${1:echo}"`) {
 		t.Errorf("the tool's name is not the first placeholder: %s", whole)

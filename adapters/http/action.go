@@ -118,8 +118,8 @@ var ActionSpec = &spec.Block{
   api         = http_api.weather
   method      = "GET"
   path        = "/forecast/{city}"
-  path_params = { city = expr("args.id") }
-  query       = { units = "metric" }
+  path_params = { city = "Paris" }
+  query       = { units = expr("args.units") }
   timeout     = "5s"
 }`,
 	Attrs: []*spec.Attr{
