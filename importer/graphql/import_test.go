@@ -4,8 +4,38 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpdecl/mcpdecl/adapters"
+	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/internal/gqlschema"
 )
+
+// language is the spec of a configuration file that mcpdecl reads.
+var language = load.FileSpec(adapters.Registry())
+
+// importChecked imports as mcpdecl import graphql does, and checks that
+// every block and attribute written is one the language declares by its
+// current name.
+func importChecked(schema *ast.Schema, ops []Operation, opts Options) (*Result, error) {
+	if opts.Language == nil {
+		opts.Language = language
+	}
+	res, err := Import(schema, ops, opts)
+	if err != nil {
+		return nil, err
+	}
+	file, diags := hclsyntax.ParseConfig(res.Data, "api.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if diags := opts.Language.CheckNames(file.Body.(*hclsyntax.Body)); diags.HasErrors() {
+		return nil, diags
+	}
+	return res, nil
+}
 
 const testSDL = `
 type Query { node(id: ID!): Node, search(q: Query2!, kind: Kind): [Node!]! }
@@ -24,7 +54,7 @@ func TestImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(schema, []Operation{
+	res, err := importChecked(schema, []Operation{
 		{Path: "ops/node.graphql", Text: "# One node,\n# by its id.\nquery getNode($id: ID!) { node(id: $id) { id name kind parent { id } } }"},
 		{Path: "ops/search.graphql", Text: "query Search($q: Query2!, $kind: Kind = A) { search(q: $q, kind: $kind) { id ...F } } fragment F on Node { name @include(if: true) }"},
 		{Path: "ops/rename-node.graphql", Text: "mutation($input: RenameInput!) { rename(input: $input) { id } }"},
@@ -107,7 +137,7 @@ actions:
   - target: $.operations.gone
     update: {name: x}
 `
-	res, err := Import(schema, ops, Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(overlay)}}})
+	res, err := importChecked(schema, ops, Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(overlay)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,13 +174,13 @@ actions:
 		"update: {variables: {nope: {}}}": "the overlays make operations.getNode have variables.nope, which the operation does not declare",
 	} {
 		doc := "overlay: 1.0.0\nactions:\n  - target: $.operations.getNode\n    " + overlay + "\n"
-		_, err := Import(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(doc)}}})
+		_, err := importChecked(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(doc)}}})
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: got %v, want %s…", overlay, err, want)
 		}
 	}
 	add := "overlay: 1.0.0\nactions:\n  - target: $.operations\n    update: {made_up: {name: x}}\n"
-	if _, err := Import(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(add)}}}); err == nil || !strings.Contains(err.Error(), "operations.made_up, which no operation file holds") {
+	if _, err := importChecked(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(add)}}}); err == nil || !strings.Contains(err.Error(), "operations.made_up, which no operation file holds") {
 		t.Errorf("an added operation: %v", err)
 	}
 }
