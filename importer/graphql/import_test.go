@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/internal/gqlschema"
 )
 
@@ -182,5 +183,58 @@ actions:
 	add := "overlay: 1.0.0\nactions:\n  - target: $.operations\n    update: {made_up: {name: x}}\n"
 	if _, err := importChecked(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(add)}}}); err == nil || !strings.Contains(err.Error(), "operations.made_up, which no operation file holds") {
 		t.Errorf("an added operation: %v", err)
+	}
+}
+
+// TestImportFollowsTheSpecs: the import names blocks and attributes
+// through the specs: were the graphql block's variables renamed (variables
+// its former name), the import would fail, saying so, rather than write
+// the former name.
+func TestImportFollowsTheSpecs(t *testing.T) {
+	schema, err := gqlschema.Parse("s.graphql", []byte(testSDL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tool, action *spec.Block
+	for _, n := range language.Blocks {
+		if n.Block.Name == "tool" {
+			tool = n.Block
+		}
+	}
+	for _, n := range tool.Blocks {
+		if n.Block.Name == "graphql" {
+			action = n.Block
+		}
+	}
+	gq := &spec.Block{Name: action.Name, In: action.In, Blocks: action.Blocks}
+	for _, a := range action.Attrs {
+		if a.Name == "variables" {
+			r := *a
+			r.Name, r.Aliases = "vars", []string{"variables"}
+			a = &r
+		}
+		gq.Attrs = append(gq.Attrs, a)
+	}
+	tl := &spec.Block{Name: tool.Name, Labels: tool.Labels, Attrs: tool.Attrs}
+	for _, n := range tool.Blocks {
+		if n.Block == action {
+			n.Block = gq
+		}
+		tl.Blocks = append(tl.Blocks, n)
+	}
+	root := &spec.Block{Name: language.Name}
+	for _, n := range language.Blocks {
+		if n.Block == tool {
+			n.Block = tl
+		}
+		root.Blocks = append(root.Blocks, n)
+	}
+	ops := []Operation{{Path: "ops/node.graphql", Text: "query getNode($id: ID!) { node(id: $id) { id } }"}}
+	_, err = Import(schema, ops, Options{Name: "api", Schema: "s.graphql", Language: root})
+	if want := `cannot write the attribute "variables" in tool › graphql: it is a former name of vars`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	if _, err := Import(schema, ops, Options{Name: "api", Schema: "s.graphql"}); err == nil || !strings.Contains(err.Error(), "set Options.Language") {
+		t.Errorf("without a language: err = %v", err)
 	}
 }
