@@ -18,8 +18,9 @@ import (
 // as its spec declares it, so that a writer (the importers) cannot leave
 // behind a name the language renamed or dropped. A name the spec does not
 // declare — or declares only as a former name — is not written: the
-// writer records an error, which [Writer.Err] returns, and goes on, so
-// that one run reports every such name.
+// Writer records an error, which [Writer.Err] returns, and goes on, so
+// that one run reports every such name. A Writer made by NewWriter with a
+// nil spec checks nothing.
 //
 // A Writer and the Writers of the blocks written in it share their errors;
 // Writers made by separate [NewWriter] calls may be used on separate
@@ -68,23 +69,27 @@ func (w *Writer) Name() string {
 
 // Block appends a block of type name, with those labels, and returns its
 // Writer. The block must be one the spec nests, with as many labels as
-// its spec names.
+// its spec names; else it goes to a body of its own, never written, and
+// nothing in it is checked.
 func (w *Writer) Block(name string, labels ...string) *Writer {
-	blk := w.body.AppendNewBlock(name, labels)
-	child := &Writer{body: blk.Body(), block: blk, errs: w.errs}
+	var n *Block
+	if w.spec != nil {
+		n = w.spec.nested(name)
+		switch {
+		case n == nil:
+			w.fail("cannot write a %s block %s: the language has no such block there (%s); the writer is behind the spec", name, w.where(), names(w.spec.Blocks, func(n Nested) string { return n.Block.Name }))
+		case len(labels) != len(n.Labels):
+			w.fail("cannot write a %s block %s with %d labels: its spec names %d (%s)", name, w.where(), len(labels), len(n.Labels), strings.Join(n.Labels, ", "))
+			n = nil
+		}
+	}
+	body := w.body
+	if w.spec != nil && n == nil {
+		body = hclwrite.NewEmptyFile().Body()
+	}
+	blk := body.AppendNewBlock(name, labels)
+	child := &Writer{spec: n, body: blk.Body(), block: blk, errs: w.errs}
 	w.kids = append(w.kids, child)
-	if w.spec == nil {
-		return child
-	}
-	n := w.spec.nested(name)
-	switch {
-	case n == nil:
-		w.fail("cannot write a %s block %s: the language has no such block there (%s); the writer is behind the spec", name, w.where(), names(w.spec.Blocks, func(n Nested) string { return n.Block.Name }))
-	case len(labels) != len(n.Labels):
-		w.fail("cannot write a %s block %s with %d labels: its spec names %d (%s)", name, w.where(), len(labels), len(n.Labels), strings.Join(n.Labels, ", "))
-	default:
-		child.spec = n
-	}
 	return child
 }
 
@@ -105,6 +110,7 @@ func (w *Writer) Adopt(child *Writer) {
 	if w.spec != nil && child.spec != nil {
 		if n := w.spec.nested(child.Name()); n != child.spec {
 			w.fail("cannot move the %s block %s: it was written for %s, whose spec differs from this block's", child.Name(), w.where(), child.spec.Path())
+			return
 		}
 	}
 	w.body.AppendBlock(child.block)
@@ -113,20 +119,23 @@ func (w *Writer) Adopt(child *Writer) {
 
 // Value sets the attribute name to a value.
 func (w *Writer) Value(name string, v cty.Value) {
-	w.check(name)
-	w.body.SetAttributeValue(name, v)
+	if w.check(name) {
+		w.body.SetAttributeValue(name, v)
+	}
 }
 
 // Raw sets the attribute name to an expression, given as tokens.
 func (w *Writer) Raw(name string, tokens hclwrite.Tokens) {
-	w.check(name)
-	w.body.SetAttributeRaw(name, tokens)
+	if w.check(name) {
+		w.body.SetAttributeRaw(name, tokens)
+	}
 }
 
 // Traversal sets the attribute name to a reference, such as var.base_url.
 func (w *Writer) Traversal(name string, t hcl.Traversal) {
-	w.check(name)
-	w.body.SetAttributeTraversal(name, t)
+	if w.check(name) {
+		w.body.SetAttributeTraversal(name, t)
+	}
 }
 
 // Attribute returns the attribute name as written, or nil.
@@ -151,24 +160,29 @@ func (w *Writer) AppendComment(text string) {
 	w.body.AppendUnstructuredTokens(toks)
 }
 
-// check records an error when the spec does not declare the attribute
-// name by its current name.
-func (w *Writer) check(name string) {
+// check says whether the spec declares the attribute name by its current
+// name, and records an error when it does not. In a block that failed,
+// nothing is checked: the block is not written.
+func (w *Writer) check(name string) bool {
 	if w.spec == nil {
-		return
+		return true
 	}
 	if w.spec.Open {
 		if !hclsyntax.ValidIdentifier(name) {
 			w.fail("cannot write the attribute %q %s: it is not a valid name", name, w.where())
+			return false
 		}
-		return
+		return true
 	}
 	switch a := w.spec.Attr(name); {
 	case a == nil:
 		w.fail("cannot write the attribute %q %s: the language has no such attribute there (%s); the writer is behind the spec", name, w.where(), names(w.spec.Attrs, func(a *Attr) string { return a.Name }))
 	case a.Name != name:
 		w.fail("cannot write the attribute %q %s: it is a former name of %s; write that", name, w.where(), a.Name)
+	default:
+		return true
 	}
+	return false
 }
 
 // where names the block written, for errors: "in tool › http".

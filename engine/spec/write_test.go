@@ -43,9 +43,11 @@ func TestWriterWritesAsHCLWrite(t *testing.T) {
 }
 
 // TestWriterRefusesNamesTheSpecLacks: every name the spec does not
-// declare by its current name is reported, in one run, saying where.
+// declare by its current name is reported, in one run, saying where, and
+// not written.
 func TestWriterRefusesNamesTheSpecLacks(t *testing.T) {
-	w := spec.NewWriter(file, hclwrite.NewEmptyFile().Body())
+	f := hclwrite.NewEmptyFile()
+	w := spec.NewWriter(file, f.Body())
 	th := w.Block("thing")
 	th.Value("cuont", cty.NumberIntVal(3))
 	th.Value("shared", cty.True)
@@ -71,6 +73,10 @@ func TestWriterRefusesNamesTheSpecLacks(t *testing.T) {
 	}
 	if n := strings.Count(err.Error(), "\n") + 1; n != 6 {
 		t.Errorf("%d errors, want 6:\n%v", n, err)
+	}
+	// Nothing refused is written.
+	if got := string(hclwrite.Format(f.Bytes())); got != "thing {\n}\nvalues {\n}\n" {
+		t.Errorf("written:\n%s", got)
 	}
 }
 
