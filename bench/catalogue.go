@@ -197,7 +197,7 @@ func (c *catalogue) imported(enc tokenizer.Codec, path string) error {
 		return err
 	}
 	c.read = len(ops)
-	res, err := openapi.Import(spec, openapi.Options{Source: filepath.Base(path)})
+	res, err := openapi.Import(spec, openapi.Options{Source: filepath.Base(path), Language: load.FileSpec(adapters.Registry())})
 	if err != nil {
 		return err
 	}

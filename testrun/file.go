@@ -177,6 +177,7 @@ var variablesSpec = &spec.Block{
 	Example: `variables {
   api_key = "test-key"
 }`,
+	Open: true,
 }
 
 var envSpec = &spec.Block{
@@ -185,6 +186,7 @@ var envSpec = &spec.Block{
 	Example: `env {
   WEATHER_TOKEN = "test-token"
 }`,
+	Open: true,
 }
 
 var mockSpec = &spec.Block{

@@ -170,6 +170,7 @@ func (a *app) importOpenAPI(spec, out string, force bool, tokenBudget int, overl
 			return usageError{fmt.Errorf("-o %s: the file to write must end with .hcl (with --split-by-tag, -o names a directory)", out)}
 		}
 	}
+	opts.Language = load.FileSpec(registry())
 	res, err := openapi.Import(doc, opts)
 	if err != nil {
 		return fmt.Errorf("import %s: %w", spec, err)
@@ -383,6 +384,7 @@ func (a *app) importGraphQL(schemaPath string, paths []string, out string, force
 			ops = append(ops, gqlimport.Operation{Path: rel, Text: string(text)})
 		}
 	}
+	opts.Language = load.FileSpec(registry())
 	res, err := gqlimport.Import(schema, ops, opts)
 	if err != nil {
 		return usageError{err}

@@ -5,13 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine/load"
 )
 
 // TestInitServes writes each starting configuration with init and serves
@@ -75,5 +80,30 @@ func TestInitServes(t *testing.T) {
 				t.Errorf("tools/call %s = %s (error %v), want %s in it", tt.call, got, res.IsError, tt.want)
 			}
 		})
+	}
+}
+
+// TestInitNamesTheSpecs: every block and attribute of the starting
+// configurations is one the language declares, by its current name (a
+// former name only warns when the file loads): an attribute renamed in
+// its spec fails this test until the scaffold follows.
+func TestInitNamesTheSpecs(t *testing.T) {
+	language := load.FileSpec(registry())
+	files, err := fs.Glob(scaffolds, "scaffold/*.hcl")
+	if err != nil || len(files) != 3 {
+		t.Fatalf("scaffolds %v, err %v", files, err)
+	}
+	for _, name := range files {
+		src, err := scaffolds.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		for _, d := range language.CheckNames(f.Body.(*hclsyntax.Body)) {
+			t.Errorf("%s: %s: %s", d.Subject, d.Summary, d.Detail)
+		}
 	}
 }

@@ -121,3 +121,38 @@ func TestReferenceIsCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestFileSpecHoldsTheLanguage: the spec of a file reaches every block of
+// the language, in full, and nests the adapters' action blocks wherever an
+// action runs, so that writers (the importers) can write any of them.
+func TestFileSpecHoldsTheLanguage(t *testing.T) {
+	reg := adapters.Registry()
+	type key struct{ name, in, summary string }
+	reached := map[key]bool{}
+	actionsIn := map[string][]string{}
+	var walk func(b *spec.Block, path string)
+	walk = func(b *spec.Block, path string) {
+		reached[key{b.Name, b.In, b.Summary}] = true
+		for _, n := range b.Blocks {
+			if _, ok := reg.Action(n.Block.Name); ok && n.Block.In == "tool" {
+				actionsIn[path] = append(actionsIn[path], n.Block.Name)
+				if len(n.Block.Attrs) == 0 {
+					t.Errorf("%s › %s is nested without its attributes", path, n.Block.Name)
+				}
+			}
+			walk(n.Block, strings.TrimPrefix(path+" › "+n.Block.Name, " › "))
+		}
+	}
+	walk(load.FileSpec(reg), "")
+	for _, b := range load.Language(reg) {
+		if !reached[key{b.Name, b.In, b.Summary}] {
+			t.Errorf("%s is not reached from the file's spec", b.Path())
+		}
+	}
+	kinds := strings.Join(reg.ActionKinds(), ",")
+	for _, p := range []string{"tool", "tool › step", "resource", "resource_template", "tool › arg › complete", "prompt › arg › complete"} {
+		if got := strings.Join(actionsIn[p], ","); got != kinds {
+			t.Errorf("%s nests the actions %q, want %q", p, got, kinds)
+		}
+	}
+}

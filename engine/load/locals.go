@@ -23,6 +23,7 @@ var localsSpec = &spec.Block{
   base_url = "https://api.example.com/v1"
   users    = "${local.base_url}/users"
 }`,
+	Open: true,
 }
 
 // locals evaluates the locals blocks, in the order their references need,

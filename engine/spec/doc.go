@@ -3,7 +3,9 @@
 // attributes (type, bounds, default, documentation, whether it may hold a
 // secret, former names) and the blocks it nests. Everything else derives
 // from a [Block]: decoding ([Block.Decode]), the reference
-// (docs/language.md, written by [Markdown]) and `mcpdecl schema` ([JSON]).
+// (docs/language.md, written by [Markdown]), `mcpdecl schema` ([JSON]) and
+// the names the importers write ([Writer], which refuses a name the spec
+// of its block lacks; [Block.CheckNames] checks written HCL the same way).
 //
 // A block's code follows three steps, as Caddy modules do:
 //

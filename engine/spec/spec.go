@@ -95,6 +95,9 @@ type Block struct {
 	Example string
 	Attrs   []*Attr
 	Blocks  []Nested
+	// Open blocks take attributes of any name, each a value of the
+	// user's (locals); Attrs is then empty.
+	Open bool
 
 	once   sync.Once
 	schema *hcl.BodySchema

@@ -18,6 +18,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/importer/overlay"
 )
 
@@ -37,6 +38,10 @@ type Options struct {
 	// Overlays curate the tools (names, descriptions, annotations,
 	// arguments; operations left out), applied in order.
 	Overlays []Overlay
+	// Language is the spec of a configuration file, whose blocks and
+	// attributes the import writes by their names (load.FileSpec of a
+	// registry with the http and graphql adapters); required.
+	Language *spec.Block
 }
 
 // Operation is one operation file.
@@ -78,28 +83,31 @@ func Import(schema *ast.Schema, ops []Operation, opts Options) (*Result, error) 
 	if !hclsyntax.ValidIdentifier(opts.Name) {
 		return nil, fmt.Errorf("the name %q is not a valid identifier: use letters, digits and underscores", opts.Name)
 	}
+	if opts.Language == nil {
+		return nil, errors.New("no language to write in: set Options.Language to the spec of a configuration file")
+	}
 	res := &Result{}
 	f := hclwrite.NewEmptyFile()
-	body := f.Body()
+	body := spec.NewWriter(opts.Language, f.Body())
 	urlVar := opts.Name + "_url"
 	envURL := strings.ToUpper(urlVar)
 	res.Env = append(res.Env, envURL)
-	v := body.AppendNewBlock("variable", []string{urlVar}).Body()
-	v.SetAttributeValue("description", cty.StringVal("The URL of the GraphQL endpoint."))
-	v.SetAttributeRaw("default", envDefault(envURL, opts.Endpoint))
+	v := body.Block("variable", urlVar)
+	v.Value("description", cty.StringVal("The URL of the GraphQL endpoint."))
+	v.Raw("default", envDefault(envURL, opts.Endpoint))
 	if opts.BearerEnv != "" {
 		res.Env = append(res.Env, opts.BearerEnv)
 		body.AppendNewline()
-		t := body.AppendNewBlock("variable", []string{opts.Name + "_token"}).Body()
-		t.SetAttributeValue("description", cty.StringVal("The bearer token the endpoint is called with."))
-		t.SetAttributeRaw("default", envDefault(opts.BearerEnv, ""))
-		t.SetAttributeValue("sensitive", cty.True)
+		t := body.Block("variable", opts.Name+"_token")
+		t.Value("description", cty.StringVal("The bearer token the endpoint is called with."))
+		t.Raw("default", envDefault(opts.BearerEnv, ""))
+		t.Value("sensitive", cty.True)
 	}
 	body.AppendNewline()
-	api := body.AppendNewBlock("http_api", []string{opts.Name}).Body()
-	api.SetAttributeTraversal("base_url", traversal("var", urlVar))
+	api := body.Block("http_api", opts.Name)
+	api.Traversal("base_url", traversal("var", urlVar))
 	if opts.BearerEnv != "" {
-		api.AppendNewBlock("auth", nil).Body().SetAttributeTraversal("bearer", traversal("var", opts.Name+"_token"))
+		api.Block("auth").Traversal("bearer", traversal("var", opts.Name+"_token"))
 	}
 
 	var tools []*toolDecl
@@ -138,6 +146,9 @@ func Import(schema *ast.Schema, ops []Operation, opts Options) (*Result, error) 
 		body.AppendNewline()
 		t.write(body, opts)
 		res.Imported = append(res.Imported, name)
+	}
+	if err := body.Err(); err != nil {
+		return nil, fmt.Errorf("write the configuration: %w", err)
 	}
 	res.Data = hclwrite.Format(f.Bytes())
 	return res, nil
@@ -478,17 +489,17 @@ func addFields(props map[string]any, required *[]any, set ast.SelectionSet, sche
 }
 
 // write writes the tool block.
-func (t *toolDecl) write(body *hclwrite.Body, opts Options) {
-	blk := body.AppendNewBlock("tool", []string{t.name}).Body()
+func (t *toolDecl) write(body *spec.Writer, opts Options) {
+	blk := body.Block("tool", t.name)
 	if t.title != "" {
-		blk.SetAttributeValue("title", cty.StringVal(t.title))
+		blk.Value("title", cty.StringVal(t.title))
 	}
-	blk.SetAttributeValue("description", cty.StringVal(t.description))
+	blk.Value("description", cty.StringVal(t.description))
 	if len(t.hints) > 0 {
-		an := blk.AppendNewBlock("annotations", nil).Body()
+		an := blk.Block("annotations")
 		for i, name := range overlay.HintNames {
 			if v, ok := t.hints[name]; ok {
-				an.SetAttributeValue(overlay.HintAttrs[i], cty.BoolVal(v))
+				an.Value(overlay.HintAttrs[i], cty.BoolVal(v))
 			}
 		}
 	}
@@ -496,27 +507,27 @@ func (t *toolDecl) write(body *hclwrite.Body, opts Options) {
 		if a.omitted || a.value != nil {
 			continue
 		}
-		ab := blk.AppendNewBlock("arg", []string{a.name}).Body()
+		ab := blk.Block("arg", a.name)
 		if a.typ != "" && a.typ != "string" {
-			ab.SetAttributeRaw("type", typeTokens(a.typ))
+			ab.Raw("type", typeTokens(a.typ))
 		}
 		if a.description != "" {
-			ab.SetAttributeValue("description", cty.StringVal(a.description))
+			ab.Value("description", cty.StringVal(a.description))
 		}
 		if a.schema != nil {
-			ab.SetAttributeRaw("schema", valueTokens(a.schema))
+			ab.Raw("schema", valueTokens(a.schema))
 		}
 		switch {
 		case a.def != nil:
-			ab.SetAttributeRaw("default", valueTokens(a.def))
+			ab.Raw("default", valueTokens(a.def))
 		case a.optional:
-			ab.SetAttributeValue("optional", cty.True)
+			ab.Value("optional", cty.True)
 		}
 	}
-	g := blk.AppendNewBlock("graphql", nil).Body()
-	g.SetAttributeTraversal("api", traversal("http_api", opts.Name))
-	g.SetAttributeValue("schema", cty.StringVal(opts.Schema))
-	g.SetAttributeRaw("query", hclwrite.TokensForFunctionCall("file", hclwrite.TokensForValue(cty.StringVal(t.op.Path))))
+	g := blk.Block("graphql")
+	g.Traversal("api", traversal("http_api", opts.Name))
+	g.Value("schema", cty.StringVal(opts.Schema))
+	g.Raw("query", hclwrite.TokensForFunctionCall("file", hclwrite.TokensForValue(cty.StringVal(t.op.Path))))
 	var attrs []hclwrite.ObjectAttrTokens
 	for _, a := range t.args {
 		value := exprTokens("args." + a.name)
@@ -529,18 +540,18 @@ func (t *toolDecl) write(body *hclwrite.Body, opts Options) {
 		attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.name), Value: value})
 	}
 	if len(attrs) > 0 {
-		g.SetAttributeRaw("variables", hclwrite.TokensForObject(attrs))
+		g.Raw("variables", hclwrite.TokensForObject(attrs))
 	}
 	for _, o := range t.outputs {
-		ob := blk.AppendNewBlock("output", []string{o.name}).Body()
-		ob.SetAttributeRaw("schema", valueTokens(o.schema))
+		ob := blk.Block("output", o.name)
+		ob.Raw("schema", valueTokens(o.schema))
 		if o.description != "" {
-			ob.SetAttributeValue("description", cty.StringVal(o.description))
+			ob.Value("description", cty.StringVal(o.description))
 		}
 		if o.optional {
-			ob.SetAttributeValue("optional", cty.True)
+			ob.Value("optional", cty.True)
 		}
-		ob.SetAttributeRaw("value", exprTokens(member("data", o.name)))
+		ob.Raw("value", exprTokens(member("data", o.name)))
 	}
 }
 

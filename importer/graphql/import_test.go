@@ -4,8 +4,39 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mcpdecl/mcpdecl/adapters"
+	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/internal/gqlschema"
 )
+
+// language is the spec of a configuration file that mcpdecl reads.
+var language = load.FileSpec(adapters.Registry())
+
+// importChecked imports as mcpdecl import graphql does, and checks that
+// every block and attribute written is one the language declares by its
+// current name.
+func importChecked(schema *ast.Schema, ops []Operation, opts Options) (*Result, error) {
+	if opts.Language == nil {
+		opts.Language = language
+	}
+	res, err := Import(schema, ops, opts)
+	if err != nil {
+		return nil, err
+	}
+	file, diags := hclsyntax.ParseConfig(res.Data, "api.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if diags := opts.Language.CheckNames(file.Body.(*hclsyntax.Body)); diags.HasErrors() {
+		return nil, diags
+	}
+	return res, nil
+}
 
 const testSDL = `
 type Query { node(id: ID!): Node, search(q: Query2!, kind: Kind): [Node!]! }
@@ -24,7 +55,7 @@ func TestImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(schema, []Operation{
+	res, err := importChecked(schema, []Operation{
 		{Path: "ops/node.graphql", Text: "# One node,\n# by its id.\nquery getNode($id: ID!) { node(id: $id) { id name kind parent { id } } }"},
 		{Path: "ops/search.graphql", Text: "query Search($q: Query2!, $kind: Kind = A) { search(q: $q, kind: $kind) { id ...F } } fragment F on Node { name @include(if: true) }"},
 		{Path: "ops/rename-node.graphql", Text: "mutation($input: RenameInput!) { rename(input: $input) { id } }"},
@@ -107,7 +138,7 @@ actions:
   - target: $.operations.gone
     update: {name: x}
 `
-	res, err := Import(schema, ops, Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(overlay)}}})
+	res, err := importChecked(schema, ops, Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(overlay)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,13 +175,66 @@ actions:
 		"update: {variables: {nope: {}}}": "the overlays make operations.getNode have variables.nope, which the operation does not declare",
 	} {
 		doc := "overlay: 1.0.0\nactions:\n  - target: $.operations.getNode\n    " + overlay + "\n"
-		_, err := Import(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(doc)}}})
+		_, err := importChecked(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(doc)}}})
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: got %v, want %s…", overlay, err, want)
 		}
 	}
 	add := "overlay: 1.0.0\nactions:\n  - target: $.operations\n    update: {made_up: {name: x}}\n"
-	if _, err := Import(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(add)}}}); err == nil || !strings.Contains(err.Error(), "operations.made_up, which no operation file holds") {
+	if _, err := importChecked(schema, ops[:1], Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(add)}}}); err == nil || !strings.Contains(err.Error(), "operations.made_up, which no operation file holds") {
 		t.Errorf("an added operation: %v", err)
+	}
+}
+
+// TestImportFollowsTheSpecs: the import names blocks and attributes
+// through the specs: were the graphql block's variables renamed (variables
+// its former name), the import would fail, saying so, rather than write
+// the former name.
+func TestImportFollowsTheSpecs(t *testing.T) {
+	schema, err := gqlschema.Parse("s.graphql", []byte(testSDL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tool, action *spec.Block
+	for _, n := range language.Blocks {
+		if n.Block.Name == "tool" {
+			tool = n.Block
+		}
+	}
+	for _, n := range tool.Blocks {
+		if n.Block.Name == "graphql" {
+			action = n.Block
+		}
+	}
+	gq := &spec.Block{Name: action.Name, In: action.In, Blocks: action.Blocks}
+	for _, a := range action.Attrs {
+		if a.Name == "variables" {
+			r := *a
+			r.Name, r.Aliases = "vars", []string{"variables"}
+			a = &r
+		}
+		gq.Attrs = append(gq.Attrs, a)
+	}
+	tl := &spec.Block{Name: tool.Name, Labels: tool.Labels, Attrs: tool.Attrs}
+	for _, n := range tool.Blocks {
+		if n.Block == action {
+			n.Block = gq
+		}
+		tl.Blocks = append(tl.Blocks, n)
+	}
+	root := &spec.Block{Name: language.Name}
+	for _, n := range language.Blocks {
+		if n.Block == tool {
+			n.Block = tl
+		}
+		root.Blocks = append(root.Blocks, n)
+	}
+	ops := []Operation{{Path: "ops/node.graphql", Text: "query getNode($id: ID!) { node(id: $id) { id } }"}}
+	_, err = Import(schema, ops, Options{Name: "api", Schema: "s.graphql", Language: root})
+	if want := `cannot write the attribute "variables" in tool › graphql: it is a former name of vars`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	if _, err := Import(schema, ops, Options{Name: "api", Schema: "s.graphql"}); err == nil || !strings.Contains(err.Error(), "set Options.Language") {
+		t.Errorf("without a language: err = %v", err)
 	}
 }

@@ -126,7 +126,7 @@ actions:
 	if _, err := spec.ApplyOverlay([]byte(overlay), "keep.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(spec, Options{Source: "google.yaml"})
+	res, err := importChecked(spec, Options{Source: "google.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestDefsBudget(t *testing.T) {
 			}
 		}
 		opts.Source = "ynab.json"
-		res, err := Import(spec, opts)
+		res, err := importChecked(spec, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

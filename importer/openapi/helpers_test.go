@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -22,7 +23,7 @@ func importPath(path string, opts Options) (*Spec, *Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := Import(spec, opts)
+	res, err := importChecked(spec, opts)
 	return spec, res, err
 }
 
@@ -37,7 +38,33 @@ func importPathWith(path string, access RefAccess, opts Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	return Import(spec, opts)
+	return importChecked(spec, opts)
+}
+
+// language is the spec of a configuration file that serve reads.
+var language = load.FileSpec(engine.NewRegistry(httpaction.New()))
+
+// importChecked imports as mcpdecl import openapi does, in the language serve
+// reads, and checks that every block and attribute of the files written is
+// one the language declares by its current name.
+func importChecked(spec *Spec, opts Options) (*Result, error) {
+	if opts.Language == nil {
+		opts.Language = language
+	}
+	res, err := Import(spec, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range res.Files {
+		file, diags := hclsyntax.ParseConfig(f.Data, f.Name, hcl.InitialPos)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		if diags := opts.Language.CheckNames(file.Body.(*hclsyntax.Body)); diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	return res, nil
 }
 
 // writeFiles writes the files of an import into dir and returns their

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	lang "github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // Options steer an import.
@@ -51,6 +53,10 @@ type Options struct {
 	// definitions, with named schemas cut two levels deep, and reported in
 	// Result.Shallow. An operation's x-mcp-defs-budget decides over it.
 	DefsBudget int
+	// Language is the spec of a configuration file, whose blocks and
+	// attributes the import writes by their names (load.FileSpec of a
+	// registry with the http adapter); required.
+	Language *lang.Block
 }
 
 // DefaultDefsBudget is the default Options.DefsBudget, 96 KiB: the bound
@@ -137,6 +143,9 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	if opts.DefsBudget == 0 {
 		opts.DefsBudget = DefaultDefsBudget
 	}
+	if opts.Language == nil {
+		return nil, errors.New("no language to write in: set Options.Language to the spec of a configuration file")
+	}
 	b := &builder{spec: spec, opts: opts, locals: newLocals()}
 	ops, err := spec.Operations()
 	if err != nil {
@@ -215,7 +224,9 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 			res.Shallow = append(res.Shallow, Shallow{t.name, t.shallow})
 		}
 	}
-	res.Files = b.write(api, tools, res)
+	if res.Files, err = b.write(api, tools, res); err != nil {
+		return nil, fmt.Errorf("write the configuration: %w", err)
+	}
 	res.built = tools
 	return res, nil
 }

@@ -174,7 +174,7 @@ func TestOverlay(t *testing.T) {
 	if _, err := spec.ApplyOverlay(good, "petstore-overlay.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(spec, Options{})
+	res, err := importChecked(spec, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ paths:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(spec, Options{})
+	res, err := importChecked(spec, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -317,7 +317,7 @@ actions:
 	if _, err := spec.ApplyOverlay([]byte(overlay), "o.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(spec, Options{BaseURL: "https://pets.example.com"})
+	res, err := importChecked(spec, Options{BaseURL: "https://pets.example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/yosida95/uritemplate/v3"
 	"github.com/zclconf/go-cty/cty"
+
+	lang "github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // A GET operation may be imported as a resource, read by URI, instead of
@@ -374,39 +375,37 @@ func (s *Spec) responseMedia(raw map[string]any, doc string) string {
 
 // servedBlock writes a resource or a resource template: the tool's title,
 // description, arguments and http block, under its URI.
-func (b *builder) servedBlock(body *hclwrite.Body, api *apiDecl, t *tool, s *served) {
+func (b *builder) servedBlock(body *lang.Writer, api *apiDecl, t *tool, s *served) {
 	if len(t.notes) > 0 {
 		notes := make([]string, len(t.notes))
 		for i, n := range t.notes {
 			notes[i] = "Note: " + n + "."
 		}
-		comment(body, strings.Join(notes, "\n"))
+		body.AppendComment(strings.Join(notes, "\n"))
 	}
-	scratch := hclwrite.NewEmptyFile()
+	scratch := body.Detached()
 	bare := *t
 	bare.notes = nil
-	b.toolBlock(scratch.Body(), api, &bare)
+	tb := b.toolBlock(scratch, api, &bare)
 	kind, attr := "resource", "uri"
 	if s.template {
 		kind, attr = "resource_template", "uri_template"
 	}
-	blk := body.AppendNewBlock(kind, []string{t.name}).Body()
+	blk := body.Block(kind, t.name)
 	if t.title != "" {
-		blk.SetAttributeValue("title", cty.StringVal(t.title))
+		blk.Value("title", cty.StringVal(t.title))
 	}
-	blk.SetAttributeValue("description", cty.StringVal(t.description))
-	blk.SetAttributeValue(attr, cty.StringVal(s.uri))
+	blk.Value("description", cty.StringVal(t.description))
+	blk.Value(attr, cty.StringVal(s.uri))
 	if s.mimeType != "" {
-		blk.SetAttributeValue("mime_type", cty.StringVal(s.mimeType))
+		blk.Value("mime_type", cty.StringVal(s.mimeType))
 	}
-	for _, tb := range scratch.Body().Blocks() {
-		if a := tb.Body().GetAttribute("defs"); a != nil {
-			blk.SetAttributeRaw("defs", a.Expr().BuildTokens(nil))
-		}
-		for _, inner := range tb.Body().Blocks() {
-			if inner.Type() == "arg" || inner.Type() == "http" {
-				blk.AppendBlock(inner)
-			}
+	if a := tb.Attribute("defs"); a != nil {
+		blk.Raw("defs", a.Expr().BuildTokens(nil))
+	}
+	for _, inner := range tb.Blocks() {
+		if inner.Name() == "arg" || inner.Name() == "http" {
+			blk.Adopt(inner)
 		}
 	}
 }

@@ -103,7 +103,7 @@ actions:
 	if _, err := spec.ApplyOverlay([]byte(overlay), "resources.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(spec, Options{})
+	res, err := importChecked(spec, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ paths:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(spec, Options{Resources: []string{"*"}})
+	res, err := importChecked(spec, Options{Resources: []string{"*"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -16,6 +17,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
+
+	lang "github.com/mcpdecl/mcpdecl/engine/spec"
 )
 
 // maxFileBytes bounds each file written, under the 10 MiB that mcpdecl
@@ -23,10 +26,12 @@ import (
 const maxFileBytes = 8 << 20
 
 // write renders the files. Each tool is rendered on its own (formatting
-// small pieces is fast) and the pieces are packed into files.
-func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
+// small pieces is fast) and the pieces are packed into files. Blocks and
+// attributes are named through the language's specs: a name they do not
+// declare is an error.
+func (b *builder) write(api *apiDecl, tools []*tool, res *Result) ([]File, error) {
 	main := hclwrite.NewEmptyFile()
-	body := main.Body()
+	body := lang.NewWriter(b.opts.Language, main.Body())
 	b.header(body, api, res)
 	b.apiBlocks(body, api)
 
@@ -43,7 +48,7 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 	groups := map[string]*group{}
 	var keys []string
 	byTag := map[string][]string{}
-	pieces := b.render(api, tools)
+	pieces, err := b.render(api, tools)
 	for i, t := range tools {
 		tag := ""
 		if len(t.op.Tags) > 0 {
@@ -81,13 +86,17 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 		for _, tag := range sortTags(byTag) {
 			name := taken.unique(identifier(tag, "tag"), 64)
 			body.AppendNewline()
-			blk := body.AppendNewBlock("toolset", []string{name}).Body()
-			blk.SetAttributeValue("description", cty.StringVal(fmt.Sprintf("The tools of %s tagged %q.", api.title, tag)))
-			blk.SetAttributeValue("tags", cty.TupleVal([]cty.Value{cty.StringVal(tag)}))
+			blk := body.Block("toolset", name)
+			blk.Value("description", cty.StringVal(fmt.Sprintf("The tools of %s tagged %q.", api.title, tag)))
+			blk.Value("tags", cty.TupleVal([]cty.Value{cty.StringVal(tag)}))
 		}
 	}
 	locals := hclwrite.NewEmptyFile()
-	b.localBlock(locals.Body(), api)
+	lw := lang.NewWriter(b.opts.Language, locals.Body())
+	b.localBlock(lw, api)
+	if err := errors.Join(body.Err(), lw.Err(), err); err != nil {
+		return nil, err
+	}
 	head := hclwrite.Format(main.Bytes())
 	schemas := hclwrite.Format(locals.Bytes())
 
@@ -123,7 +132,7 @@ func (b *builder) write(api *apiDecl, tools []*tool, res *Result) []File {
 			files[cur].Data = append(files[cur].Data, p...)
 		}
 	}
-	return files
+	return files, nil
 }
 
 // emptyBlock is an arg block with nothing in it, as hclwrite writes one.
@@ -131,25 +140,27 @@ var emptyBlock = regexp.MustCompile(`(?m)^( *arg "[^"\n]*") \{\n *\}$`)
 
 // render writes each tool as formatted HCL, the tools spread over the
 // processors: formatting is most of the time an import takes.
-func (b *builder) render(api *apiDecl, tools []*tool) [][]byte {
+func (b *builder) render(api *apiDecl, tools []*tool) ([][]byte, error) {
 	pieces := make([][]byte, len(tools))
+	errs := make([]error, len(tools))
 	next := atomic.Int64{}
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(tools)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(tools); i = int(next.Add(1) - 1) {
 				f := hclwrite.NewEmptyFile()
+				w := lang.NewWriter(b.opts.Language, f.Body())
 				if s := b.resources.served[tools[i]]; s != nil {
-					b.servedBlock(f.Body(), api, tools[i], s)
+					b.servedBlock(w, api, tools[i], s)
 				} else {
-					b.toolBlock(f.Body(), api, tools[i])
+					b.toolBlock(w, api, tools[i])
 				}
-				pieces[i] = tidy(hclwrite.Format(f.Bytes()))
+				pieces[i], errs[i] = tidy(hclwrite.Format(f.Bytes())), w.Err()
 			}
 		})
 	}
 	wg.Wait()
-	return pieces
+	return pieces, errors.Join(errs...)
 }
 
 // tidy writes empty arg blocks on one line.
@@ -161,7 +172,7 @@ func tidy(src []byte) []byte {
 // Only the locals in use are written: the tools were rendered first, and
 // a local comes after those it refers to in order, so walking it backwards
 // renders each after all its users.
-func (b *builder) localBlock(body *hclwrite.Body, api *apiDecl) {
+func (b *builder) localBlock(body *lang.Writer, api *apiDecl) {
 	// The definitions the tools reach, and those they reach in turn.
 	reached := map[string]bool{}
 	var queue []string
@@ -196,22 +207,22 @@ func (b *builder) localBlock(body *hclwrite.Body, api *apiDecl) {
 	body.AppendNewline()
 	switch {
 	case len(defs) == 0:
-		comment(body, "The schemas of the document, written once and used by the tools' outputs.")
+		body.AppendComment("The schemas of the document, written once and used by the tools' outputs.")
 	case len(rendered) == 0:
-		comment(body, "The schemas of the document's requests, written once: each tool lists, under $defs of its input\n"+
+		body.AppendComment("The schemas of the document's requests, written once: each tool lists, under $defs of its input\n" +
 			"schema, those its arguments refer to ({\"$ref\": \"#/$defs/Name\"}).")
 	default:
-		comment(body, "The schemas of the document, written once. "+defsLocal(api)+" are those of the requests: each tool lists,\n"+
-			"under $defs of its input schema, those its arguments refer to ({\"$ref\": \"#/$defs/Name\"}). The others are\n"+
+		body.AppendComment("The schemas of the document, written once. " + defsLocal(api) + " are those of the requests: each tool lists,\n" +
+			"under $defs of its input schema, those its arguments refer to ({\"$ref\": \"#/$defs/Name\"}). The others are\n" +
 			"the outputs'.")
 	}
-	blk := body.AppendNewBlock("locals", nil).Body()
+	blk := body.Block("locals")
 	if len(defs) > 0 {
-		blk.SetAttributeRaw(defsLocal(api), hclwrite.TokensForObject(defs))
+		blk.Raw(defsLocal(api), hclwrite.TokensForObject(defs))
 	}
 	for _, n := range b.locals.order {
 		if toks, ok := rendered[n]; ok {
-			blk.SetAttributeRaw(n, toks)
+			blk.Raw(n, toks)
 		}
 	}
 }
@@ -239,7 +250,7 @@ func defRefs(v any, out []string) []string {
 
 // header is the comment that opens the main file: where it came from and
 // what was left out.
-func (b *builder) header(body *hclwrite.Body, api *apiDecl, res *Result) {
+func (b *builder) header(body *lang.Writer, api *apiDecl, res *Result) {
 	info := obj(b.spec.Root["info"])
 	lines := []string{fmt.Sprintf("%s %s, imported by mcpdecl import openapi from %s.", api.title, str(info["version"]), b.opts.Source)}
 	lines = append(lines, fmt.Sprintf("%d operations read, %d imported, %d skipped, %d not selected, %d past the cap.",
@@ -265,46 +276,31 @@ func (b *builder) header(body *hclwrite.Body, api *apiDecl, res *Result) {
 			lines = append(lines, "  "+s.Operation)
 		}
 	}
-	comment(body, strings.Join(lines, "\n"))
-}
-
-// comment appends # lines.
-func comment(body *hclwrite.Body, text string) {
-	var toks hclwrite.Tokens
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.Map(func(r rune) rune {
-			if r < 0x20 && r != '\t' {
-				return ' '
-			}
-			return r
-		}, l)
-		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenComment, Bytes: []byte(strings.TrimRight("# "+l, " ") + "\n")})
-	}
-	body.AppendUnstructuredTokens(toks)
+	body.AppendComment(strings.Join(lines, "\n"))
 }
 
 // apiBlocks writes the variables and the http_api.
-func (b *builder) apiBlocks(body *hclwrite.Body, api *apiDecl) {
+func (b *builder) apiBlocks(body *lang.Writer, api *apiDecl) {
 	body.AppendNewline()
 	baseVar := api.name + "_base_url"
-	v := body.AppendNewBlock("variable", []string{baseVar}).Body()
-	v.SetAttributeRaw("type", hclwrite.TokensForIdentifier("string"))
+	v := body.Block("variable", baseVar)
+	v.Raw("type", hclwrite.TokensForIdentifier("string"))
 	desc := "The base URL of " + api.title + "."
 	if api.baseNote != "" {
 		desc += " Set it: " + api.baseNote + "."
 	}
-	v.SetAttributeValue("description", cty.StringVal(desc))
-	v.SetAttributeValue("default", cty.StringVal(api.baseURL))
+	v.Value("description", cty.StringVal(desc))
+	v.Value("default", cty.StringVal(api.baseURL))
 
 	secretVar := func(name, env, what string, sensitive bool) {
 		body.AppendNewline()
-		v := body.AppendNewBlock("variable", []string{name}).Body()
-		v.SetAttributeRaw("type", hclwrite.TokensForIdentifier("string"))
-		v.SetAttributeValue("description", cty.StringVal(fmt.Sprintf("%s, read from the environment variable %s.", what, env)))
+		v := body.Block("variable", name)
+		v.Raw("type", hclwrite.TokensForIdentifier("string"))
+		v.Value("description", cty.StringVal(fmt.Sprintf("%s, read from the environment variable %s.", what, env)))
 		if sensitive {
-			v.SetAttributeValue("sensitive", cty.True)
+			v.Value("sensitive", cty.True)
 		}
-		v.SetAttributeRaw("default", hclwrite.TokensForFunctionCall("env", hclwrite.TokensForValue(cty.StringVal(env))))
+		v.Raw("default", hclwrite.TokensForFunctionCall("env", hclwrite.TokensForValue(cty.StringVal(env))))
 	}
 	a := api.auth
 	if a != nil {
@@ -330,39 +326,39 @@ func (b *builder) apiBlocks(body *hclwrite.Body, api *apiDecl) {
 	}
 
 	body.AppendNewline()
-	h := body.AppendNewBlock("http_api", []string{api.name}).Body()
-	h.SetAttributeTraversal("base_url", traversal("var", baseVar))
+	h := body.Block("http_api", api.name)
+	h.Traversal("base_url", traversal("var", baseVar))
 	if a != nil && len(a.keys) > 0 {
 		attrs := make([]hclwrite.ObjectAttrTokens, len(a.keys))
 		for i, k := range a.keys {
 			attrs[i] = hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForValue(cty.StringVal(k.header)), Value: hclwrite.TokensForTraversal(traversal("var", k.variable))}
 		}
-		h.SetAttributeRaw("headers", hclwrite.TokensForObject(attrs))
+		h.Raw("headers", hclwrite.TokensForObject(attrs))
 	}
 	if a != nil {
-		auth := h.AppendNewBlock("auth", nil).Body()
+		auth := h.Block("auth")
 		switch a.kind {
 		case "bearer":
-			auth.SetAttributeTraversal("bearer", traversal("var", api.name+"_token"))
+			auth.Traversal("bearer", traversal("var", api.name+"_token"))
 		case "basic":
-			basic := auth.AppendNewBlock("basic", nil).Body()
-			basic.SetAttributeTraversal("username", traversal("var", api.name+"_username"))
-			basic.SetAttributeTraversal("password", traversal("var", api.name+"_password"))
+			basic := auth.Block("basic")
+			basic.Traversal("username", traversal("var", api.name+"_username"))
+			basic.Traversal("password", traversal("var", api.name+"_password"))
 		case "api_key":
-			key := auth.AppendNewBlock("api_key", nil).Body()
-			key.SetAttributeValue(a.in, cty.StringVal(a.param))
-			key.SetAttributeTraversal("value", traversal("var", api.name+"_api_key"))
+			key := auth.Block("api_key")
+			key.Value(a.in, cty.StringVal(a.param))
+			key.Traversal("value", traversal("var", api.name+"_api_key"))
 		case "oauth2":
-			o := auth.AppendNewBlock("oauth2", nil).Body()
-			o.SetAttributeValue("token_url", cty.StringVal(a.tokenURL))
-			o.SetAttributeTraversal("client_id", traversal("var", api.name+"_client_id"))
-			o.SetAttributeTraversal("client_secret", traversal("var", api.name+"_client_secret"))
+			o := auth.Block("oauth2")
+			o.Value("token_url", cty.StringVal(a.tokenURL))
+			o.Traversal("client_id", traversal("var", api.name+"_client_id"))
+			o.Traversal("client_secret", traversal("var", api.name+"_client_secret"))
 			if len(a.scopes) > 0 {
 				scopes := make([]cty.Value, len(a.scopes))
 				for i, sc := range a.scopes {
 					scopes[i] = cty.StringVal(sc)
 				}
-				o.SetAttributeValue("scopes", cty.TupleVal(scopes))
+				o.Value("scopes", cty.TupleVal(scopes))
 			}
 		}
 	}
@@ -377,63 +373,63 @@ func traversal(names ...string) hcl.Traversal {
 }
 
 // toolBlock writes one tool.
-func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
+func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writer {
 	if len(t.notes) > 0 {
 		notes := make([]string, len(t.notes))
 		for i, n := range t.notes {
 			notes[i] = "Note: " + n + "."
 		}
-		comment(body, strings.Join(notes, "\n"))
+		body.AppendComment(strings.Join(notes, "\n"))
 	}
-	blk := body.AppendNewBlock("tool", []string{t.name}).Body()
+	blk := body.Block("tool", t.name)
 	if t.title != "" {
-		blk.SetAttributeValue("title", cty.StringVal(t.title))
+		blk.Value("title", cty.StringVal(t.title))
 	}
-	blk.SetAttributeValue("description", cty.StringVal(t.description))
+	blk.Value("description", cty.StringVal(t.description))
 	if len(t.outputs) > 0 {
 		// A response's whole schema costs a model more tokens on every
 		// turn than its shape tells it; results are checked against the
 		// whole schema all the same.
-		blk.SetAttributeValue("output_schemas", cty.StringVal("compact"))
+		blk.Value("output_schemas", cty.StringVal("compact"))
 	}
 	if len(t.op.Tags) > 0 {
 		tags := make([]cty.Value, len(t.op.Tags))
 		for i, tag := range t.op.Tags {
 			tags[i] = cty.StringVal(tag)
 		}
-		blk.SetAttributeValue("tags", cty.TupleVal(tags))
+		blk.Value("tags", cty.TupleVal(tags))
 	}
 	for _, a := range t.args {
 		if len(defRefs(a.schema, nil)) > 0 {
-			blk.SetAttributeTraversal("defs", traversal("local", defsLocal(api)))
+			blk.Traversal("defs", traversal("local", defsLocal(api)))
 			break
 		}
 	}
-	an := blk.AppendNewBlock("annotations", nil).Body()
+	an := blk.Block("annotations")
 	for i, h := range t.hints {
 		if h != nil {
-			an.SetAttributeValue(hintAttrs[i], cty.BoolVal(*h))
+			an.Value(hintAttrs[i], cty.BoolVal(*h))
 		}
 	}
 	for _, a := range t.args {
-		ab := blk.AppendNewBlock("arg", []string{a.name}).Body()
+		ab := blk.Block("arg", a.name)
 		if a.typ != "" && a.typ != "string" {
-			ab.SetAttributeRaw("type", typeTokens(a.typ))
+			ab.Raw("type", typeTokens(a.typ))
 		}
 		if a.description != "" {
-			ab.SetAttributeValue("description", cty.StringVal(a.description))
+			ab.Value("description", cty.StringVal(a.description))
 		}
 		if a.schema != nil {
-			ab.SetAttributeRaw("schema", b.value(a.schema))
+			ab.Raw("schema", b.value(a.schema))
 		}
 		if a.hasDefault {
-			ab.SetAttributeRaw("default", b.value(a.def))
+			ab.Raw("default", b.value(a.def))
 		}
 		if a.optional {
-			ab.SetAttributeValue("optional", cty.True)
+			ab.Value("optional", cty.True)
 		}
 		if len(a.enum) > 0 {
-			ab.SetAttributeRaw("enum", b.value(a.enum))
+			ab.Raw("enum", b.value(a.enum))
 		}
 		for _, c := range []struct {
 			name string
@@ -441,46 +437,46 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 		}{{"minimum", a.minimum}, {"maximum", a.maximum}, {"min_length", a.minLength}, {"max_length", a.maxLength},
 			{"min_items", a.minItems}, {"max_items", a.maxItems}} {
 			if c.v != nil {
-				ab.SetAttributeRaw(c.name, b.value(c.v))
+				ab.Raw(c.name, b.value(c.v))
 			}
 		}
 		if a.pattern != "" {
-			ab.SetAttributeValue("pattern", cty.StringVal(a.pattern))
+			ab.Value("pattern", cty.StringVal(a.pattern))
 		}
 		if a.format != "" {
-			ab.SetAttributeValue("format", cty.StringVal(a.format))
+			ab.Value("format", cty.StringVal(a.format))
 		}
 	}
 
-	h := blk.AppendNewBlock("http", nil).Body()
-	h.SetAttributeTraversal("api", traversal("http_api", api.name))
-	h.SetAttributeValue("method", cty.StringVal(t.op.Method))
-	h.SetAttributeValue("path", cty.StringVal(t.pathTemplate))
+	h := blk.Block("http")
+	h.Traversal("api", traversal("http_api", api.name))
+	h.Value("method", cty.StringVal(t.op.Method))
+	h.Value("path", cty.StringVal(t.pathTemplate))
 	for _, m := range []struct {
 		name   string
 		fields []field
 	}{{"path_params", t.pathParams}, {"query", t.query}, {"headers", t.headers}} {
 		if len(m.fields) > 0 {
-			h.SetAttributeRaw(m.name, fieldsTokens(m.fields))
+			h.Raw(m.name, fieldsTokens(m.fields))
 		}
 	}
 	if bm := t.body; bm != nil {
 		switch {
 		case bm.kind == "raw":
-			h.SetAttributeRaw("raw_body", exprTokens(bm.program))
-			h.SetAttributeValue("content_type", cty.StringVal(bm.contentType))
+			h.Raw("raw_body", exprTokens(bm.program))
+			h.Value("content_type", cty.StringVal(bm.contentType))
 		case bm.kind == "multipart" && bm.program != "":
-			h.SetAttributeRaw("multipart", exprTokens(bm.program))
+			h.Raw("multipart", exprTokens(bm.program))
 		case bm.kind == "multipart":
-			h.SetAttributeRaw("multipart", fieldsTokens(bm.fields))
+			h.Raw("multipart", fieldsTokens(bm.fields))
 		case bm.kind == "form" && bm.program != "":
-			h.SetAttributeRaw("form", exprTokens(bm.program))
+			h.Raw("form", exprTokens(bm.program))
 		case bm.kind == "form":
 			if len(bm.fields) > 0 {
-				h.SetAttributeRaw("form", fieldsTokens(bm.fields))
+				h.Raw("form", fieldsTokens(bm.fields))
 			}
 		case bm.program != "":
-			h.SetAttributeRaw("body", exprTokens(bm.program))
+			h.Raw("body", exprTokens(bm.program))
 		case bm.compact:
 			parts := make([]string, len(bm.fields))
 			for i, f := range bm.fields {
@@ -492,31 +488,32 @@ func (b *builder) toolBlock(body *hclwrite.Body, api *apiDecl, t *tool) {
 				// schema's required fields apply only to a body.
 				program = "let body = " + program + "; len(body) > 0 ? body : nil"
 			}
-			h.SetAttributeRaw("body", exprTokens(program))
+			h.Raw("body", exprTokens(program))
 		default:
-			h.SetAttributeRaw("body", fieldsTokens(bm.fields))
+			h.Raw("body", fieldsTokens(bm.fields))
 		}
 		if bm.kind == "json" && bm.contentType != "" {
-			h.SetAttributeValue("content_type", cty.StringVal(bm.contentType))
+			h.Value("content_type", cty.StringVal(bm.contentType))
 		}
 	}
 
 	for _, o := range t.outputs {
-		ob := blk.AppendNewBlock("output", []string{o.name}).Body()
+		ob := blk.Block("output", o.name)
 		switch {
 		case o.schema != nil:
-			ob.SetAttributeRaw("schema", b.value(o.schema))
+			ob.Raw("schema", b.value(o.schema))
 		case o.typ != "":
-			ob.SetAttributeRaw("type", typeTokens(o.typ))
+			ob.Raw("type", typeTokens(o.typ))
 		}
 		if o.description != "" {
-			ob.SetAttributeValue("description", cty.StringVal(trimText(o.description, 600)))
+			ob.Value("description", cty.StringVal(trimText(o.description, 600)))
 		}
 		if o.optional {
-			ob.SetAttributeValue("optional", cty.True)
+			ob.Value("optional", cty.True)
 		}
-		ob.SetAttributeRaw("value", exprTokens(o.program))
+		ob.Raw("value", exprTokens(o.program))
 	}
+	return blk
 }
 
 // typeTokens writes a type such as integer or list(string).
