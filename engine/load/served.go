@@ -62,8 +62,32 @@ var servedAttrs = []*spec.Attr{
 	spec.Duration("poll_interval", "is how often a subscribed resource is read again, to tell its subscribers when it changed (contents computed by an action only)").AtLeast(int64(minPollInterval)),
 }
 
-// servedToolAttrs are the attributes of a tool that a served block has.
-var servedToolAttrs = pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags")
+// servedToolAttrs are the attributes of a tool that a served block has,
+// documented for what they do there.
+var servedToolAttrs = redocument(pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags"), map[string]string{
+	"description":      "is what the contents are, for the model",
+	"text":             "is the contents' text",
+	"error_if":         "yields a bool: whether the read fails",
+	"timeout":          "bounds one read",
+	"max_result_bytes": "is the largest contents of a read",
+	"sanitize":         "cleans terminal escape sequences and control characters out of the contents; false leaves them",
+})
+
+// redocument returns copies of attrs whose Doc is docs[name] where docs
+// has one, so that a tool's attribute reused by another block reads right
+// in the reference.
+func redocument(attrs []*spec.Attr, docs map[string]string) []*spec.Attr {
+	out := make([]*spec.Attr, len(attrs))
+	for i, a := range attrs {
+		if d, ok := docs[a.Name]; ok {
+			c := *a
+			c.Doc = d
+			a = &c
+		}
+		out[i] = a
+	}
+	return out
+}
 
 // served decodes the resource and resource_template blocks.
 func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate) {
