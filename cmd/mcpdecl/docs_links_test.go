@@ -11,8 +11,8 @@ import (
 )
 
 // docFiles are the Markdown documents a reader follows links between: the
-// README and every document under docs/, as paths from the repository's
-// root.
+// README, every document under docs/ and the CHANGELOG, as paths from the
+// repository's root.
 func docFiles(t *testing.T) []string {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
@@ -23,7 +23,7 @@ func docFiles(t *testing.T) []string {
 	for _, n := range names {
 		files = append(files, filepath.ToSlash(filepath.Join("docs", filepath.Base(n))))
 	}
-	return files
+	return append(files, "CHANGELOG.md")
 }
 
 var (
@@ -70,8 +70,8 @@ func anchors(doc string) map[string]bool {
 	return out
 }
 
-// TestDocsLinks checks that every relative link of the README and of the
-// documents under docs/ leads to a file of the repository, and that every
+// TestDocsLinks checks that every relative link of the README, of the
+// documents under docs/ and of the CHANGELOG leads to a file of the repository, and that every
 // #anchor names a heading or an anchor of the document it points into, so
 // that moving a section cannot leave a reader at a dead link.
 func TestDocsLinks(t *testing.T) {

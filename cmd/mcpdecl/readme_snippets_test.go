@@ -19,8 +19,8 @@ import (
 // configuration.
 var hclBlock = regexp.MustCompile("(?m)^(.*)\\n```hcl\\n((?s:.*?))^```")
 
-// TestReadmeAllSnippets checks that every HCL snippet of the README and of
-// the documents under docs/ validates as written, with every adapter, so
+// TestReadmeAllSnippets checks that every HCL snippet of the README, of
+// the documents under docs/ and of the CHANGELOG validates as written, with every adapter, so
 // that a reader can copy it. A snippet marked <!-- fragment --> must at
 // least parse. The reference, docs/language.md, is left to
 // TestSpecExamplesLoad, which places each of its examples where it goes.
