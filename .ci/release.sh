@@ -76,7 +76,7 @@ got=$(TZ=UTC tar -tvzf "mcpdecl_${version}_linux_amd64.tar.gz" --full-time | awk
 lin=$work/linux
 mkdir "$lin"
 tar -xzf "mcpdecl_${version}_linux_amd64.tar.gz" -C "$lin"
-for f in mcpdecl README.md CHANGELOG.md; do
+for f in mcpdecl README.md CHANGELOG.md docs/guide.md docs/language.md; do
   [ -f "$lin/$f" ] || fail "the linux archive holds no $f"
 done
 "$lin/mcpdecl" version >"$lin/version.txt"

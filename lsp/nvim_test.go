@@ -34,7 +34,7 @@ type nvimReport struct {
 }
 
 // TestNeovim has a real editor, Neovim's built-in LSP client configured as
-// the README says, run `mcpdecl lsp` on an example with a typo and a line
+// docs/editors.md says, run `mcpdecl lsp` on an example with a typo and a line
 // out of format (CI runs it: .ci/editor.sh). MCPDECL_LSP_BIN names the mcpdecl binary; without it, or
 // without nvim, the test is skipped.
 func TestNeovim(t *testing.T) {
@@ -64,11 +64,11 @@ func TestNeovim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := filepath.Abs("../README.md")
+	doc, err := filepath.Abs("../docs/editors.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The README's configuration starts "mcpdecl" from the PATH.
+	// The configuration of docs/editors.md starts "mcpdecl" from the PATH.
 	binDir := t.TempDir()
 	if abs, err := filepath.Abs(bin); err != nil {
 		t.Fatal(err)
@@ -79,7 +79,7 @@ func TestNeovim(t *testing.T) {
 	cmd := exec.CommandContext(t.Context(), nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"LSP_README="+readme, "LSP_FILE="+file, "LSP_REPORT="+reportFile)
+		"LSP_DOC="+doc, "LSP_FILE="+file, "LSP_REPORT="+reportFile)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b, _ := os.ReadFile(reportFile)
 		t.Fatalf("nvim: %v\n%s\nreport: %s", err, out, b)

@@ -6,11 +6,14 @@ import "github.com/mcpdecl/mcpdecl/engine/spec"
 var Spec = &spec.Block{
 	Name:    "graphql",
 	In:      "tool",
-	Summary: "sends one GraphQL operation to an http_api per call",
+	Summary: "Sends one GraphQL operation per call to an http_api.",
 	Doc: "The operation is posted as JSON (query, operationName, variables) to the api's base_url, or to path under it. " +
-		"With schema, the query is validated when the files load and data is typed from its selection. " +
+		"With schema, the query is checked when the files load (an unknown field, an argument of the wrong type, an undeclared variable is an error that points inside the query text, or inside the file file() read), " +
+		"the variables are checked against the operation's definitions, and data is typed from the selection, so an output that reads a field the query does not select is a load error too. " +
+		"A query is read-only, a mutation is not; a subscription is refused. " +
 		"Programs after the call read data, errors (the server's, each with message and path), status and headers. " +
-		"A response with errors fails the call; error_if replaces that rule, for instance error_if = expr(\"data == nil\") to keep partial data.",
+		"A response with errors, or one that is not a GraphQL response (an HTML error page, JSON with neither data nor errors), fails the call with the server's messages; " +
+		"error_if replaces that rule, for instance error_if = expr(\"data == nil\") to keep partial data.",
 	Example: `graphql {
   api   = http_api.weather
   path  = "/graphql"

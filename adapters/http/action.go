@@ -112,6 +112,8 @@ var ActionSpec = &spec.Block{
 	Doc: "The values of path_params, query, headers, body, form, multipart and raw_body may be, or contain, expr(…) programs over args; " +
 		"query, headers and form may also be one program yielding a whole map. Every placeholder needs a path_params entry and every entry must be used. " +
 		"Arguments never change the scheme, host or port of a request: the final URL is checked before it is sent. " +
+		"A computed url loses its fragment and has its query string escaped where it must be; build it with pathescape() and urlencode(). " +
+		"Names and values of query and form are always escaped. " +
 		"After the request, programs see status, headers (by lower-case name), body (decoded JSON, else text) and content_type; " +
 		"a status of 400 or more is a tool error unless error_if decides otherwise.",
 	Example: `http {

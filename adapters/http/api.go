@@ -88,8 +88,11 @@ var APISpec = &spec.Block{
 	Summary: "A reusable HTTP upstream, referred to as http_api.name: its base URL, what every request carries, and one client shared by its actions.",
 	Doc: "The credentials of auth are secrets: they are redacted from everything that leaves the server, and so are the access tokens oauth2 gets. " +
 		"An empty credential, such as bearer = var.token whose default env(\"GITHUB_TOKEN\") finds nothing set, is a warning at load time; " +
-		"every call through the API then fails before anything is sent, saying what to set. " +
-		"Redirects (at most 10) are followed within the same scheme, host and port, from http to https on the same host, and to the hosts of allowed_hosts; cookies are never kept.",
+		"every call through the API then fails before anything is sent, saying what to set (the bearer token of http_api \"github\" is empty: set the environment variable GITHUB_TOKEN). " +
+		"Redirects (at most 10) are followed within the same scheme, host and port, and from http to https on the same host. " +
+		"A redirect to another host fails the call with an error naming the entry of allowed_hosts to add; to an allowed host it is followed without any header but User-Agent, Accept, Accept-Language and Content-Type " +
+		"(so no Authorization, api_key header or Referer), and with the api_key query parameter removed from the target; if the key still appears elsewhere in that URL, the call fails. " +
+		"A redirect from https to http, to a scheme other than http and https, or to a URL holding user:pass@ always fails, allowed or not. Cookies are never kept.",
 	Example: `http_api "weather" {
   base_url = "https://api.example.com/v1"
   headers  = { Accept = "application/json" }

@@ -74,6 +74,8 @@ var ActionSpec = &spec.Block{
 	Doc: "Values from a call reach the database only as bound parameters: an argument such as x' OR '1'='1 is a value, never SQL. " +
 		"Lists and maps are bound to PostgreSQL as arrays or JSON (WHERE id = ANY($1)), and to the others as JSON text. " +
 		"Cancelling a call, or a timeout, stops the statement on the server. " +
+		"SQLite statements are prepared once and reused (a table that does not exist yet is looked up again on each call until it does); " +
+		"PostgreSQL and MySQL statements are handed to their drivers as text on each call, which keeps them working through poolers such as PgBouncer. " +
 		"Tools that do not set annotations get them from the statement: a SELECT (or any statement on a read_only database) is read-only; other statements are destructive. " +
 		"After the statement, programs see rows (a list of objects keyed by column name), columns (a list of {name, type}), rows_affected and truncated.",
 	Example: `sql {

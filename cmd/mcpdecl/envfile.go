@@ -56,7 +56,7 @@ func readEnvFile(name string) (map[string]string, hcl.Diagnostics) {
 	return parseEnv(src, name)
 }
 
-// parseEnv reads dotenv text with godotenv (see the README for its
+// parseEnv reads dotenv text with godotenv (see docs/commands.md for its
 // syntax). godotenv stops at the first bad line, and its error quotes the
 // text from there to the end of the file, which may hold secrets: it is
 // never shown. The diagnostic says where the line is instead, and never

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestParseEnv pins the dotenv syntax godotenv reads, as the README
+// TestParseEnv pins the dotenv syntax godotenv reads, as docs/commands.md
 // describes it.
 func TestParseEnv(t *testing.T) {
 	tests := []struct {

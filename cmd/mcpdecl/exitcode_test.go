@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestExitCodes checks the exit codes the README promises: 0 success, 1 a
+// TestExitCodes checks the exit codes docs/commands.md promises: 0 success, 1 a
 // configuration error or a failed call, 2 a mistake on the command line.
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()

@@ -27,7 +27,7 @@ A configuration is the *.hcl files of a directory, loaded together, with the
 editor's unsaved buffers in place of their files (in a directory where several
 files declare a server block, each file alone). The server never runs an
 action, a program or a query, and never connects to an upstream or a
-database. Logs go to stderr. See the README for the editors' settings.`,
+database. Logs go to stderr. See docs/editors.md for the editors' settings.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			logger, err := a.logger()

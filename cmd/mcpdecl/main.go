@@ -1,5 +1,6 @@
 // Command mcpdecl serves the tools declared in HCL files over the Model
-// Context Protocol. See the README for the language and the commands.
+// Context Protocol. See the README for a walkthrough, docs/commands.md for
+// the commands, and docs/guide.md and docs/language.md for the language.
 package main
 
 import (

@@ -25,7 +25,7 @@ with 1 when there is any error. With --connect it also connects to every
 database, as serve does (a database's init SQL then runs if it has not yet).
 
 With --format json it prints one JSON document on stdout instead, with every
-diagnostic's severity, summary, detail and source range (see the README for
+diagnostic's severity, summary, detail and source range (see docs/commands.md for
 its shape); the exit code is the same.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, paths []string) error {

@@ -23,8 +23,8 @@ var contentSpec = &spec.Block{
 	Labels:  []string{"type"},
 	Summary: "One block of the result's content, in order: text, image, audio, resource_link or an embedded resource.",
 	Doc: "With content blocks, the content of a result is exactly those blocks, in order, instead of text. " +
-		"text takes text; image and audio take data and mime_type; resource_link takes uri and name (and title, description, mime_type); " +
-		"resource, an embedded resource, takes uri and exactly one of text or blob (and mime_type). " +
+		"text takes text; image and audio take data (base64) and mime_type; resource_link takes uri and name (and title, description, mime_type); " +
+		"resource, an embedded resource, takes uri and exactly one of text or blob (base64), and optionally mime_type. " +
 		"Each value may be a literal or an expr(…) program, run per call.",
 	Example: `content "text" {
   text = expr("'Done: ' + string(len(args))")

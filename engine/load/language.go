@@ -17,7 +17,7 @@ import (
 // adapters of r that declare theirs ([spec.Declarer]), in registration
 // order.
 func Language(r *engine.Registry) []*spec.Block {
-	blocks := []*spec.Block{serverSpec, variableSpec, localsSpec, toolSpec, annotationsSpec, argSpec, completeSpec, outputSpec, contentSpec, contentAnnotationsSpec, logSpec, resourceSpec, resourceTemplateSpec, promptSpec, promptArgSpec, messageSpec, toolsetSpec, ratelimit.ConfigSpec, cache.ConfigSpec, auditSpec, tracingSpec, auth.Spec, auth.TokenSpec, auth.OAuthSpec, cache.PolicySpec, ratelimit.LimitSpec, confirmSpec, confirmFieldSpec, requeststate.ConfigSpec, taskSpec, tasks.ConfigSpec}
+	blocks := []*spec.Block{serverSpec, variableSpec, localsSpec, toolSpec, annotationsSpec, argSpec, completeSpec, outputSpec, contentSpec, contentAnnotationsSpec, logSpec, resourceSpec, resourceTemplateSpec, promptSpec, promptArgSpec, messageSpec, toolsetSpec, ratelimit.ConfigSpec, cache.ConfigSpec, auditSpec, tracingSpec, auth.Spec, auth.TokenSpec, auth.OAuthSpec, cache.PolicySpec, ratelimit.LimitSpec, confirmSpec, confirmFieldSpec, rootsSpec, requeststate.ConfigSpec, taskSpec, tasks.ConfigSpec, stepSpec}
 	for _, kind := range r.ActionKinds() {
 		a, _ := r.Action(kind)
 		if d, ok := a.(spec.Declarer); ok {

@@ -17,7 +17,8 @@ import (
 // read-only tool with an argument id, next to the examples of the
 // adapters' top-level blocks that it may refer to; in a prompt, a prompt's
 // argument, auth or a content block; in a block nested deeper, inside that
-// block's example or an empty one. Its cross-field rules are checked too.
+// block's example or an empty one; or as it is, when it is a whole
+// configuration. Its cross-field rules are checked too.
 func TestSpecExamplesLoad(t *testing.T) {
 	reg := adapters.Registry()
 	lang := load.Language(reg)
@@ -65,7 +66,9 @@ func placed(lang []*spec.Block, b *spec.Block, upstreams string) []string {
 	case b.In == "content":
 		return []string{"tool \"t\" {\n  description = \"A tool.\"\n  content \"text\" {\n    text = \"Hello.\"\n" + b.Example + "\n  }\n}\n"}
 	}
-	return placedIn(lang, b.In, b.Example, upstreams)
+	// An example may be a whole configuration that holds the block where it
+	// goes, with what it refers to (a step's tool and http_api).
+	return append(placedIn(lang, b.In, b.Example, upstreams), b.Example)
 }
 
 // placedIn returns configurations that hold example where in (a path such
@@ -75,7 +78,14 @@ func placedIn(lang []*spec.Block, in, example, upstreams string) []string {
 		return []string{example}
 	}
 	if in == "tool" {
-		return []string{upstreams + "tool \"t\" {\n  description = \"A tool.\"\n  arg \"id\" {}\n  annotations {\n    read_only_hint = true\n  }\n" + example + "\n}\n"}
+		// The arguments the examples read: id, and units as the arg
+		// example declares it (so that they fit together as the editor's
+		// "tool with http" snippet puts them).
+		args := "  arg \"id\" {}\n"
+		if !strings.Contains(example, `arg "units"`) {
+			args += "  arg \"units\" {\n    default = \"metric\"\n  }\n"
+		}
+		return []string{upstreams + "tool \"t\" {\n  description = \"A tool.\"\n" + args + "  annotations {\n    read_only_hint = true\n  }\n" + example + "\n}\n"}
 	}
 	outer, name := "", in
 	if i := strings.LastIndex(in, " › "); i >= 0 {
@@ -109,14 +119,24 @@ func TestReferenceIsCurrent(t *testing.T) {
 		t.Error("docs/language.md is stale: run go generate ./cmd/mcpdecl/ and commit the result")
 	}
 	doc := string(got)
-	for _, b := range blocks {
-		section := doc[strings.Index(doc, `<a id="`+b.ID()+`"></a>`):]
+	for _, b := range reachable(blocks) {
+		start := strings.Index(doc, `<a id="`+b.ID()+`"></a>`)
+		if start < 0 {
+			t.Errorf("the reference has no section for %s: add its spec to load.Language (or testrun.Language)", b.Path())
+			continue
+		}
+		section := doc[start:]
 		if i := strings.Index(section[1:], "<a id="); i >= 0 {
 			section = section[:i+1]
 		}
 		for _, a := range b.Attrs {
 			if !strings.Contains(section, "| `"+a.Name+"` |") {
 				t.Errorf("the reference of %s does not list %s", b.Path(), a.Name)
+			}
+		}
+		for _, n := range b.Blocks {
+			if !strings.Contains(section, "| [`"+n.Block.Name+"`](#"+n.Block.ID()+") |") {
+				t.Errorf("the reference of %s does not list its block %s", b.Path(), n.Block.Name)
 			}
 		}
 	}
@@ -155,4 +175,26 @@ func TestFileSpecHoldsTheLanguage(t *testing.T) {
 			t.Errorf("%s nests the actions %q, want %q", p, got, kinds)
 		}
 	}
+}
+
+// reachable returns blocks and every block nested in them, at any depth,
+// each once: what a configuration or a test file may hold.
+func reachable(blocks []*spec.Block) []*spec.Block {
+	seen := map[*spec.Block]bool{}
+	var out []*spec.Block
+	var walk func(b *spec.Block)
+	walk = func(b *spec.Block) {
+		if seen[b] {
+			return
+		}
+		seen[b] = true
+		out = append(out, b)
+		for _, n := range b.Blocks {
+			walk(n.Block)
+		}
+	}
+	for _, b := range blocks {
+		walk(b)
+	}
+	return out
 }

@@ -65,7 +65,7 @@ func loadRedisTool(t *testing.T, limitAddr, cacheAddr string) (*engine.Tool, *en
 // TestRedisTimePerCall checks that a call waits for Redis a second in
 // all, its rate limit, cache read and cache write together: once a Redis
 // that hangs has had the call's second, the call asks it nothing more,
-// and its outcome is what the README says (a cache that does not answer
+// and its outcome is what docs/guide.md says (a cache that does not answer
 // misses; a rate limit that cannot be checked refuses the call).
 func TestRedisTimePerCall(t *testing.T) {
 	addr := testservice.Redis(t)

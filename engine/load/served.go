@@ -22,7 +22,7 @@ var (
 		Labels:  []string{"name"},
 		Summary: "An MCP resource, read by its URI: fixed contents (text, a file) or contents computed by an action, as a tool computes its result.",
 		Doc: "A resource's contents come from file, or from text, content blocks or an action block (http, exec, sql) with text; not both. " +
-			"Text is text/plain unless mime_type says otherwise. A resource takes a tool's title, description, timeout, text, error_if, error_message, max_result_bytes, sanitize and content blocks.",
+			"Text is served as text, text/plain unless mime_type says otherwise; an image or audio block, as a blob with its type. A resource takes a tool's title, description, timeout, text, error_if, error_message, max_result_bytes, sanitize and content blocks.",
 		Example: `resource "readme" {
   uri         = "docs://readme"
   description = "The project's readme."
@@ -30,7 +30,7 @@ var (
 }`,
 		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri", "is the resource's URI, unique among resources, such as docs://readme").Mandatory().Shown(),
-			spec.String("file", "is a file whose contents the resource serves, read when the configuration loads; relative to this file").Shown(),
+			spec.String("file", "is a file whose contents the resource serves, read when the configuration loads, relative to this file, at most max_result_bytes: served as text when its type is textual (text/*, JSON, XML, YAML, CSV), else as a blob").Shown(),
 		}, servedAttrs, servedToolAttrs),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}},
 	}
@@ -39,7 +39,8 @@ var (
 		Labels:  []string{"name"},
 		Summary: "MCP resources read by URIs that match a template (RFC 6570), whose variables are its arguments.",
 		Doc: "The contents are computed from the variables, as a tool computes its result from its arguments: text = expr(…), content blocks, or an action block with text. " +
-			"Each variable of uri_template is an arg block; an arg may have a complete block.",
+			"Each variable of uri_template is an arg block (no more, no fewer): the values taken from the URI are checked like a tool's arguments " +
+			"(a number or true in the URI becomes one for an integer, number or bool argument); an arg may have a complete block.",
 		Example: `resource_template "user" {
   uri_template = "users://{id}"
   arg "id" {
@@ -61,8 +62,32 @@ var servedAttrs = []*spec.Attr{
 	spec.Duration("poll_interval", "is how often a subscribed resource is read again, to tell its subscribers when it changed (contents computed by an action only)").AtLeast(int64(minPollInterval)),
 }
 
-// servedToolAttrs are the attributes of a tool that a served block has.
-var servedToolAttrs = pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags")
+// servedToolAttrs are the attributes of a tool that a served block has,
+// documented for what they do there.
+var servedToolAttrs = redocument(pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags"), map[string]string{
+	"description":      "is what the contents are, for the model",
+	"text":             "is the contents' text",
+	"error_if":         "yields a bool: whether the read fails",
+	"timeout":          "bounds one read",
+	"max_result_bytes": "is the largest contents of a read",
+	"sanitize":         "cleans terminal escape sequences and control characters out of the contents; false leaves them",
+})
+
+// redocument returns copies of attrs whose Doc is docs[name] where docs
+// has one, so that a tool's attribute reused by another block reads right
+// in the reference.
+func redocument(attrs []*spec.Attr, docs map[string]string) []*spec.Attr {
+	out := make([]*spec.Attr, len(attrs))
+	for i, a := range attrs {
+		if d, ok := docs[a.Name]; ok {
+			c := *a
+			c.Doc = d
+			a = &c
+		}
+		out[i] = a
+	}
+	return out
+}
 
 // served decodes the resource and resource_template blocks.
 func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate) {

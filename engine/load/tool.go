@@ -33,9 +33,9 @@ var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 var toolSpec = &spec.Block{
 	Name:    "tool",
 	Labels:  []string{"name"},
-	Summary: "One MCP tool: its arguments, at most one action (http, exec or sql), and its result.",
+	Summary: "One MCP tool: its arguments, at most one action (or a list of steps), and its result.",
 	Doc: "Names are 1–128 characters of A-Z a-z 0-9 _ - . and unique across files. " +
-		"A tool runs at most one action block — http, exec or sql, each declared by its adapter; a tool without one computes its result from its arguments alone. " +
+		"A tool runs at most one action block — http, graphql, exec, sql or sample, each declared by its adapter — or a list of step blocks; a tool without either computes its result from its arguments alone. " +
 		"The text block of a result is text where given, else the JSON of the structured content (the outputs), else the raw body.",
 	Example: `tool "echo" {
   description = "Says the message back."

@@ -22,7 +22,7 @@ var variableSpec = &spec.Block{
 	Name:    "variable",
 	Labels:  []string{"name"},
 	Summary: "A load-time input, read as var.NAME.",
-	Doc: "A value given with --var name=value wins over the environment variable MCPDECL_VAR_NAME " +
+	Doc: "A value given with --var name=value wins over the environment variable MCPDECL_VAR_name " +
 		"(or the same name in an --env-file), which wins over default. A variable with neither is a load error. " +
 		"Values of non-string variables are written as HCL (42, [\"a\", \"b\"]).",
 	Example: `variable "api_key" {

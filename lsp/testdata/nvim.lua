@@ -1,10 +1,10 @@
 -- Neovim's built-in LSP client against `mcpdecl lsp`, headless:
 --
---   PATH=dir/of/mcpdecl:$PATH LSP_README=README.md LSP_FILE=dir/weather.hcl \
+--   PATH=dir/of/mcpdecl:$PATH LSP_DOC=docs/editors.md LSP_FILE=dir/weather.hcl \
 --     LSP_REPORT=report.json nvim --headless -u NONE -i NONE -c 'luafile lsp/testdata/nvim.lua'
 --
--- The client is started by the README's configuration for Neovim (the
--- first lua block of its Editors section), run as a user's init.lua would.
+-- The client is started by the configuration docs/editors.md gives for
+-- Neovim (its first lua block), run as a user's init.lua would.
 -- LSP_FILE is an example with a typo (verison) and a line out of format.
 -- The script waits for the typo's diagnostic, applies its code action,
 -- completes after var. and inside expr("args., and at the start of a
@@ -14,7 +14,7 @@
 -- later. Every wait is bounded: a server that does not answer shows as a
 -- missing field of the report, never as a hang.
 
-local readme, file, out = os.getenv("LSP_README"), os.getenv("LSP_FILE"), os.getenv("LSP_REPORT")
+local doc, file, out = os.getenv("LSP_DOC"), os.getenv("LSP_FILE"), os.getenv("LSP_REPORT")
 local report = { steps = {} }
 local wait = 20000
 
@@ -33,11 +33,10 @@ local function step(name, fn)
   end
 end
 
--- The README's configuration, as init.lua.
-local text = table.concat(vim.fn.readfile(readme), "\n")
-local section = assert(string.match(text, "\n## Editors\n(.-)\n## "), "the README has no Editors section")
-local config = assert(string.match(section, "```lua\n(.-)```"), "the Editors section has no lua block")
-assert(loadstring(config, "README.md"))()
+-- docs/editors.md's configuration, as init.lua.
+local text = table.concat(vim.fn.readfile(doc), "\n")
+local config = assert(string.match(text, "```lua\n(.-)```"), "docs/editors.md has no lua block")
+assert(loadstring(config, "docs/editors.md"))()
 
 vim.cmd("edit " .. vim.fn.fnameescape(file))
 local buf = vim.api.nvim_get_current_buf()

@@ -9,7 +9,8 @@
 #   mcpdecl call FILE current_weather '{"latitude": 48.85, "longitude": 2.35}'
 #   mcpdecl serve FILE
 #
-# The README documents every block and attribute.
+# mcpdecl schema --markdown prints every block and attribute (the
+# reference, docs/language.md); docs/guide.md says how they work.
 
 # What the server says of itself to clients.
 server {
@@ -25,7 +26,7 @@ variable "base_url" {
 }
 
 # An HTTP API that tools share: its base URL, timeout and retries (and its
-# auth and headers, when it needs a key: see the README).
+# auth and headers, when it needs a key: see http_api in the reference).
 http_api "open_meteo" {
   base_url = var.base_url
   timeout  = "10s"

@@ -10,7 +10,8 @@
 #   mcpdecl call FILE add_note '{"title": "Try mcpdecl", "body": "It works."}'
 #   mcpdecl serve FILE
 #
-# The README documents every block and attribute.
+# mcpdecl schema --markdown prints every block and attribute (the
+# reference, docs/language.md); docs/guide.md says how they work.
 
 # What the server says of itself to clients.
 server {
