@@ -85,6 +85,10 @@ type ToolSpec struct {
 	// Layers are the tool's own features of its per-call path, outermost
 	// first, such as its cache (see [CallLayer]).
 	Layers []CallLayer
+	// Outer are the configuration's features of the per-call path of each
+	// of its tools, outermost first, which see every call, refused ones
+	// too, such as its audit log.
+	Outer []CallLayer
 	// Confirm, when not nil, asks the person behind the client before
 	// the action runs.
 	Confirm *Confirm
@@ -256,7 +260,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	if h, ok := spec.Action.(Hinter); ok {
 		t.spec.Annotations = mergeHints(t.spec.Annotations, h.Hints())
 	}
-	if err := t.wrap(slices.Concat(callLayers, spec.Layers)); err != nil {
+	if err := t.wrap(t.layers()); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -537,14 +541,6 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 	if tr != nil {
 		t, ctx = t.startTrace(ctx, tr, began, args, sec.redact)
 	}
-	timeout := t.spec.Timeout
-	if d, ok := ctx.Deadline(); ok {
-		// The caller's deadline comes first: messages name the time the
-		// call really had.
-		timeout = min(timeout, time.Until(d))
-	}
-	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
-	defer cancel()
 	// What the action quotes in its errors (see Excerpt) is redacted whole
 	// before it is cut.
 	scope := t.scope
@@ -599,7 +595,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 					if r := t.inputResult(sctx, err); r != nil {
 						return r, sec
 					}
-					return refused(timedOut(ctx), t.actionError(ctx, err, timeout)), sec
+					return refused(timedOut(ctx), t.actionError(ctx, err)), sec
 				}
 				rnd.ask(ask.q, 0)
 			}
@@ -620,7 +616,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 			case t.slots <- struct{}{}:
 				defer func() { <-t.slots }()
 			case <-ctx.Done():
-				return refused(timedOut(ctx), t.busyError(ctx, timeout)), sec
+				return refused(timedOut(ctx), t.busyError(ctx)), sec
 			}
 		}
 		var err error
@@ -642,7 +638,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 					return r, sec
 				}
 			}
-			return refused(timedOut(ctx), t.actionError(ctx, err, timeout)), sec
+			return refused(timedOut(ctx), t.actionError(ctx, err)), sec
 		}
 	}
 	if resp == nil {
@@ -770,12 +766,11 @@ func timedOut(ctx context.Context) Outcome {
 	return OutcomeToolError
 }
 
-// actionError words an action's error for the client; timeout is the time
-// the call had.
-func (t *Tool) actionError(ctx context.Context, err error, timeout time.Duration) string {
+// actionError words an action's error for the client.
+func (t *Tool) actionError(ctx context.Context, err error) string {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Sprintf("the call timed out after %s: %v", roundDuration(timeout), err)
+		return fmt.Sprintf("the call timed out after %s: %v", roundDuration(t.callTime(ctx)), err)
 	case errors.Is(ctx.Err(), context.Canceled):
 		return "the call was cancelled"
 	}
@@ -783,12 +778,12 @@ func (t *Tool) actionError(ctx context.Context, err error, timeout time.Duration
 }
 
 // busyError words a call that gave up waiting for a free slot.
-func (t *Tool) busyError(ctx context.Context, timeout time.Duration) string {
+func (t *Tool) busyError(ctx context.Context) string {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return "the call was cancelled while waiting for a free slot"
 	}
 	return fmt.Sprintf("the tool is busy: %d calls of it are already running (max_concurrency), and none finished within the call's timeout of %s; try again later",
-		t.spec.MaxConcurrency, roundDuration(timeout))
+		t.spec.MaxConcurrency, roundDuration(t.callTime(ctx)))
 }
 
 // roundDuration rounds d for messages: to the millisecond under a minute,
