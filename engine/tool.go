@@ -87,7 +87,7 @@ type ToolSpec struct {
 	Layers []CallLayer
 	// Outer are the configuration's features of the per-call path of each
 	// of its tools, outermost first, which see every call, refused ones
-	// too, such as its audit log.
+	// too, such as its audit log (see [Config.Layers]).
 	Outer []CallLayer
 	// Confirm, when not nil, asks the person behind the client before
 	// the action runs.
