@@ -24,30 +24,34 @@ type CallLayer interface {
 type CallStep func(ctx context.Context, caller Caller, raw json.RawMessage) *Result
 
 // layers is the per-call path of t, outermost first; the last wraps the
-// call itself (Tool.call, which reads the arguments, traces the call and
-// runs the action, then Tool.finish).
+// call itself (Tool.step).
 func (t *Tool) layers() []CallLayer {
 	return slices.Concat(
 		t.spec.Outer, // the configuration's, which see every call: its audit log, its calls' spans
 		[]CallLayer{checkScopes{}, storeTime{}, rateLimit{}},
-		t.spec.Layers, // the tool's own, such as its cache
-		[]CallLayer{bound{}},
+		t.spec.Layers,                      // the tool's own, such as its cache
+		[]CallLayer{bound{}, traceCalls{}}, // the timeout; the call tracer (trace.go)
 	)
 }
 
 // wrap builds the per-call path of t from its layers.
 func (t *Tool) wrap(layers []CallLayer) (err error) {
-	t.run = func(ctx context.Context, _ Caller, raw json.RawMessage) *Result {
-		res, sec := t.call(ctx, raw)
-		if res.Round != nil {
-			return res // its message was cleaned and redacted already
-		}
-		return t.finish(res, sec)
-	}
+	t.run = t.step
 	for i := len(layers) - 1; i >= 0 && err == nil; i-- {
 		t.run, err = layers[i].Wrap(t, t.run)
 	}
 	return err
+}
+
+// step runs a call itself: Tool.call (arguments, confirmation and other
+// questions, action, result), then Tool.finish (sanitizing, redaction,
+// size cap).
+func (t *Tool) step(ctx context.Context, _ Caller, raw json.RawMessage) *Result {
+	res, sec := t.call(ctx, raw)
+	if res.Round != nil {
+		return res // its message was cleaned and redacted already
+	}
+	return t.finish(res, sec)
 }
 
 // checkScopes refuses the callers whose token does not grant every scope

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
@@ -137,8 +138,11 @@ type Tool struct {
 	redactor  *Redactor
 	slots     chan struct{} // nil: no bound on concurrent runs
 	sensitive []string      // the names of the sensitive arguments
-	tracer    Tracer        // of the copy that runs a traced call; see trace.go
-	run       CallStep      // the per-call path: its layers, then the call (see layer.go)
+	// trace records the stages of a call, in the copy of the tool that
+	// runs a traced one, from traceBegan; nil otherwise (see trace.go).
+	trace      *calltrace.Cleaner
+	traceBegan time.Time
+	run        CallStep // the per-call path: its layers, then the call (see layer.go)
 	// sendsCallerToken is set when the action sends the caller's token
 	// upstream: each call redacts it.
 	sendsCallerToken bool
@@ -499,8 +503,6 @@ func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Ac
 // call runs the tool, and returns with its result the call's redaction,
 // worked out as soon as its arguments are read.
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec callSecrets) {
-	tr := TracerFrom(ctx)
-	began := traceNow(tr)
 	var rnd *round
 	if t.states != nil {
 		// A tool that asks: its round, resumed from the request state.
@@ -532,14 +534,14 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		var sent map[string]any
 		_ = json.Unmarshal(raw, &sent)
 		sec = t.secretsOf(ctx, sent)
-		if tr != nil {
-			t.traceRefused(tr, began, raw, msg, sec.redact)
+		if t.trace != nil {
+			t.traceRefused(raw, msg, sec.redact)
 		}
 		return refused(OutcomeInvalid, msg), sec
 	}
 	sec = t.secretsOf(ctx, args)
-	if tr != nil {
-		t, ctx = t.startTrace(ctx, tr, began, args, sec.redact)
+	if t.trace != nil {
+		t.traceArguments(args, sec.redact)
 	}
 	// What the action quotes in its errors (see Excerpt) is redacted whole
 	// before it is cut.
@@ -620,7 +622,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 			}
 		}
 		var err error
-		began := traceNow(t.tracer)
+		began := traceNow(t.trace)
 		if t.samples {
 			ctx = context.WithValue(ctx, sampleToolKey{}, t)
 		}
@@ -870,7 +872,7 @@ func (t *Tool) outputs(env map[string]any) (map[string]any, string) {
 		}
 		out[o.Name] = v
 	}
-	began := traceNow(t.tracer)
+	began := traceNow(t.trace)
 	vs := t.output.Validate(out)
 	t.traceValidation(began, vs)
 	if len(vs) > 0 {
