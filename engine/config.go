@@ -27,11 +27,11 @@ type Config struct {
 	Tools []*Tool
 	// Redactor knows every secret of the configuration.
 	Redactor *Redactor
-	// Audit configures the audit log; nil: no audit log.
-	Audit *Audit
-	// TraceValues says which values of a call its span records (the
-	// tracing block); the zero value records none.
-	TraceValues TraceValues
+	// Layers are the configuration's layers of the per-call path of each of
+	// its tools (ToolSpec.Outer, which every tool is made with): its audit
+	// log (package audit) and what its calls' spans record (package
+	// callspan).
+	Layers []CallLayer
 	// Served are the resource blocks, Templates the resource_template
 	// blocks and Prompts the prompt blocks, each sorted by name.
 	Served    []*ServedResource

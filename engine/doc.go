@@ -11,14 +11,26 @@
 // its own action block into an Action at load time, and the command line
 // passes the adapters to the loader in a [Registry].
 //
-// A call runs top to bottom in two places: layer.go lists the [CallLayer]s
-// of every tool (scopes, the remote stores' time, the rate limit), which
-// wrap the tool's own (ToolSpec.Layers, such as its cache), which wrap
-// Tool.call (arguments, timeout, trace, confirmation, action, result) and
-// Tool.finish (sanitizing, redaction, size cap). To add a per-call
-// feature, write a package with its block's spec, its decoding, its rules
-// against the rest of the tool (Validate, run once the tool is decoded)
-// and a CallLayer whose Wrap returns next for a tool it does not concern;
-// the loader adds the spec to the tool block's and puts the decoded layer
-// in ToolSpec.Layers. Package cache is the example.
+// A call runs top to bottom through the [CallLayer]s that Tool.layers (in
+// layer.go) lists, outermost first, each built once as the tool is made:
+// the configuration's (ToolSpec.Outer: the audit log, package audit, and
+// what the call's span records, package callspan), the scopes, the remote
+// stores' time and the rate limit, the tool's own (ToolSpec.Layers, such
+// as its cache, package cache), the timeout, and the call tracer (a traced
+// call runs on a copy of the tool that records its stages; package
+// calltrace). The last wraps Tool.step: Tool.call (arguments,
+// confirmation and other questions, action, result) and Tool.finish
+// (sanitizing, redaction, size cap). A layer whose feature does not
+// concern a tool returns next from Wrap, so that its calls do not pay for
+// it.
+//
+// To add a per-call feature, write a package with its block's spec, its
+// decoding, its rules against the rest of the tool (run once the tool is
+// decoded) and a CallLayer. For a tool's own feature the loader adds the
+// spec to the tool block's and puts the decoded layer in ToolSpec.Layers
+// (package cache is the example); for a configuration's, it decodes the
+// top-level block before the tools and appends the layer to the layers
+// it gives every tool block in ToolSpec.Outer and the Config in
+// Config.Layers (package audit is the example; a server that must set the
+// layer up, as it opens the audit log, finds it there).
 package engine

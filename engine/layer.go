@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // A CallLayer is a feature of the per-call path of a tool, such as its rate
@@ -22,25 +23,35 @@ type CallLayer interface {
 // client sent, raw JSON.
 type CallStep func(ctx context.Context, caller Caller, raw json.RawMessage) *Result
 
-// callLayers is the per-call path of every tool, outermost first; the
-// tool's own layers (ToolSpec.Layers) follow, and the last wraps the call
-// itself (Tool.call, which reads the arguments, bounds the call by its
-// timeout, traces it and runs the action, then Tool.finish).
-var callLayers = []CallLayer{checkScopes{}, storeTime{}, rateLimit{}}
+// layers is the per-call path of t, outermost first; the last wraps the
+// call itself (Tool.step).
+func (t *Tool) layers() []CallLayer {
+	return slices.Concat(
+		t.spec.Outer, // the configuration's, which see every call: its audit log, its calls' spans
+		[]CallLayer{checkScopes{}, storeTime{}, rateLimit{}},
+		t.spec.Layers,                      // the tool's own, such as its cache
+		[]CallLayer{bound{}, traceCalls{}}, // the timeout; the call tracer (trace.go)
+	)
+}
 
 // wrap builds the per-call path of t from its layers.
 func (t *Tool) wrap(layers []CallLayer) (err error) {
-	t.run = func(ctx context.Context, _ Caller, raw json.RawMessage) *Result {
-		res, sec := t.call(ctx, raw)
-		if res.Round != nil {
-			return res // its message was cleaned and redacted already
-		}
-		return t.finish(res, sec)
-	}
+	t.run = t.step
 	for i := len(layers) - 1; i >= 0 && err == nil; i-- {
 		t.run, err = layers[i].Wrap(t, t.run)
 	}
 	return err
+}
+
+// step runs a call itself: Tool.call (arguments, confirmation and other
+// questions, action, result), then Tool.finish (sanitizing, redaction,
+// size cap).
+func (t *Tool) step(ctx context.Context, _ Caller, raw json.RawMessage) *Result {
+	res, sec := t.call(ctx, raw)
+	if res.Round != nil {
+		return res // its message was cleaned and redacted already
+	}
+	return t.finish(res, sec)
 }
 
 // checkScopes refuses the callers whose token does not grant every scope
@@ -87,6 +98,38 @@ func (rateLimit) Wrap(t *Tool, next CallStep) (CallStep, error) {
 		}
 		return next(ctx, caller, raw)
 	}, nil
+}
+
+// bound bounds a call by its tool's timeout, or by the caller's deadline
+// when that comes first.
+type bound struct{}
+
+// callTimeKey is the context key of the time a call had, when the
+// caller's deadline cut it short of the tool's timeout.
+type callTimeKey struct{}
+
+func (bound) Wrap(t *Tool, next CallStep) (CallStep, error) {
+	return func(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
+		if d, ok := ctx.Deadline(); ok {
+			// The caller's deadline comes first: messages name the time
+			// the call really had.
+			if had := time.Until(d); had < t.spec.Timeout {
+				ctx = context.WithValue(ctx, callTimeKey{}, had)
+			}
+		}
+		ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
+		defer cancel()
+		return next(ctx, caller, raw)
+	}, nil
+}
+
+// callTime is the time the call of ctx had: its tool's timeout, or less
+// when the caller's deadline came first (see bound).
+func (t *Tool) callTime(ctx context.Context) time.Duration {
+	if had, ok := ctx.Value(callTimeKey{}).(time.Duration); ok {
+		return had
+	}
+	return t.spec.Timeout
 }
 
 // rateLimitKey names the limit of the tool name for the caller id, as

@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"encoding/json"
+
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+)
+
 // ContentType is the kind of one block of a tool result.
 type ContentType string
 
@@ -75,6 +81,22 @@ type Result struct {
 	// outcome is why a tool error ended the call, when the engine knows
 	// better than "tool_error".
 	outcome Outcome
+	// structuredJSON is Structured as JSON, once written (see
+	// StructuredJSON).
+	structuredJSON json.RawMessage
+}
+
+// StructuredJSON is the structured content as JSON, written once however
+// many read it (the server sends these bytes, the audit log counts them);
+// nil without structured content, or when it cannot be written. The
+// structured content must not change once it is read.
+func (r *Result) StructuredJSON() json.RawMessage {
+	if r.Structured != nil && r.structuredJSON == nil {
+		if b, err := jsonenc.Append(nil, r.Structured); err == nil {
+			r.structuredJSON = b
+		}
+	}
+	return r.structuredJSON
 }
 
 // Outcome is how a call ended, for metrics: a small fixed set.

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
@@ -67,7 +68,7 @@ func (s *Steps) Run(ctx context.Context, args map[string]any) (*Response, error)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if tr := TracerFrom(ctx); tr != nil {
+		if tr := calltrace.From(ctx); tr != nil {
 			tr.Stage("step "+st.Name, 0)
 		}
 		stepCtx := stepStarts(sctx, i, len(s.steps), st.Name)

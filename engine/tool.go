@@ -16,6 +16,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
@@ -85,6 +86,10 @@ type ToolSpec struct {
 	// Layers are the tool's own features of its per-call path, outermost
 	// first, such as its cache (see [CallLayer]).
 	Layers []CallLayer
+	// Outer are the configuration's features of the per-call path of each
+	// of its tools, outermost first, which see every call, refused ones
+	// too, such as its audit log (see [Config.Layers]).
+	Outer []CallLayer
 	// Confirm, when not nil, asks the person behind the client before
 	// the action runs.
 	Confirm *Confirm
@@ -133,8 +138,11 @@ type Tool struct {
 	redactor  *Redactor
 	slots     chan struct{} // nil: no bound on concurrent runs
 	sensitive []string      // the names of the sensitive arguments
-	tracer    Tracer        // of the copy that runs a traced call; see trace.go
-	run       CallStep      // the per-call path: its layers, then the call (see layer.go)
+	// trace records the stages of a call, in the copy of the tool that
+	// runs a traced one, from traceBegan; nil otherwise (see trace.go).
+	trace      *calltrace.Cleaner
+	traceBegan time.Time
+	run        CallStep // the per-call path: its layers, then the call (see layer.go)
 	// sendsCallerToken is set when the action sends the caller's token
 	// upstream: each call redacts it.
 	sendsCallerToken bool
@@ -256,7 +264,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	if h, ok := spec.Action.(Hinter); ok {
 		t.spec.Annotations = mergeHints(t.spec.Annotations, h.Hints())
 	}
-	if err := t.wrap(slices.Concat(callLayers, spec.Layers)); err != nil {
+	if err := t.wrap(t.layers()); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -495,8 +503,6 @@ func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Ac
 // call runs the tool, and returns with its result the call's redaction,
 // worked out as soon as its arguments are read.
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec callSecrets) {
-	tr := TracerFrom(ctx)
-	began := traceNow(tr)
 	var rnd *round
 	if t.states != nil {
 		// A tool that asks: its round, resumed from the request state.
@@ -528,23 +534,15 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 		var sent map[string]any
 		_ = json.Unmarshal(raw, &sent)
 		sec = t.secretsOf(ctx, sent)
-		if tr != nil {
-			t.traceRefused(tr, began, raw, msg, sec.redact)
+		if t.trace != nil {
+			t.traceRefused(raw, msg, sec.redact)
 		}
 		return refused(OutcomeInvalid, msg), sec
 	}
 	sec = t.secretsOf(ctx, args)
-	if tr != nil {
-		t, ctx = t.startTrace(ctx, tr, began, args, sec.redact)
+	if t.trace != nil {
+		t.traceArguments(args, sec.redact)
 	}
-	timeout := t.spec.Timeout
-	if d, ok := ctx.Deadline(); ok {
-		// The caller's deadline comes first: messages name the time the
-		// call really had.
-		timeout = min(timeout, time.Until(d))
-	}
-	ctx, cancel := context.WithTimeout(ctx, t.spec.Timeout)
-	defer cancel()
 	// What the action quotes in its errors (see Excerpt) is redacted whole
 	// before it is cut.
 	scope := t.scope
@@ -599,7 +597,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 					if r := t.inputResult(sctx, err); r != nil {
 						return r, sec
 					}
-					return refused(timedOut(ctx), t.actionError(ctx, err, timeout)), sec
+					return refused(timedOut(ctx), t.actionError(ctx, err)), sec
 				}
 				rnd.ask(ask.q, 0)
 			}
@@ -620,11 +618,11 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 			case t.slots <- struct{}{}:
 				defer func() { <-t.slots }()
 			case <-ctx.Done():
-				return refused(timedOut(ctx), t.busyError(ctx, timeout)), sec
+				return refused(timedOut(ctx), t.busyError(ctx)), sec
 			}
 		}
 		var err error
-		began := traceNow(t.tracer)
+		began := traceNow(t.trace)
 		if t.samples {
 			ctx = context.WithValue(ctx, sampleToolKey{}, t)
 		}
@@ -642,7 +640,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 					return r, sec
 				}
 			}
-			return refused(timedOut(ctx), t.actionError(ctx, err, timeout)), sec
+			return refused(timedOut(ctx), t.actionError(ctx, err)), sec
 		}
 	}
 	if resp == nil {
@@ -770,12 +768,11 @@ func timedOut(ctx context.Context) Outcome {
 	return OutcomeToolError
 }
 
-// actionError words an action's error for the client; timeout is the time
-// the call had.
-func (t *Tool) actionError(ctx context.Context, err error, timeout time.Duration) string {
+// actionError words an action's error for the client.
+func (t *Tool) actionError(ctx context.Context, err error) string {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Sprintf("the call timed out after %s: %v", roundDuration(timeout), err)
+		return fmt.Sprintf("the call timed out after %s: %v", roundDuration(t.callTime(ctx)), err)
 	case errors.Is(ctx.Err(), context.Canceled):
 		return "the call was cancelled"
 	}
@@ -783,12 +780,12 @@ func (t *Tool) actionError(ctx context.Context, err error, timeout time.Duration
 }
 
 // busyError words a call that gave up waiting for a free slot.
-func (t *Tool) busyError(ctx context.Context, timeout time.Duration) string {
+func (t *Tool) busyError(ctx context.Context) string {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return "the call was cancelled while waiting for a free slot"
 	}
 	return fmt.Sprintf("the tool is busy: %d calls of it are already running (max_concurrency), and none finished within the call's timeout of %s; try again later",
-		t.spec.MaxConcurrency, roundDuration(timeout))
+		t.spec.MaxConcurrency, roundDuration(t.callTime(ctx)))
 }
 
 // roundDuration rounds d for messages: to the millisecond under a minute,
@@ -875,7 +872,7 @@ func (t *Tool) outputs(env map[string]any) (map[string]any, string) {
 		}
 		out[o.Name] = v
 	}
-	began := traceNow(t.tracer)
+	began := traceNow(t.trace)
 	vs := t.output.Validate(out)
 	t.traceValidation(began, vs)
 	if len(vs) > 0 {

@@ -5,179 +5,57 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
-	"sync"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
 
-// TraceField is one named value of a stage of a call's trace, such as the
-// URL of a request. Its value is made of JSON values: nil, bool, numbers,
-// strings, []any and map[string]any.
-type TraceField struct {
-	Name  string
-	Value any
-}
+// traceCalls runs each call whose context carries a call tracer (package
+// calltrace: mcpdecl call --trace, mcpdecl test) on a copy of the tool
+// that records its every stage; the others as they are. It is the last
+// layer, so that the copy's call is the whole rest of the path.
+type traceCalls struct{}
 
-// Tracer records what happens at each stage of one call, in order: the
-// arguments, what the action sent and received, each program's value, the
-// output validation. The engine hands adapters a Tracer that has already
-// cleaned what it records (see [TracerFrom]); an adapter records its
-// stages only when TracerFrom returns one, so that a call without a
-// tracer costs nothing.
-type Tracer interface {
-	// Stage records one stage that took took (0 when it has no duration of
-	// its own, such as a request before it is sent).
-	Stage(name string, took time.Duration, fields ...TraceField)
-}
-
-// Trace limits: what a stage shows of a long text or list.
-const (
-	// TraceTextLimit is the most bytes of a string a trace shows.
-	TraceTextLimit = 2048
-	// TraceListLimit is the most elements of a list a trace shows.
-	TraceListLimit = 50
-)
-
-type tracerKey struct{}
-
-// WithTracer returns a context whose calls record their stages in t.
-func WithTracer(ctx context.Context, t Tracer) context.Context {
-	return context.WithValue(ctx, tracerKey{}, t)
-}
-
-// TracerFrom returns the tracer of ctx, or nil when the call is not
-// traced. Within a tool's call, the tracer redacts the configuration's
-// secrets and the call's sensitive values from everything recorded, strips
-// terminal control sequences, and cuts long texts (TraceTextLimit) and
-// lists (TraceListLimit).
-func TracerFrom(ctx context.Context) Tracer {
-	t, _ := ctx.Value(tracerKey{}).(Tracer)
-	return t
-}
-
-// TraceStage is one stage a [TraceRecorder] kept.
-type TraceStage struct {
-	Name   string
-	Took   time.Duration
-	Fields []TraceField
-}
-
-// TraceRecorder is a Tracer that keeps every stage, in order. It is safe
-// for concurrent use.
-type TraceRecorder struct {
-	mu     sync.Mutex
-	stages []TraceStage
-}
-
-var _ Tracer = (*TraceRecorder)(nil)
-
-// Stage records a stage.
-func (r *TraceRecorder) Stage(name string, took time.Duration, fields ...TraceField) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.stages = append(r.stages, TraceStage{Name: name, Took: took, Fields: slices.Clone(fields)})
-}
-
-// Stages returns the stages recorded so far.
-func (r *TraceRecorder) Stages() []TraceStage {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.stages)
-}
-
-// cleanTracer cleans every value before its next tracer sees it: terminal
-// controls stripped, secrets redacted, long texts and lists cut.
-type cleanTracer struct {
-	next   Tracer
-	redact func(string) string
-}
-
-func (c *cleanTracer) Stage(name string, took time.Duration, fields ...TraceField) {
-	out := make([]TraceField, len(fields))
-	for i, f := range fields {
-		out[i] = TraceField{Name: f.Name, Value: c.value(f.Value)}
-	}
-	c.next.Stage(name, took, out...)
-}
-
-// value returns a clean copy of v.
-func (c *cleanTracer) value(v any) any {
-	switch x := v.(type) {
-	case nil, bool, int, int64, float64, json.Number:
-		return x
-	case string:
-		return cutText(c.redact(SanitizeString(x)))
-	case []byte:
-		return cutText(c.redact(Sanitize(x)))
-	case []string:
-		l := make([]any, len(x))
-		for i, s := range x {
-			l[i] = s
+func (traceCalls) Wrap(t *Tool, next CallStep) (CallStep, error) {
+	return func(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
+		tr := calltrace.From(ctx)
+		if tr == nil {
+			return next(ctx, caller, raw)
 		}
-		return c.value(l)
-	case []any:
-		n := min(len(x), TraceListLimit)
-		l := make([]any, 0, n+1)
-		for _, e := range x[:n] {
-			l = append(l, c.value(e))
-		}
-		if len(x) > n {
-			l = append(l, fmt.Sprintf("… (%d items in all)", len(x)))
-		}
-		return l
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[c.redact(SanitizeString(k))] = c.value(e)
-		}
-		return m
-	case error:
-		return c.value(x.Error())
-	case time.Time:
-		return x.Format(time.RFC3339Nano)
-	}
-	switch x := v.(type) {
-	case int8, int16, int32, uint, uint8, uint16, uint32, uint64, float32:
-		return x
-	}
-	return c.value(fmt.Sprint(v))
-}
-
-// cutText cuts s to TraceTextLimit bytes, on a character boundary, and
-// says how long it was.
-func cutText(s string) string {
-	if len(s) <= TraceTextLimit {
-		return s
-	}
-	return TruncateUTF8(s, TraceTextLimit) + "… (cut: " + strconv.Itoa(len(s)) + " bytes in all)"
+		c := t.traced(tr)
+		return c.step(calltrace.With(ctx, c.trace), caller, raw)
+	}, nil
 }
 
 // traceNow is the time a stage starts, read only when the call is traced.
-func traceNow(tr Tracer) time.Time {
+func traceNow(tr *calltrace.Cleaner) time.Time {
 	if tr == nil {
 		return time.Time{}
 	}
 	return time.Now()
 }
 
-// traceRefused records arguments that were refused: what was sent, with
-// its sensitive values masked, and why.
-func (t *Tool) traceRefused(tr Tracer, began time.Time, raw json.RawMessage, msg string, redact func(string) string) {
-	clean := &cleanTracer{next: tr, redact: redact}
-	clean.Stage("arguments", time.Since(began),
-		TraceField{"sent", t.AuditArguments(raw)},
-		TraceField{"error", msg})
+// setRedact makes the tracer of a traced call clean with redact, the
+// call's redaction, once its arguments are read.
+func (t *Tool) setRedact(redact func(string) string) {
+	t.trace.Clean = func(s string) string { return redact(SanitizeString(s)) }
 }
 
-// startTrace sets up the tracing of one call, once its arguments are
-// known: it records them, and returns a copy of the tool whose programs
-// record their values, with a context whose tracer cleans, with redact,
-// what adapters record.
-func (t *Tool) startTrace(ctx context.Context, tr Tracer, began time.Time, args map[string]any, redact func(string) string) (*Tool, context.Context) {
-	clean := &cleanTracer{next: tr, redact: redact}
+// traceRefused records arguments that were refused: what was sent, with
+// its sensitive values masked, and why.
+func (t *Tool) traceRefused(raw json.RawMessage, msg string, redact func(string) string) {
+	t.setRedact(redact)
+	t.trace.Stage("arguments", time.Since(t.traceBegan),
+		calltrace.Field{Name: "sent", Value: t.AuditArguments(raw)},
+		calltrace.Field{Name: "error", Value: msg})
+}
+
+// traceArguments records the arguments of a call, the sensitive ones
+// masked, and from then on cleans what is recorded with redact.
+func (t *Tool) traceArguments(args map[string]any, redact func(string) string) {
+	t.setRedact(redact)
 	shown := make(map[string]any, len(args))
 	for k, v := range args {
 		if t.IsSensitive(k) {
@@ -185,10 +63,18 @@ func (t *Tool) startTrace(ctx context.Context, tr Tracer, began time.Time, args 
 		}
 		shown[k] = v
 	}
-	clean.Stage("arguments", time.Since(began), TraceField{"args", shown})
+	t.trace.Stage("arguments", time.Since(t.traceBegan), calltrace.Field{Name: "args", Value: shown})
+}
 
+// traced returns a copy of t for one call traced in tr: its programs
+// record their values, and what is recorded is cleaned, with the
+// configuration's secrets until the call's are known (see setRedact).
+func (t *Tool) traced(tr calltrace.Tracer) *Tool {
 	c := *t
-	c.tracer = clean
+	c.traceBegan = time.Now()
+	c.trace = &calltrace.Cleaner{Next: tr}
+	c.setRedact(t.redactor.Redact)
+	clean := c.trace
 	wrap := func(name string, v mapping.Value) mapping.Value {
 		if v == nil {
 			return nil
@@ -217,14 +103,14 @@ func (t *Tool) startTrace(ctx context.Context, tr Tracer, began time.Time, args 
 		s.Title = wrap(at+"title", s.Title)
 		s.Description = wrap(at+"description", s.Description)
 	}
-	return &c, WithTracer(ctx, clean)
+	return &c
 }
 
 // tracedValue is a program whose every run is recorded.
 type tracedValue struct {
 	name string
 	v    mapping.Value
-	tr   Tracer
+	tr   calltrace.Tracer
 }
 
 func (p *tracedValue) Eval(env map[string]any) (any, error) {
@@ -232,37 +118,37 @@ func (p *tracedValue) Eval(env map[string]any) (any, error) {
 	v, err := p.v.Eval(env)
 	took := time.Since(began)
 	if err != nil {
-		p.tr.Stage(p.name, took, TraceField{"error", err.Error()})
+		p.tr.Stage(p.name, took, calltrace.Field{Name: "error", Value: err.Error()})
 	} else {
-		p.tr.Stage(p.name, took, TraceField{"value", v})
+		p.tr.Stage(p.name, took, calltrace.Field{Name: "value", Value: v})
 	}
 	return v, err
 }
 
 // traceAction records how the action ended.
 func (t *Tool) traceAction(began time.Time, resp *Response, err error) {
-	if t.tracer == nil {
+	if t.trace == nil {
 		return
 	}
 	took := time.Since(began)
 	switch {
 	case err != nil:
-		t.tracer.Stage("action", took, TraceField{"error", err.Error()})
+		t.trace.Stage("action", took, calltrace.Field{Name: "error", Value: err.Error()})
 	case resp != nil && resp.Failure != "":
-		t.tracer.Stage("action", took, TraceField{"failure", resp.Failure})
+		t.trace.Stage("action", took, calltrace.Field{Name: "failure", Value: resp.Failure})
 	default:
-		t.tracer.Stage("action", took, TraceField{"outcome", "ok"})
+		t.trace.Stage("action", took, calltrace.Field{Name: "outcome", Value: "ok"})
 	}
 }
 
 // traceValidation records the output validation.
 func (t *Tool) traceValidation(began time.Time, vs []schema.Violation) {
-	if t.tracer == nil {
+	if t.trace == nil {
 		return
 	}
 	if len(vs) == 0 {
-		t.tracer.Stage("output validation", time.Since(began), TraceField{"outcome", "valid"})
+		t.trace.Stage("output validation", time.Since(began), calltrace.Field{Name: "outcome", Value: "valid"})
 		return
 	}
-	t.tracer.Stage("output validation", time.Since(began), TraceField{"outcome", "invalid"}, TraceField{"violations", schema.FormatViolations(vs)})
+	t.trace.Stage("output validation", time.Since(began), calltrace.Field{Name: "outcome", Value: "invalid"}, calltrace.Field{Name: "violations", Value: schema.FormatViolations(vs)})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 )
@@ -18,16 +19,16 @@ import (
 type tracingAction struct{ secret string }
 
 func (a tracingAction) Run(ctx context.Context, args map[string]any) (*engine.Response, error) {
-	if tr := engine.TracerFrom(ctx); tr != nil {
+	if tr := calltrace.From(ctx); tr != nil {
 		list := make([]any, 100)
 		for i := range list {
 			list[i] = i
 		}
 		tr.Stage("upstream", 0,
-			engine.TraceField{Name: "url", Value: "https://x.test/?key=" + a.secret + "&pin=" + args["pin"].(string)},
-			engine.TraceField{Name: "body", Value: "\x1b[31mred\x1b[0m " + strings.Repeat("é", 3000)},
-			engine.TraceField{Name: "list", Value: list},
-			engine.TraceField{Name: "headers", Value: map[string]any{"X-Key": a.secret}})
+			calltrace.Field{Name: "url", Value: "https://x.test/?key=" + a.secret + "&pin=" + args["pin"].(string)},
+			calltrace.Field{Name: "body", Value: "\x1b[31mred\x1b[0m " + strings.Repeat("é", 3000)},
+			calltrace.Field{Name: "list", Value: list},
+			calltrace.Field{Name: "headers", Value: map[string]any{"X-Key": a.secret}})
 	}
 	return &engine.Response{Vars: map[string]any{"n": 7}}, nil
 }
@@ -37,16 +38,16 @@ type failingProgram struct{}
 
 func (failingProgram) Eval(map[string]any) (any, error) { return nil, errors.New("boom") }
 
-func stageNamed(stages []engine.TraceStage, name string) (engine.TraceStage, bool) {
+func stageNamed(stages []calltrace.Stage, name string) (calltrace.Stage, bool) {
 	for _, s := range stages {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	return engine.TraceStage{}, false
+	return calltrace.Stage{}, false
 }
 
-func fieldOf(s engine.TraceStage, name string) any {
+func fieldOf(s calltrace.Stage, name string) any {
 	for _, f := range s.Fields {
 		if f.Name == name {
 			return f.Value
@@ -76,8 +77,8 @@ func TestTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &engine.TraceRecorder{}
-	res := tool.Call(engine.WithTracer(context.Background(), rec), []byte(`{"city": "Oslo", "pin": "pin-98765"}`))
+	rec := &calltrace.Recorder{}
+	res := tool.Call(calltrace.With(context.Background(), rec), []byte(`{"city": "Oslo", "pin": "pin-98765"}`))
 	if res.IsError {
 		t.Fatalf("tool error: %v", res.Content)
 	}
@@ -105,12 +106,12 @@ func TestTrace(t *testing.T) {
 		t.Errorf("url %q, want the key and the pin redacted", got)
 	}
 	body := fieldOf(up, "body").(string)
-	if !strings.HasPrefix(body, "red ééé") || !strings.HasSuffix(body, "… (cut: 6004 bytes in all)") || len(body) > engine.TraceTextLimit+40 {
-		t.Errorf("body of %d bytes, want it cleaned and cut at %d bytes with its size: …%s", len(body), engine.TraceTextLimit, body[max(0, len(body)-60):])
+	if !strings.HasPrefix(body, "red ééé") || !strings.HasSuffix(body, "… (cut: 6004 bytes in all)") || len(body) > calltrace.TextLimit+40 {
+		t.Errorf("body of %d bytes, want it cleaned and cut at %d bytes with its size: …%s", len(body), calltrace.TextLimit, body[max(0, len(body)-60):])
 	}
 	list := fieldOf(up, "list").([]any)
-	if len(list) != engine.TraceListLimit+1 || list[engine.TraceListLimit] != "… (100 items in all)" {
-		t.Errorf("list of %d elements, want %d and a note", len(list), engine.TraceListLimit+1)
+	if len(list) != calltrace.ListLimit+1 || list[calltrace.ListLimit] != "… (100 items in all)" {
+		t.Errorf("list of %d elements, want %d and a note", len(list), calltrace.ListLimit+1)
 	}
 	if got := fmt.Sprint(fieldOf(up, "headers")); got != "map[X-Key:(sensitive)]" {
 		t.Errorf("headers %s", got)
@@ -154,8 +155,8 @@ func TestTraceFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := newTool(t, tt.spec)
-			rec := &engine.TraceRecorder{}
-			res := tool.Call(engine.WithTracer(context.Background(), rec), []byte(tt.args))
+			rec := &calltrace.Recorder{}
+			res := tool.Call(calltrace.With(context.Background(), rec), []byte(tt.args))
 			if !res.IsError {
 				t.Fatalf("not a tool error: %v", res.Content)
 			}
@@ -176,7 +177,7 @@ func TestTraceFailures(t *testing.T) {
 // TestNoTracer checks that a call without a tracer records nothing, and
 // that actions see none.
 func TestNoTracer(t *testing.T) {
-	if engine.TracerFrom(context.Background()) != nil {
+	if calltrace.From(context.Background()) != nil {
 		t.Fatal("a context without a tracer has one")
 	}
 	tool := newTool(t, engine.ToolSpec{Action: tracingAction{secret: "key-0123456789"},

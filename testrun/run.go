@@ -20,6 +20,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
@@ -64,7 +65,7 @@ type Result struct {
 	// the result.
 	Redactor *engine.Redactor
 	// Trace is every stage of the call, to show with the failures.
-	Trace []engine.TraceStage
+	Trace []calltrace.Stage
 	// Took is the time of the test, the configuration's load included.
 	Took time.Duration
 	// Updated is set when --update wrote the test's snapshot.
@@ -171,8 +172,8 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 		return res
 	}
 	defer cfg.Close()
-	rec := &engine.TraceRecorder{}
-	callCtx, cancel := context.WithCancel(engine.WithTracer(ctx, rec))
+	rec := &calltrace.Recorder{}
+	callCtx, cancel := context.WithCancel(calltrace.With(ctx, rec))
 	defer cancel()
 	run, limit, err := subject(cfg, t)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 )
 
 // DefaultKillTimeout is how long a process group has to exit after SIGTERM,
@@ -54,7 +55,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		runCtx, cancel = context.WithTimeout(ctx, a.timeout)
 		defer cancel()
 	}
-	tr := engine.TracerFrom(ctx)
+	tr := calltrace.From(ctx)
 	var began time.Time
 	if tr != nil {
 		began = time.Now()

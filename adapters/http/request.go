@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
@@ -44,7 +45,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 // exchange sends one request to target, whose query string starts at mark,
 // and reads its response.
 func (a *action) exchange(ctx context.Context, env map[string]any, target string, mark int) (*engine.Response, error) {
-	tr := engine.TracerFrom(ctx)
+	tr := calltrace.From(ctx)
 	var began time.Time
 	if tr != nil {
 		began = time.Now()

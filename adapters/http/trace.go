@@ -9,6 +9,7 @@ import (
 	"github.com/go-resty/resty/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 )
 
 // credentialHeaders are the headers whose values a trace never shows but
@@ -41,14 +42,14 @@ func maskCredential(v string) string {
 }
 
 // traceRequest records the request of a call as it is sent.
-func (a *action) traceRequest(tr engine.Tracer, took time.Duration, target string, req *resty.Request, body []byte) {
-	fields := []engine.TraceField{
+func (a *action) traceRequest(tr calltrace.Tracer, took time.Duration, target string, req *resty.Request, body []byte) {
+	fields := []calltrace.Field{
 		{Name: "method", Value: a.method},
 		{Name: "url", Value: target},
 		{Name: "headers", Value: traceHeaders(req.Header)},
 	}
 	if body != nil {
-		fields = append(fields, engine.TraceField{Name: "body", Value: string(body)})
+		fields = append(fields, calltrace.Field{Name: "body", Value: string(body)})
 	}
 	tr.Stage("http request", took, fields...)
 }
@@ -56,22 +57,22 @@ func (a *action) traceRequest(tr engine.Tracer, took time.Duration, target strin
 // traceResponse records the response of a call: its status, headers and
 // body (as text, or what kind of binary body it is), and how many
 // attempts it took.
-func (a *action) traceResponse(tr engine.Tracer, took time.Duration, resp *resty.Response, out *engine.Response) {
+func (a *action) traceResponse(tr calltrace.Tracer, took time.Duration, resp *resty.Response, out *engine.Response) {
 	raw := resp.RawResponse
-	fields := []engine.TraceField{
+	fields := []calltrace.Field{
 		{Name: "status", Value: raw.Status},
 		{Name: "headers", Value: traceHeaders(raw.Header)},
 	}
 	if len(out.Content) > 0 {
 		switch c := out.Content[0]; c.Type {
 		case engine.TextContent:
-			fields = append(fields, engine.TraceField{Name: "body", Value: c.Text})
+			fields = append(fields, calltrace.Field{Name: "body", Value: c.Text})
 		default:
-			fields = append(fields, engine.TraceField{Name: "body", Value: fmt.Sprintf("(%d bytes of %s)", len(c.Data), c.MIMEType)})
+			fields = append(fields, calltrace.Field{Name: "body", Value: fmt.Sprintf("(%d bytes of %s)", len(c.Data), c.MIMEType)})
 		}
 	}
 	if resp.Request != nil && resp.Request.Attempt > 1 {
-		fields = append(fields, engine.TraceField{Name: "attempts", Value: resp.Request.Attempt})
+		fields = append(fields, calltrace.Field{Name: "attempts", Value: resp.Request.Attempt})
 	}
 	tr.Stage("http response", took, fields...)
 }

@@ -22,6 +22,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
@@ -306,7 +307,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if err != nil {
 		return nil, err
 	}
-	tr := engine.TracerFrom(ctx)
+	tr := calltrace.From(ctx)
 	var began time.Time
 	if tr != nil {
 		began = time.Now()

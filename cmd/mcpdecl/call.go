@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 )
 
@@ -68,10 +69,10 @@ default at or above the server block's log_level, or none without one.`,
 			if level := cmp.Or(clientLog, cfg.Settings.LogLevel); level != "" {
 				ctx = engine.WithLog(ctx, printLog(a.stderr, name, level))
 			}
-			var rec *engine.TraceRecorder
+			var rec *calltrace.Recorder
 			if trace != "" {
-				rec = &engine.TraceRecorder{}
-				ctx = engine.WithTracer(ctx, rec)
+				rec = &calltrace.Recorder{}
+				ctx = calltrace.With(ctx, rec)
 			}
 			if tool.Asks() {
 				// No one to ask: a confirmation is refused (unless the

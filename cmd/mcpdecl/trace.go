@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/spf13/cobra"
-
-	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // Trace formats of call --trace.
@@ -38,7 +37,7 @@ func checkTraceMode(mode string) error {
 
 // writeTrace writes the stages of a traced call to w in mode's format.
 // result is the call's MCP result, as JSON.
-func writeTrace(w io.Writer, mode, tool string, stages []engine.TraceStage, total time.Duration, result json.RawMessage) error {
+func writeTrace(w io.Writer, mode, tool string, stages []calltrace.Stage, total time.Duration, result json.RawMessage) error {
 	if mode == traceJSON {
 		return writeTraceJSON(w, tool, stages, total, result)
 	}
@@ -48,7 +47,7 @@ func writeTrace(w io.Writer, mode, tool string, stages []engine.TraceStage, tota
 // writeTraceText writes one block per stage: its name and duration, then
 // its fields, one a line; a long or multi-line value goes on the lines
 // after its name, indented.
-func writeTraceText(w io.Writer, tool string, stages []engine.TraceStage, total time.Duration) error {
+func writeTraceText(w io.Writer, tool string, stages []calltrace.Stage, total time.Duration) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "trace of %s\n", tool)
 	for _, s := range stages {
@@ -68,7 +67,7 @@ func writeTraceText(w io.Writer, tool string, stages []engine.TraceStage, total 
 }
 
 // writeTraceField writes one field of a stage.
-func writeTraceField(b *bytes.Buffer, f engine.TraceField) {
+func writeTraceField(b *bytes.Buffer, f calltrace.Field) {
 	const indent = "     "
 	var text string
 	if s, ok := f.Value.(string); ok && f.Name != "value" {
@@ -148,7 +147,7 @@ type traceJSONItem struct {
 }
 
 // orderedJSON is a JSON object whose keys keep the order of the fields.
-type orderedJSON []engine.TraceField
+type orderedJSON []calltrace.Field
 
 // MarshalJSON writes the fields as one object, in order.
 func (o orderedJSON) MarshalJSON() ([]byte, error) {
@@ -177,7 +176,7 @@ func (o orderedJSON) MarshalJSON() ([]byte, error) {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // writeTraceJSON writes the trace as one JSON document.
-func writeTraceJSON(w io.Writer, tool string, stages []engine.TraceStage, total time.Duration, result json.RawMessage) error {
+func writeTraceJSON(w io.Writer, tool string, stages []calltrace.Stage, total time.Duration, result json.RawMessage) error {
 	doc := traceDocument{Tool: tool, Stages: make([]traceJSONItem, len(stages)), DurationMS: ms(total), Result: result}
 	for i, s := range stages {
 		doc.Stages[i] = traceJSONItem{Stage: s.Name, DurationMS: ms(s.Took), Fields: orderedJSON(s.Fields)}

@@ -19,8 +19,10 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/audit"
 	"github.com/mcpdecl/mcpdecl/engine/auth"
 	"github.com/mcpdecl/mcpdecl/engine/cache"
+	"github.com/mcpdecl/mcpdecl/engine/callspan"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
 	"github.com/mcpdecl/mcpdecl/engine/requeststate"
@@ -129,6 +131,9 @@ type loader struct {
 	limits   *rateLimits             // shared by the tool workers
 	cache    *resultCache            // shared by the tool workers
 	blocks   map[string][]*hcl.Block // the root blocks of every file, by type
+	// outer are the configuration's layers of each tool's per-call path
+	// (ToolSpec.Outer), decoded before the tools.
+	outer []engine.CallLayer
 
 	read *readLog // every file read: configuration and file(); shared by the tool workers
 
@@ -211,8 +216,8 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.checkOverrides()
 	// Values that failed above are unknown from here on, so that the tools
 	// referring to them report their own errors and not the same ones again.
-	audit := l.audit()
-	traced := l.tracing()
+	l.auditBlock()
+	l.tracing()
 	l.authBlock()
 	l.rateLimitBlock()
 	l.cacheBlock()
@@ -230,8 +235,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	// Every file is read by now: the namespace of the cache keys covers them.
 	l.setCacheNamespace()
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
-	cfg.Audit = audit
-	cfg.TraceValues = traced
+	cfg.Layers = l.outer
 	cfg.Served, cfg.Templates, cfg.Prompts = served, templates, prompts
 	cfg.Toolsets = toolsets
 	cfg.SetFiles(l.read.paths)
@@ -406,7 +410,7 @@ func (l *loader) source(name string) ([]byte, error) {
 // from the registry.
 var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
-	{Block: auditSpec}, {Block: tracingSpec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
+	{Block: audit.Spec}, {Block: callspan.Spec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
 	{Block: requeststate.ConfigSpec}, {Block: tasks.ConfigSpec}, {Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
 	{Block: promptSpec}, {Block: toolsetSpec},
 }}

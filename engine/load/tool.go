@@ -269,6 +269,11 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	// Every tool part has timeout and max_result_bytes; a complete block's
 	// has no title, description or sanitize.
 	spec := engine.ToolSpec{Name: name, Range: b.DefRange, Timeout: v.Duration("timeout"), MaxResultBytes: v.Int("max_result_bytes")}
+	if b.Type == "tool" {
+		// A tool block's calls, and only those, go through the
+		// configuration's layers, such as its audit log.
+		spec.Outer = l.outer
+	}
 	if bodySpec.Attr("title") != nil {
 		spec.Title, spec.Description = v.String("title"), v.String("description")
 		// Only an explicit false turns cleaning off; null keeps it.

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/audit"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
@@ -72,7 +73,7 @@ func (k *keys) Admit(_ context.Context, key string) error {
 
 // frontConfig has an open tool, a scoped one, and one with a sensitive
 // argument; resources are added to it.
-func frontConfig(t *testing.T, limiter engine.RateLimiter, audit *engine.Audit, resources ...any) *engine.Config {
+func frontConfig(t *testing.T, limiter engine.RateLimiter, log *audit.Log, resources ...any) *engine.Config {
 	t.Helper()
 	settings := engine.DefaultSettings()
 	redactor := &engine.Redactor{}
@@ -87,7 +88,12 @@ func frontConfig(t *testing.T, limiter engine.RateLimiter, audit *engine.Audit, 
 		}},
 	}
 	var tools []*engine.Tool
+	var outer []engine.CallLayer
+	if log != nil {
+		outer = append(outer, log)
+	}
 	for _, spec := range specs {
+		spec.Outer = outer
 		tool, err := engine.NewTool(spec, settings, redactor)
 		if err != nil {
 			t.Fatal(err)
@@ -95,7 +101,7 @@ func frontConfig(t *testing.T, limiter engine.RateLimiter, audit *engine.Audit, 
 		tools = append(tools, tool)
 	}
 	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, tools, redactor, resources)
-	cfg.Audit = audit
+	cfg.Layers = outer
 	return cfg
 }
 
@@ -233,7 +239,7 @@ func TestAuthFront(t *testing.T) {
 func TestAuditAndIdentity(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.log")
 	lim := &keys{}
-	ts := serveFront(t, frontConfig(t, lim, &engine.Audit{File: path, Arguments: true}))
+	ts := serveFront(t, frontConfig(t, lim, &audit.Log{File: path, Arguments: true}))
 	cs, err := connectHTTP(t, ts.URL, "")
 	if err != nil {
 		t.Fatal(err)

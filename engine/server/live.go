@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/audit"
 	"github.com/mcpdecl/mcpdecl/engine/metrics"
 	"github.com/mcpdecl/mcpdecl/engine/tracing"
 )
@@ -44,7 +45,7 @@ type generation struct {
 	auth      Authenticator // nil: no auth block
 	frontOnce sync.Once
 	wrapped   http.Handler // the MCP handler behind auth
-	audit     *auditor     // nil: no audit block
+	audit     *audit.Log   // nil: no audit block
 	scope     string       // the cacheScope of its tools/list results
 	declared  declared     // what it serves besides tools
 	// listedBy are the tools of each toolset that sets output_schemas,
@@ -53,20 +54,22 @@ type generation struct {
 	listedBy map[string]map[string]*mcp.Tool
 }
 
-// newGeneration prepares cfg to be served. An audit log that cannot be
-// opened is logged, and calls go unaudited: serve checks it first (see
-// CheckAudit).
+// newGeneration prepares cfg to be served, and opens its audit log. An
+// audit log that cannot be opened is logged, and calls go unaudited: serve
+// checks it first (see CheckAudit).
 func (l *Live) newGeneration(cfg *engine.Config) *generation {
-	g := &generation{cfg: cfg, auth: authenticator(cfg), scope: cacheScope(cfg), declared: declaredBy(cfg)}
+	g := &generation{cfg: cfg, auth: authenticator(cfg), scope: cacheScope(cfg), declared: declaredBy(cfg), audit: audit.Of(cfg)}
 	if !l.opts.Discovery {
 		g.listedBy = listedBy(cfg)
 	}
-	var err error
-	if g.audit, err = openAudit(cfg.Audit, l.stderr, l.opts.TextAudit); err != nil {
+	if err := g.audit.Open(l.stderr, l.opts.TextAudit); err != nil {
 		l.logger.Error("no audit log", "error", err)
 	}
 	return g
 }
+
+// CheckAudit reports whether the audit log of cfg, if any, can be written.
+func CheckAudit(cfg *engine.Config) error { return audit.Of(cfg).Check() }
 
 // listedBy are the tools of each toolset of cfg that sets output_schemas,
 // as that toolset's clients list them: its setting decides over the
@@ -365,7 +368,7 @@ func (l *Live) retire(g *generation) {
 	g.mu.Lock()
 	g.closed = true
 	g.mu.Unlock()
-	if err := errors.Join(g.cfg.Close(), g.audit.close()); err != nil {
+	if err := errors.Join(g.cfg.Close(), g.audit.Close()); err != nil {
 		l.logger.Warn("closing the previous configuration", "error", err)
 	}
 }
@@ -380,7 +383,7 @@ func (l *Live) Close() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
-	return errors.Join(g.cfg.Close(), g.audit.close())
+	return errors.Join(g.cfg.Close(), g.audit.Close())
 }
 
 // handler runs t for each tools/call request. A call that reaches a
@@ -456,12 +459,6 @@ func (l *Live) call(ctx context.Context, g *generation, t *engine.Tool, req *mcp
 	} else {
 		out = Result(res)
 		resultForRevision(out, req.ProtocolVersion())
-	}
-	if l.opts.Tracing != nil {
-		traceCall(ctx, g.cfg.TraceValues, t, args, res, out, g.cfg.Redactor.Redact)
-	}
-	if g.audit != nil {
-		g.audit.record(t, caller, args, res, out, d)
 	}
 	if res.StateError != nil {
 		return nil, stateError(res.StateError)

@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
 // ProtocolVersions are the MCP revisions the server speaks, newest first.
@@ -74,8 +73,8 @@ func Result(r *engine.Result) *mcp.CallToolResult {
 	if r.Structured != nil {
 		// Written by the writer the rest of mcpdecl uses (the cache
 		// keeps these bytes too), and handed to the SDK as is.
-		if b, err := jsonenc.Append(nil, r.Structured); err == nil {
-			out.StructuredContent = json.RawMessage(b)
+		if b := r.StructuredJSON(); b != nil {
+			out.StructuredContent = b
 		} else {
 			out.StructuredContent = r.Structured
 		}

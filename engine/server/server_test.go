@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/callspan"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
@@ -28,8 +29,12 @@ func newConfig(t testing.TB, pageSize int, names ...string) *engine.Config {
 	settings := engine.DefaultSettings()
 	settings.PageSize = pageSize
 	var tools []*engine.Tool
+	// The layer a loaded configuration's tools have, there without a
+	// tracing block too.
+	spans, _ := callspan.Decode(nil, &engine.DecodeContext{Redactor: &engine.Redactor{}})
+	outer := []engine.CallLayer{spans}
 	for _, name := range names {
-		spec := engine.ToolSpec{Name: name, Description: "Tool " + name, Text: mapping.Const("hi from " + name)}
+		spec := engine.ToolSpec{Name: name, Description: "Tool " + name, Text: mapping.Const("hi from " + name), Outer: outer}
 		if name == "image" {
 			spec.Text, spec.Action = nil, imageAction{}
 		}

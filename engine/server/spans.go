@@ -15,13 +15,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+	"github.com/mcpdecl/mcpdecl/engine/callspan"
 )
-
-// maxSpanValue caps a value recorded on a span (arguments and results,
-// with the tracing block's leave, and the description of a failed
-// request), in bytes.
-const maxSpanValue = 4096
 
 // maxRequestValue caps, in bytes, each value a request's span takes from
 // the request (a name, a URI, the JSON-RPC id): whatever a client sends,
@@ -60,18 +55,18 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 				if l.servesTool(p.Name) {
 					name += " " + p.Name
 				}
-				target, operation = attribute.String("gen_ai.tool.name", capText(p.Name, maxRequestValue)), executeTool
+				target, operation = attribute.String("gen_ai.tool.name", callspan.Cap(p.Name, maxRequestValue)), executeTool
 			}
 		case *mcp.GetPromptParams:
 			if p != nil {
 				if _, ok := l.generation().cfg.Prompt(p.Name); ok {
 					name += " " + p.Name
 				}
-				target = attribute.String("gen_ai.prompt.name", capText(p.Name, maxRequestValue))
+				target = attribute.String("gen_ai.prompt.name", callspan.Cap(p.Name, maxRequestValue))
 			}
 		case *mcp.ReadResourceParams:
 			if p != nil {
-				target = attribute.String("mcp.resource.uri", capText(p.URI, maxRequestValue))
+				target = attribute.String("mcp.resource.uri", callspan.Cap(p.URI, maxRequestValue))
 			}
 		}
 		parent, link := parentContext(ctx, req)
@@ -85,16 +80,16 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		engine.SetSpanAttributes(span, func(attrs []attribute.KeyValue) []attribute.KeyValue {
 			attrs = append(append(attrs, attribute.String("mcp.method.name", method)), transport...)
 			if id, ok := mcp.RequestID(ctx); ok {
-				attrs = append(attrs, attribute.String("jsonrpc.request.id", capText(idText(id), maxRequestValue)))
+				attrs = append(attrs, attribute.String("jsonrpc.request.id", callspan.Cap(idText(id), maxRequestValue)))
 			}
 			if r, ok := req.(interface{ ProtocolVersion() string }); ok {
 				if v := r.ProtocolVersion(); v != "" {
-					attrs = append(attrs, attribute.String("mcp.protocol.version", capText(v, maxRequestValue)))
+					attrs = append(attrs, attribute.String("mcp.protocol.version", callspan.Cap(v, maxRequestValue)))
 				}
 			}
 			if s := req.GetSession(); s != nil && !isNil(s) {
 				if id := s.ID(); id != "" {
-					attrs = append(attrs, attribute.String("mcp.session.id", capText(id, maxRequestValue)))
+					attrs = append(attrs, attribute.String("mcp.session.id", callspan.Cap(id, maxRequestValue)))
 				}
 			}
 			for _, kv := range [...]attribute.KeyValue{target, operation} {
@@ -114,7 +109,7 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			c := strconv.FormatInt(code, 10)
 			span.SetAttributes(attribute.String("error.type", c), attribute.String("rpc.response.status_code", c))
-			span.SetStatus(codes.Error, capText(err.Error(), maxSpanValue))
+			span.SetStatus(codes.Error, callspan.Cap(err.Error(), callspan.MaxValue))
 		}
 		return res, err
 	}
@@ -148,43 +143,6 @@ func parentContext(ctx context.Context, req mcp.Request) (context.Context, trace
 		return trace.ContextWithRemoteSpanContext(ctx, fromHeader), trace.SpanContext{}
 	}
 	return ctx, trace.SpanContext{}
-}
-
-// traceCall records on the span of a tools/call request, if it records,
-// how the call ended (error.type: the outcome of a call that failed, such
-// as tool_error or rate_limited) and, as the tracing block says, its
-// arguments and result, redacted and capped.
-func traceCall(ctx context.Context, values engine.TraceValues, t *engine.Tool, raw json.RawMessage, res *engine.Result, out *mcp.CallToolResult, redact func(string) string) {
-	span := trace.SpanFromContext(ctx)
-	if !span.IsRecording() {
-		return
-	}
-	if o := res.Outcome(); o != engine.OutcomeOK {
-		span.SetAttributes(attribute.String("error.type", string(o)))
-		span.SetStatus(codes.Error, engine.Excerpt(ctx, redact(res.Text())))
-	}
-	if values.Arguments {
-		args, _ := capArguments(t.AuditArguments(raw))
-		span.SetAttributes(attribute.String("gen_ai.tool.call.arguments", capText(jsonenc.Text(args), maxSpanValue)))
-	}
-	if values.Results && !res.IsError {
-		var text string
-		if b, ok := out.StructuredContent.(json.RawMessage); ok {
-			text = string(b)
-		} else {
-			text = res.Text()
-		}
-		span.SetAttributes(attribute.String("gen_ai.tool.call.result", capText(redact(text), maxSpanValue)))
-	}
-}
-
-// capText cuts s at limit bytes, on a character boundary, and marks the
-// cut with "…"; s as it is (no copy) when it fits.
-func capText(s string, limit int) string {
-	if len(s) <= limit {
-		return s
-	}
-	return engine.TruncateUTF8(s, limit) + "…"
 }
 
 // servesTool reports whether a tool called name is served, so that a span

@@ -1,4 +1,4 @@
-package server
+package audit
 
 import (
 	"encoding/json"

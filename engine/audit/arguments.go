@@ -1,4 +1,4 @@
-package server
+package audit
 
 import (
 	"encoding/json"
@@ -18,6 +18,15 @@ const (
 	// arguments that do not fit, in name order, are left out and counted.
 	maxAuditArguments = 4 << 10
 )
+
+// Arguments are the arguments a client sent to t, raw JSON, as an audit
+// line or a span may show them: each sensitive one as [engine.Mask], every
+// known secret redacted from the others (see [engine.Tool.AuditArguments]),
+// every string cut to 256 bytes, and the arguments kept, in name order,
+// while they fit in 4 KiB of JSON. omitted is the number left out.
+func Arguments(t *engine.Tool, raw json.RawMessage) (args any, omitted int) {
+	return capArguments(t.AuditArguments(raw))
+}
 
 // capArguments caps args, as [engine.Tool.AuditArguments] returns them:
 // every string cut to maxAuditString bytes, and the arguments kept, in name

@@ -1,0 +1,105 @@
+package callspan
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/hcl/v2"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/audit"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+	"github.com/mcpdecl/mcpdecl/engine/spec"
+)
+
+// MaxValue caps a value recorded on a span (arguments and results), in
+// bytes.
+const MaxValue = 4096
+
+// Spec is the tracing block.
+var Spec = &spec.Block{
+	Name:    "tracing",
+	Summary: "Which values of a call its OpenTelemetry span records.",
+	Doc: "Where traces go is set by the standard OTEL_* environment variables, as for every traced service. " +
+		"Without this block no value is recorded: a trace is often read by more people than the server's callers. " +
+		"What is recorded is redacted like the audit log (every secret of the configuration, each sensitive argument as \"(sensitive)\") and cut at 4 KiB.",
+	Example: `tracing {
+  arguments = true
+  results   = true
+}`,
+	Attrs: []*spec.Attr{
+		spec.Bool("arguments", `records the arguments on the call's span, as gen_ai.tool.call.arguments; sensitive ones as "(sensitive)"`).WithDefault(false),
+		spec.Bool("results", "records the result (its structured content, else its text), as gen_ai.tool.call.result").WithDefault(false),
+	},
+}
+
+// Decode reads the tracing block, or none when block is nil: which values
+// of a call its span records. What it records is redacted with
+// ctx.Redactor.
+func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Layer, hcl.Diagnostics) {
+	l := &Layer{redact: ctx.Redactor.Redact}
+	if block == nil {
+		return l, nil
+	}
+	v, diags := Spec.Decode(block.Body, ctx)
+	l.Arguments, l.Results = v.Bool("arguments"), v.Bool("results")
+	return l, diags
+}
+
+// Layer is a configuration's tracing block, and the layer of each of its
+// tools' per-call path that records how a call ended on the span of ctx,
+// when it records: the outcome of a call that failed (error.type, such as
+// tool_error or rate_limited, and an error status) and, as the block
+// says, its arguments and result.
+type Layer struct {
+	// Arguments records the call's arguments (gen_ai.tool.call.arguments).
+	Arguments bool
+	// Results records the result (gen_ai.tool.call.result).
+	Results bool
+
+	redact func(string) string // the configuration's secrets
+}
+
+var _ engine.CallLayer = (*Layer)(nil)
+
+// Wrap records on the span of each call of t how it ended.
+func (l *Layer) Wrap(t *engine.Tool, next engine.CallStep) (engine.CallStep, error) {
+	return func(ctx context.Context, caller engine.Caller, raw json.RawMessage) *engine.Result {
+		res := next(ctx, caller, raw)
+		if span := trace.SpanFromContext(ctx); span.IsRecording() {
+			l.record(ctx, span, t, raw, res)
+		}
+		return res
+	}, nil
+}
+
+// record records on span how a call of t with the arguments raw ended.
+func (l *Layer) record(ctx context.Context, span trace.Span, t *engine.Tool, raw json.RawMessage, res *engine.Result) {
+	if o := res.Outcome(); o != engine.OutcomeOK {
+		span.SetAttributes(attribute.String("error.type", string(o)))
+		span.SetStatus(codes.Error, engine.Excerpt(ctx, l.redact(res.Text())))
+	}
+	if l.Arguments {
+		args, _ := audit.Arguments(t, raw)
+		span.SetAttributes(attribute.String("gen_ai.tool.call.arguments", Cap(jsonenc.Text(args), MaxValue)))
+	}
+	if l.Results && !res.IsError {
+		text := res.Text()
+		if b := res.StructuredJSON(); b != nil {
+			text = string(b)
+		}
+		span.SetAttributes(attribute.String("gen_ai.tool.call.result", Cap(l.redact(text), MaxValue)))
+	}
+}
+
+// Cap cuts s at limit bytes, on a character boundary, and marks the cut
+// with "…"; s as it is (no copy) when it fits.
+func Cap(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	return engine.TruncateUTF8(s, limit) + "…"
+}
