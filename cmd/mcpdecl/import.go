@@ -80,10 +80,13 @@ Credentials (parameters an apiKey scheme covers, api_key, access_token,
 X-API-Key…) and transport switches (JSONP callbacks, Google's alt, fields,
 prettyPrint, quotaUser, upload protocols…) are no tool's arguments: the
 http_api's auth sends the credential, the API's defaults apply to the rest,
-and the report lists what moved. x-mcp-argument: true on a parameter, in an
-overlay, keeps one an argument. Descriptions are written as plain text, cut
-at --description-budget (a tool's) and --field-description-budget (others'),
-which x-mcp-description-budget on an operation, parameter or schema lifts.
+and the report lists what moved. A required parameter with one allowed
+value (an enum of one, a const, Azure's api-version) is sent with it: by the
+http_api's query when every operation takes it, else by the tool.
+x-mcp-argument: true on a parameter, in an overlay, keeps one an argument.
+Descriptions are written as plain text, cut at --description-budget (a
+tool's) and --field-description-budget (others'), which
+x-mcp-description-budget on an operation, parameter or schema lifts.
 
 A tool's input keeps its request's schema whole: the named schemas it
 reaches are listed once under $defs of its input schema. A tool whose

@@ -152,6 +152,13 @@ func (b *builder) buildTool(op *Operation, name string, defs bool) (*tool, error
 		}
 	}
 	t.pathTemplate = path
+	for _, f := range op.Fixed {
+		if f.In == "header" {
+			t.add(&t.headers, field{key: f.Name, program: f.Value, literal: true}, "header")
+		} else {
+			t.add(&t.query, field{key: f.Name, program: f.Value, literal: true}, "query parameter")
+		}
+	}
 	for _, p := range ordered {
 		if !fixedUsed && (p.In == "header" && strings.EqualFold(p.Name, fixedName) || p.In == "query" && p.Name == fixedName) {
 			fixedUsed = true

@@ -3,6 +3,7 @@ package openapi
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -210,6 +211,7 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 		tools = append(tools, t)
 		res.Imported = append(res.Imported, name)
 	}
+	liftFixed(api, tools, res)
 	for _, t := range tools {
 		if t.shallow > 0 {
 			res.Shallow = append(res.Shallow, Shallow{t.name, t.shallow})
@@ -218,6 +220,37 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	res.Files = b.write(api, tools, res)
 	res.built = tools
 	return res, nil
+}
+
+// liftFixed moves the fixed parameters that every tool sends with the
+// same value (Azure's api-version) to the http_api: written once, and
+// changed in one place for another version of the API.
+func liftFixed(api *apiDecl, tools []*tool, res *Result) {
+	if len(tools) == 0 {
+		return
+	}
+	for _, f := range tools[0].op.Fixed {
+		shared := true
+		for _, t := range tools[1:] {
+			shared = shared && slices.Contains(t.op.Fixed, f)
+		}
+		if !shared {
+			continue
+		}
+		api.fixed = append(api.fixed, f)
+		for _, t := range tools {
+			fields := &t.query
+			if f.In == "header" {
+				fields = &t.headers
+			}
+			*fields = slices.DeleteFunc(*fields, func(g field) bool { return g.literal && g.key == f.Name && g.program == f.Value })
+		}
+		for i, m := range res.Moved {
+			if m.Reason == movedFixed && m.In == f.In && m.Name == f.Name {
+				res.Moved[i].Reason = movedFixedAPI
+			}
+		}
+	}
 }
 
 // describeOp names an operation in reports.
