@@ -756,7 +756,7 @@ func (b *builder) responseOutputs(t *tool) error {
 	if r == nil || t.op.Method == "HEAD" {
 		return nil
 	}
-	c := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget}
+	c := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.OutputDescriptionBudget, output: true}
 	sch := c.convert(r.Schema, r.Doc)
 	if c.broken != nil {
 		return brokenAt(c.broken, t.op.Pointer+"/responses/"+r.Status)

@@ -24,11 +24,16 @@ type Options struct {
 	// DescriptionBudget is the longest tool description, in bytes
 	// (default 1200); a longer one is cut at a sentence or a word.
 	DescriptionBudget int
-	// FieldDescriptionBudget is the longest description of an argument,
-	// an output or a schema, in bytes (default 300; -1 for no cap). An
+	// FieldDescriptionBudget is the longest description of an argument
+	// or of a schema in one, in bytes (default 300; -1 for no cap). An
 	// operation, parameter or schema's x-mcp-description-budget decides
-	// over either (see texts.go).
+	// over any of the three budgets (see texts.go).
 	FieldDescriptionBudget int
+	// OutputDescriptionBudget is the longest description of an output or
+	// of a schema in one, in bytes (default 120, about a sentence; -1 for
+	// no cap): a model reads the values a call returns, and every byte of
+	// an output schema is read on every turn.
+	OutputDescriptionBudget int
 	// SplitByTag writes one file per tag (of the operation's first tag),
 	// besides the main file that holds the http_api.
 	SplitByTag bool
@@ -134,6 +139,9 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	}
 	if opts.FieldDescriptionBudget == 0 {
 		opts.FieldDescriptionBudget = 300
+	}
+	if opts.OutputDescriptionBudget == 0 {
+		opts.OutputDescriptionBudget = 120
 	}
 	if opts.DefsBudget == 0 {
 		opts.DefsBudget = DefaultDefsBudget
