@@ -384,8 +384,10 @@ func (b *builder) param(t *tool, p Param, c *converter, taken names) error {
 	}
 	sch := c.convert(p.Schema, p.Doc)
 	// A required parameter with one allowed value is that value: no
-	// argument for the model to fill.
-	if e := list(obj(b.locals.resolve(sch))["enum"]); p.Required && len(e) == 1 && e[0] != nil && schemaKind(b.locals.resolve(sch)) == "scalar" {
+	// argument for the model to fill (query parameters and headers are
+	// taken out before, and reported: see paramRules.fixedValue). An
+	// x-ms-enum with modelAsString lists only the values known so far.
+	if e := list(obj(b.locals.resolve(sch))["enum"]); p.Required && len(e) == 1 && e[0] != nil && !p.OpenEnum && schemaKind(b.locals.resolve(sch)) == "scalar" {
 		f := field{key: p.Name, program: fmt.Sprint(e[0]), literal: true}
 		switch p.In {
 		case "path":

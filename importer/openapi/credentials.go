@@ -251,7 +251,8 @@ var azureVersion = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(-preview)?$`)
 
 // fixedValue is the one value a required query parameter or header p
 // can take, as sent; ok is false when it can take others or is not
-// required. That is the value of an enum of one or of a const. Azure's
+// required. That is the value of an enum of one (not an x-ms-enum with
+// modelAsString, which lists the values known so far) or of a const. Azure's
 // api-version, a string without either, takes the one value its default
 // and examples agree on, else the document's version when it is a date:
 // a document of Azure Resource Manager describes one version.
@@ -266,8 +267,8 @@ func (r *paramRules) fixedValue(p Param) (string, bool) {
 	s := obj(v)
 	var values []any
 	if e, ok := s["enum"].([]any); ok {
-		if len(e) != 1 {
-			return "", false
+		if len(e) != 1 || p.OpenEnum || openEnum(s) {
+			return "", false // others allowed, or may come
 		}
 		values = e
 	}

@@ -76,6 +76,9 @@ type Param struct {
 	Budget int
 	// Examples are the values of its example, examples and x-example.
 	Examples []any
+	// OpenEnum is set when its x-ms-enum says modelAsString: its enum
+	// lists the values known today, and others may come.
+	OpenEnum bool
 }
 
 // Body is a request body.
@@ -233,6 +236,7 @@ func (s *Spec) params(op *Operation, item, raw map[string]any, doc string) error
 				Argument:    m["x-mcp-argument"],
 				Budget:      budget(m, -1),
 				Examples:    paramExamples(m),
+				OpenEnum:    openEnum(m),
 			}
 			if p.Name == "" {
 				continue
@@ -293,6 +297,12 @@ func (s *Spec) params(op *Operation, item, raw map[string]any, doc string) error
 	}
 	op.Params = all
 	return nil
+}
+
+// openEnum reports whether the x-ms-enum of m says modelAsString: an
+// enum of Azure's that other values may join.
+func openEnum(m map[string]any) bool {
+	return obj(m["x-ms-enum"])["modelAsString"] == true
 }
 
 // paramExamples are the example values a parameter m gives.
