@@ -417,8 +417,8 @@ func (t *Tool) ListedOutputSchemaJSON(mode string) json.RawMessage {
 // not follow references. Otherwise it is nil: listed is for every client.
 func (t *Tool) UnsharedOutputSchemaJSON(listed any) json.RawMessage {
 	b, ok := listed.(json.RawMessage)
-	if !ok || t.full == nil {
-		return nil
+	if !ok || t.full == nil || !bytes.Contains(b, []byte(`"$defs"`)) || bytes.Equal(b, t.outputJSON) {
+		return nil // not shared: nothing to make in another mode
 	}
 	if _, shared := t.listedOutput(OutputSchemasFull); bytes.Equal(b, shared) && !bytes.Equal(shared, t.outputJSON) {
 		return t.outputJSON
