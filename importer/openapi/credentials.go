@@ -253,9 +253,10 @@ var azureVersion = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(-preview)?$`)
 // can take, as sent; ok is false when it can take others or is not
 // required. That is the value of an enum of one (not an x-ms-enum with
 // modelAsString, which lists the values known so far) or of a const. Azure's
-// api-version, a string without either, takes the one value its default
-// and examples agree on, else the document's version when it is a date:
-// a document of Azure Resource Manager describes one version.
+// api-version takes the value of its enum of one, open or not; without
+// one, the one value its default and examples agree on, else the
+// document's version when it is a date: a document of Azure Resource
+// Manager describes one version.
 func (r *paramRules) fixedValue(p Param) (string, bool) {
 	if !p.Required || p.Argument != nil || p.In != "query" && p.In != "header" {
 		return "", false
@@ -265,9 +266,10 @@ func (r *paramRules) fixedValue(p Param) (string, bool) {
 		return "", false
 	}
 	s := obj(v)
+	apiVersion := p.In == "query" && strings.EqualFold(p.Name, "api-version")
 	var values []any
 	if e, ok := s["enum"].([]any); ok {
-		if len(e) != 1 || p.OpenEnum || openEnum(s) {
+		if len(e) != 1 || (p.OpenEnum || openEnum(s)) && !apiVersion {
 			return "", false // others allowed, or may come
 		}
 		values = e
@@ -275,7 +277,7 @@ func (r *paramRules) fixedValue(p Param) (string, bool) {
 	if c, ok := s["const"]; ok {
 		values = append(values, c)
 	}
-	if len(values) == 0 && p.In == "query" && strings.EqualFold(p.Name, "api-version") {
+	if len(values) == 0 && apiVersion {
 		if d, ok := s["default"]; ok {
 			values = append(values, d)
 		}
