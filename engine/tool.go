@@ -129,6 +129,10 @@ type Tool struct {
 	// compact is the output schema as tools/list shows it in compact
 	// mode, made the first time it is asked for; nil without outputs.
 	compact *compactOutput
+	// full is the output schema as tools/list shows it in full mode: with
+	// the subschemas it repeats written once (see [schema.Share]), made
+	// the first time it is asked for; nil without outputs.
+	full *compactOutput
 	// inlined is the input schema without references, for clients of
 	// revisions before 2025-11-25; nil when it has no definitions.
 	inlined   *inlinedInput
@@ -200,7 +204,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		if t.output, err = spec.Schemas.Compile(t.outputSchema, t.outputJSON); err != nil {
 			return nil, fmt.Errorf("the output schema of tool %q is invalid: %w", spec.Name, err)
 		}
-		t.compact = &compactOutput{}
+		t.compact, t.full = &compactOutput{}, &compactOutput{}
 	}
 	if c := spec.Confirm; c != nil {
 		if c.Key == "" {
@@ -350,8 +354,9 @@ func (t *Tool) OutputSchema() map[string]any { return t.outputSchema }
 // The caller must not modify it.
 func (t *Tool) OutputSchemaJSON() json.RawMessage { return t.outputJSON }
 
-// compactOutput is a tool's output schema without its annotations (see
-// [schema.Compact]), and as JSON.
+// compactOutput is a tool's output schema as tools/list shows it in one
+// mode (without its annotations, see [schema.Compact]; or shared, see
+// [schema.Share]), and as JSON.
 type compactOutput struct {
 	once sync.Once
 	doc  map[string]any
@@ -385,7 +390,15 @@ func (t *Tool) listedOutput(mode string) (map[string]any, json.RawMessage) {
 		})
 		return c.doc, c.json
 	}
-	return t.outputSchema, t.outputJSON
+	f := t.full
+	f.once.Do(func() {
+		f.doc, f.json = t.outputSchema, t.outputJSON
+		shared := schema.Share(t.outputSchema)
+		if b, err := jsonenc.Append(nil, shared); err == nil && len(b) < len(f.json) {
+			f.doc, f.json = shared, b
+		}
+	})
+	return f.doc, f.json
 }
 
 // ListedOutputSchema is the tool's outputSchema as tools/list shows it
@@ -403,6 +416,22 @@ func (t *Tool) ListedOutputSchema(mode string) map[string]any {
 func (t *Tool) ListedOutputSchemaJSON(mode string) json.RawMessage {
 	_, b := t.listedOutput(mode)
 	return b
+}
+
+// UnsharedOutputSchemaJSON is, when listed (a tools/list outputSchema of
+// the tool) is the whole schema with the subschemas it repeats shared
+// under "$defs" (see [schema.Share]), the whole schema without them: for
+// clients of revisions before 2025-11-25, which named no dialect and may
+// not follow references. Otherwise it is nil: listed is for every client.
+func (t *Tool) UnsharedOutputSchemaJSON(listed any) json.RawMessage {
+	b, ok := listed.(json.RawMessage)
+	if !ok || t.full == nil || !bytes.Contains(b, []byte(`"$defs"`)) || bytes.Equal(b, t.outputJSON) {
+		return nil // not shared: nothing to make in another mode
+	}
+	if _, shared := t.listedOutput(OutputSchemasFull); bytes.Equal(b, shared) && !bytes.Equal(shared, t.outputJSON) {
+		return t.outputJSON
+	}
+	return nil
 }
 
 // ValidateDefaults checks the arguments' default values against the input

@@ -307,7 +307,7 @@ func (a *action) inherit(hdr http.Header) {
 	for k, v := range hdr {
 		a.header[k] = v
 	}
-	a.query.fixed = joinQuery(a.api.query, a.query.fixed)
+	a.query.fixed = a.api.queryFor(&a.query)
 	if a.timeout == 0 {
 		a.timeout = a.api.timeout
 	}

@@ -27,6 +27,7 @@ type API struct {
 	prefix   string               // scheme://host and the base path, without a trailing slash
 	origin   []attribute.KeyValue // of a request's span: server.address, url.scheme, server.port
 	query    string               // encoded query sent with every request, without "?"
+	common   []queryPair          // the query attribute's parameters, which an action's query may replace
 	header   http.Header          // User-Agent, headers and auth, by canonical name
 	timeout  time.Duration
 	maxBytes int64
@@ -101,6 +102,7 @@ var APISpec = &spec.Block{
 	Attrs: []*spec.Attr{
 		spec.String("base_url", "is the absolute http or https URL that paths are relative to").Mandatory(),
 		spec.Map("headers", spec.KindString, "are headers sent with every request").Unevaluated(),
+		spec.Map("query", spec.KindString, `are query parameters sent with every request, such as { "api-version" = "2022-11-01" }; an action's query parameter of the same name, written in its path or query, is sent instead`).Unevaluated(),
 		spec.Duration("timeout", "bounds one request, retries and reading the body included").DefaultIs("the server's timeout"),
 		spec.Int("max_response_bytes", "is the largest body read").AtLeast(1).DefaultIs("the server's"),
 		spec.List("allowed_hosts", spec.KindString, `are other hosts that redirects may lead to, such as ["cdn.example.com", "*.example.org"], written as for the http action's allowed_hosts`).Unevaluated(),
@@ -125,6 +127,9 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 	}
 	if attr := v.Attr("headers"); attr != nil {
 		diags = append(diags, api.staticHeaders(ctx, attr)...)
+	}
+	if attr := v.Attr("query"); attr != nil {
+		diags = append(diags, api.staticQuery(ctx, attr)...)
 	}
 	if v.Has("timeout") {
 		api.timeout = v.Duration("timeout")
@@ -250,6 +255,83 @@ func (a *API) staticHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) hcl.
 		diags = append(diags, addStaticHeader(h, e.name, s, e.keyRange, e.expr.Range())...)
 	}
 	return diags
+}
+
+// queryPair is a query parameter of the http_api's query attribute: its
+// name and the pair as sent, escaped.
+type queryPair struct {
+	name, pair string
+}
+
+// staticQuery reads the load-time query parameters of attr. A secret
+// value is refused: a query string ends up in logs and traces, and an API
+// key in the query is auth's (api_key { query = … }), which keeps it out.
+func (a *API) staticQuery(ctx *engine.DecodeContext, attr *hcl.Attribute) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	add := func(name, value string, rng hcl.Range, secret bool) {
+		switch {
+		case name == "":
+			diags = append(diags, errorf(rng, "Invalid query", "The name of a query parameter cannot be empty."))
+		case secret:
+			diags = append(diags, errorf(rng, "Secret in the query string",
+				"The query parameter %q of http_api %q takes a sensitive value; send a key with auth { api_key { query = %q, value = … } }, which keeps it out of logs and traces.", name, a.name, name))
+		default:
+			a.common = append(a.common, queryPair{name: name, pair: url.QueryEscape(name) + "=" + url.QueryEscape(value)})
+		}
+	}
+	entries, ok, more := objectEntries(ctx, attr.Expr)
+	diags = append(diags, more...)
+	if !ok {
+		// Not written as { … }: a variable or a function call.
+		v, more := ctx.Eval(attr.Expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			return diags
+		}
+		m, err := stringMap(v)
+		if err != nil {
+			return append(diags, errorf(attr.Expr.Range(), "Invalid query", "query must be a map of parameter names to strings: %s.", err))
+		}
+		for _, k := range sortedKeys(m) {
+			add(k, m[k], attr.Expr.Range(), v.ContainsMarked())
+		}
+		return diags
+	}
+	for _, e := range entries {
+		s, more := ctx.String(e.expr)
+		diags = append(diags, more...)
+		if more.HasErrors() {
+			continue
+		}
+		v, _ := ctx.Eval(e.expr)
+		add(e.name, s, e.keyRange, v.ContainsMarked())
+	}
+	return diags
+}
+
+// queryFor is the fixed query of an action whose own query is q: the
+// API's, less the parameters of its query attribute that q names, then
+// q's fixed part.
+func (a *API) queryFor(q *pairs) string {
+	s := a.query
+	if len(a.common) > 0 {
+		own := map[string]bool{}
+		for pair := range strings.SplitSeq(q.fixed, "&") {
+			k, _, _ := strings.Cut(pair, "=")
+			if name, err := url.QueryUnescape(k); err == nil && k != "" {
+				own[name] = true
+			}
+		}
+		for _, f := range q.fields {
+			own[f.name] = true
+		}
+		for _, p := range a.common {
+			if !own[p.name] {
+				s = joinQuery(s, p.pair)
+			}
+		}
+	}
+	return joinQuery(s, q.fixed)
 }
 
 // addStaticHeader checks a load-time header and sets it in h.

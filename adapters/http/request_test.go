@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
@@ -146,6 +148,44 @@ http {
 	if _, err := act.Run(context.Background(), map[string]any{"tags": map[string]any{"a": 1}}); err == nil ||
 		!strings.Contains(err.Error(), `query parameter "tags" must be`) {
 		t.Errorf("a map parameter: err = %v", err)
+	}
+}
+
+// The http_api's query attribute is sent with every request, after the
+// base URL's query; an action's parameter of the same name, fixed or per
+// call, is sent instead.
+func TestAPIQuery(t *testing.T) {
+	rec := newRecorder(t, nil)
+	cases := []struct{ action, want string }{
+		{`path = "/"`, "v=2&api-version=2022-11-01&a+b=x%26y&both=api"},
+		{`path = "/?both=path"`, "v=2&api-version=2022-11-01&a+b=x%26y&both=path"},
+		{`
+  path  = "/"
+  query = { both = expr("args.name"), "api-version" = "2024-01-01" }`, "v=2&a+b=x%26y&api-version=2024-01-01&both=Zo%C3%AB"},
+		{`
+  path  = "/"
+  query = expr("args.filters")`, "v=2&api-version=2022-11-01&a+b=x%26y&both=api&both=mine"},
+	}
+	for _, c := range cases {
+		f := newFixture(t)
+		act := f.action(api(rec.URL+"/?v=2", `  query = { "api-version" = "2022-11-01", "a b" = "x&y", both = "api" }`) + `
+http {
+  api = http_api.x
+  ` + c.action + `
+}`)
+		if _, err := act.Run(context.Background(), map[string]any{"name": "Zoë", "filters": map[string]any{"both": "mine"}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.last(t).URL.RawQuery; got != c.want {
+			t.Errorf("%s:\nquery = %s\nwant    %s", c.action, got, c.want)
+		}
+	}
+
+	f := newFixture(t)
+	f.vars["key"] = cty.StringVal("s3cret").Mark(engine.SensitiveMark)
+	_, diags := f.decode(api(rec.URL, `  query = { key = var.key }`))
+	if text := diagsText(diags); !strings.Contains(text, "Secret in the query string") || !strings.Contains(text, "api_key") || strings.Contains(text, "s3cret") {
+		t.Errorf("a sensitive query value: %s", text)
 	}
 }
 

@@ -80,10 +80,14 @@ Credentials (parameters an apiKey scheme covers, api_key, access_token,
 X-API-Key…) and transport switches (JSONP callbacks, Google's alt, fields,
 prettyPrint, quotaUser, upload protocols…) are no tool's arguments: the
 http_api's auth sends the credential, the API's defaults apply to the rest,
-and the report lists what moved. x-mcp-argument: true on a parameter, in an
-overlay, keeps one an argument. Descriptions are written as plain text, cut
-at --description-budget (a tool's) and --field-description-budget (others'),
-which x-mcp-description-budget on an operation, parameter or schema lifts.
+and the report lists what moved. A required parameter with one allowed
+value (an enum of one, a const, Azure's api-version) is sent with it: by the
+http_api's query when every operation takes it, else by the tool.
+x-mcp-argument: true on a parameter, in an overlay, keeps one an argument.
+Descriptions are written as plain text, cut at --description-budget (a
+tool's), --field-description-budget (arguments') and
+--output-description-budget (outputs'), which x-mcp-description-budget on an
+operation, parameter or schema lifts.
 
 A tool's input keeps its request's schema whole: the named schemas it
 reaches are listed once under $defs of its input schema. A tool whose
@@ -126,7 +130,8 @@ or send requests elsewhere.`,
 	f.StringSliceVar(&opts.Resources, "resources", nil, "import these GET operations as resources or resource templates instead of tools: operationIds, tool names or paths ('*' for every one that can be)")
 	f.IntVar(&opts.MaxTools, "max-tools", 0, "import at most this many tools; the rest are reported")
 	f.IntVar(&opts.DescriptionBudget, "description-budget", 1200, "the longest tool description, in bytes")
-	f.IntVar(&opts.FieldDescriptionBudget, "field-description-budget", 300, "the longest description of an argument, an output or a schema, in bytes (-1: no cap)")
+	f.IntVar(&opts.FieldDescriptionBudget, "field-description-budget", 300, "the longest description of an argument or of a schema in one, in bytes (-1: no cap)")
+	f.IntVar(&opts.OutputDescriptionBudget, "output-description-budget", 120, "the longest description of an output or of a schema in one, in bytes (-1: no cap)")
 	f.IntVar(&opts.DefsBudget, "defs-budget", openapi.DefaultDefsBudget, "the most bytes of named schemas a tool's input lists under $defs; past it, they are cut two levels deep (-1: no bound)")
 	f.BoolVar(&opts.SplitByTag, "split-by-tag", false, "write one file per tag into the directory -o names")
 	f.BoolVar(&opts.Toolsets, "toolsets", false, "declare one toolset per tag")

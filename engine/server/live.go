@@ -228,11 +228,11 @@ func (l *Live) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 		if r, ok := req.(*mcp.ListToolsRequest); ok {
 			version := r.ProtocolVersion()
 			for i, mt := range list.Tools {
-				var inlined json.RawMessage
+				var inlined, output json.RawMessage
 				if t, ok := cfg.Tool(mt.Name); ok && version != "" && version < "2025-11-25" {
-					inlined = t.InlinedInputSchemaJSON()
+					inlined, output = t.InlinedInputSchemaJSON(), t.UnsharedOutputSchemaJSON(mt.OutputSchema)
 				}
-				list.Tools[i] = toolForRevision(mt, version, inlined)
+				list.Tools[i] = toolForRevision(mt, version, inlined, output)
 			}
 		}
 		return list, nil
@@ -267,11 +267,12 @@ func (l *Live) toolsetName(extra *mcp.RequestExtra) string {
 // toolForRevision is mt as a client of the protocol revision version knows
 // a tool: without the members its schema does not define (annotations came
 // in 2025-03-26; title, outputSchema and _meta in 2025-06-18; icons in
-// 2025-11-25), with inlined, when not nil, as its input schema: the schema
-// without references to its own definitions, as revisions before
-// 2025-11-25, which named no dialect, are read. mt is the server's own, never changed: a copy is returned
-// when members are left out. An unknown version ("") gets every member.
-func toolForRevision(mt *mcp.Tool, version string, inlined json.RawMessage) *mcp.Tool {
+// 2025-11-25), with inlined and output, when not nil, as its input and
+// output schemas: the schemas without references to their own
+// definitions, as revisions before 2025-11-25, which named no dialect, are
+// read. mt is the server's own, never changed: a copy is returned when
+// members are left out. An unknown version ("") gets every member.
+func toolForRevision(mt *mcp.Tool, version string, inlined, output json.RawMessage) *mcp.Tool {
 	if version == "" || version >= "2025-11-25" {
 		return mt
 	}
@@ -279,6 +280,9 @@ func toolForRevision(mt *mcp.Tool, version string, inlined json.RawMessage) *mcp
 	t.Icons = nil
 	if inlined != nil {
 		t.InputSchema = inlined
+	}
+	if output != nil {
+		t.OutputSchema = output
 	}
 	if version < "2025-06-18" {
 		t.Title, t.OutputSchema, t.Meta = "", nil, nil

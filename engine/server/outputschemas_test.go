@@ -260,3 +260,47 @@ toolset "whole" {
 		_ = cs.Close()
 	}
 }
+
+// TestOutputSchemaShared: in full mode, an output schema that repeats a
+// subschema lists it once, under $defs, to clients of 2025-11-25 and
+// later; a client of an earlier revision, which may not follow
+// references, gets the whole schema written out.
+func TestOutputSchemaShared(t *testing.T) {
+	src := `
+locals {
+  person = {
+    type        = "object"
+    description = "A person who signed the change, with the name and address given."
+    required    = ["name"]
+    properties = {
+      name  = { type = "string", minLength = 1 }
+      email = { type = "string", format = "email" }
+    }
+  }
+}
+tool "commit" {
+  description = "A commit."
+  output "author" {
+    schema = local.person
+    value  = expr("{'name': 'Ann'}")
+  }
+  output "committer" {
+    schema = local.person
+    value  = expr("{'name': 'Bob'}")
+  }
+}`
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	defer cfg.Close()
+	live := server.NewLive(cfg, nil, server.Options{})
+	defer live.Close()
+	for _, version := range []string{"2025-06-18", "2025-11-25"} {
+		got := listedOutput(t, connectLive(t, live, version, nil))
+		n, refs := strings.Count(got, "A person who signed"), strings.Count(got, `"$ref"`)
+		if version < "2025-11-25" && (n != 2 || refs != 0) || version >= "2025-11-25" && (n != 1 || refs != 2) {
+			t.Errorf("%s: the person is written %d times, referred to %d times:\n%s", version, n, refs, got)
+		}
+	}
+}

@@ -16,6 +16,9 @@ type apiDecl struct {
 	auth        *authDecl
 	authNote    string // a security scheme left out, when one is
 	description string
+	// fixed are the parameters every tool sends with one value, which
+	// the http_api sends instead (see liftFixed).
+	fixed []Fixed
 }
 
 // authDecl is the auth block: one scheme.

@@ -152,6 +152,13 @@ func (b *builder) buildTool(op *Operation, name string, defs bool) (*tool, error
 		}
 	}
 	t.pathTemplate = path
+	for _, f := range op.Fixed {
+		if f.In == "header" {
+			t.add(&t.headers, field{key: f.Name, program: f.Value, literal: true}, "header")
+		} else {
+			t.add(&t.query, field{key: f.Name, program: f.Value, literal: true}, "query parameter")
+		}
+	}
 	for _, p := range ordered {
 		if !fixedUsed && (p.In == "header" && strings.EqualFold(p.Name, fixedName) || p.In == "query" && p.Name == fixedName) {
 			fixedUsed = true
@@ -377,8 +384,10 @@ func (b *builder) param(t *tool, p Param, c *converter, taken names) error {
 	}
 	sch := c.convert(p.Schema, p.Doc)
 	// A required parameter with one allowed value is that value: no
-	// argument for the model to fill.
-	if e := list(obj(b.locals.resolve(sch))["enum"]); p.Required && len(e) == 1 && e[0] != nil && schemaKind(b.locals.resolve(sch)) == "scalar" {
+	// argument for the model to fill (query parameters and headers are
+	// taken out before, and reported: see paramRules.fixedValue). An
+	// x-ms-enum with modelAsString lists only the values known so far.
+	if e := list(obj(b.locals.resolve(sch))["enum"]); p.Required && len(e) == 1 && e[0] != nil && !p.OpenEnum && schemaKind(b.locals.resolve(sch)) == "scalar" {
 		f := field{key: p.Name, program: fmt.Sprint(e[0]), literal: true}
 		switch p.In {
 		case "path":
@@ -749,7 +758,7 @@ func (b *builder) responseOutputs(t *tool) error {
 	if r == nil || t.op.Method == "HEAD" {
 		return nil
 	}
-	c := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.FieldDescriptionBudget}
+	c := &converter{spec: b.spec, locals: b.locals, textBudget: b.opts.OutputDescriptionBudget, output: true}
 	sch := c.convert(r.Schema, r.Doc)
 	if c.broken != nil {
 		return brokenAt(c.broken, t.op.Pointer+"/responses/"+r.Status)

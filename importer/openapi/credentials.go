@@ -3,7 +3,9 @@ package openapi
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -18,12 +20,19 @@ import (
 // The import report lists what moved and why; x-mcp-argument: true on a
 // parameter (in the document or an overlay) keeps it an argument, and
 // x-mcp-argument: false moves any other.
+//
+// A required query parameter or header that can take one value only (an
+// enum of one, a const; Azure's api-version, which is the version of the
+// API the document describes) is no argument either: the tool sends that
+// value, or, when every imported operation takes it with the same value,
+// the http_api's query (or headers) does, once for all.
 
 // Moved is a parameter that is not a tool argument, and why.
 type Moved struct {
 	Operation string // "GET /pets (listPets)"
 	In, Name  string // where the parameter goes (query, header, cookie) and its name
 	Reason    string
+	Value     string // the value it is sent with, when it has one
 }
 
 // Reasons a parameter is not an argument, as the import report says them.
@@ -37,6 +46,8 @@ const (
 	movedFieldMask  = "a field mask: the output schema describes the whole response"
 	movedQuotaUser  = "a quota attribution of Google APIs, the same for every call when set: put it in the base URL's query string"
 	movedNotPlainly = "x-mcp-argument is neither true nor false, and was ignored"
+	movedFixed      = "required, with one value the document allows: the tool sends it"
+	movedFixedAPI   = "required by every operation, with one value the document allows: the http_api sends it"
 )
 
 // googleParams are the standard query parameters of Google's APIs
@@ -68,6 +79,10 @@ type paramRules struct {
 	auth *authDecl
 	// google is set for a document of Google's APIs.
 	google bool
+	// spec is the document, whose references parameters' schemas follow.
+	spec *Spec
+	// version is the document's info.version.
+	version string
 }
 
 // paramKey is the key of schemes for a parameter.
@@ -81,7 +96,7 @@ func paramKey(in, name string) string {
 // paramRules reads what decides: the security schemes, the auth and the
 // family of the API.
 func (b *builder) paramRules(api *apiDecl) *paramRules {
-	r := &paramRules{schemes: map[string]string{}, auth: api.auth}
+	r := &paramRules{schemes: map[string]string{}, auth: api.auth, spec: b.spec}
 	schemes := b.schemes()
 	for _, name := range sortedKeys(schemes) {
 		v, _, _, err := b.spec.deref(schemes[name], b.spec.Location)
@@ -94,6 +109,7 @@ func (b *builder) paramRules(api *apiDecl) *paramRules {
 		}
 	}
 	info := obj(b.spec.Root["info"])
+	r.version = str(info["version"])
 	host := ""
 	if u, err := url.Parse(api.baseURL); err == nil {
 		host = strings.ToLower(u.Hostname())
@@ -218,10 +234,86 @@ func (r *paramRules) moveParams(op *Operation) []Moved {
 			moved = append(moved, Moved{Operation: describeOp(op), In: p.In, Name: p.Name, Reason: why})
 			continue
 		}
+		if v, ok := r.fixedValue(p); ok {
+			op.Fixed = append(op.Fixed, Fixed{In: p.In, Name: p.Name, Value: v})
+			moved = append(moved, Moved{Operation: describeOp(op), In: p.In, Name: p.Name, Reason: movedFixed, Value: v})
+			continue
+		}
 		kept = append(kept, p)
 	}
 	op.Params = kept
 	return moved
+}
+
+// azureVersion is how Azure writes an API version: 2022-11-01, or
+// 2023-04-01-preview.
+var azureVersion = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(-preview)?$`)
+
+// fixedValue is the one value a required query parameter or header p
+// can take, as sent; ok is false when it can take others or is not
+// required. That is the value of an enum of one (not an x-ms-enum with
+// modelAsString, which lists the values known so far) or of a const. Azure's
+// api-version takes the value of its enum of one, open or not; without
+// one, the one value its default and examples agree on, else the
+// document's version when it is a date: a document of Azure Resource
+// Manager describes one version.
+func (r *paramRules) fixedValue(p Param) (string, bool) {
+	if !p.Required || p.Argument != nil || p.In != "query" && p.In != "header" {
+		return "", false
+	}
+	v, _, _, err := r.spec.deref(p.Schema, p.Doc)
+	if err != nil {
+		return "", false
+	}
+	s := obj(v)
+	apiVersion := p.In == "query" && strings.EqualFold(p.Name, "api-version")
+	var values []any
+	if e, ok := s["enum"].([]any); ok {
+		if len(e) != 1 || (p.OpenEnum || openEnum(s)) && !apiVersion {
+			return "", false // others allowed, or may come
+		}
+		values = e
+	}
+	if c, ok := s["const"]; ok {
+		values = append(values, c)
+	}
+	if len(values) == 0 && apiVersion {
+		if d, ok := s["default"]; ok {
+			values = append(values, d)
+		}
+		values = append(values, p.Examples...)
+		if len(values) == 0 && azureVersion.MatchString(r.version) {
+			values = append(values, r.version)
+		}
+	}
+	if len(values) == 0 {
+		return "", false
+	}
+	text, ok := scalarText(values[0])
+	for _, v := range values[1:] {
+		if t, same := scalarText(v); !same || t != text {
+			return "", false
+		}
+	}
+	return text, ok
+}
+
+// scalarText is a string, number or boolean of JSON as a query string or
+// a header carries it.
+func scalarText(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	case int:
+		return strconv.Itoa(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	}
+	return "", false
 }
 
 // MovedSummary sums up Moved: one line per reason, with the parameters
@@ -239,7 +331,11 @@ func (r *Result) MovedSummary() []string {
 			groups[m.Reason] = g
 			reasons = append(reasons, m.Reason)
 		}
-		g.params[fmt.Sprintf("%s %q", m.In, m.Name)] = true
+		param := fmt.Sprintf("%s %q", m.In, m.Name)
+		if m.Value != "" {
+			param += fmt.Sprintf(" = %q", m.Value)
+		}
+		g.params[param] = true
 		g.ops[m.Operation] = true
 	}
 	out := make([]string, len(reasons))

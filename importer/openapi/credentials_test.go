@@ -213,3 +213,48 @@ func TestNoCredentialArguments(t *testing.T) {
 		t.Errorf("only %d documents checked", checked)
 	}
 }
+
+// TestFixedParameters: a required parameter that can take one value is
+// no argument. Azure's api-version, taken by every operation with the
+// same value, is sent by the http_api's query; a header with an enum of
+// one, by its tool; an optional enum of one, a required enum of two and
+// an enum of one that x-ms-enum's modelAsString keeps open stay
+// arguments. The report says what moved, with the value.
+func TestFixedParameters(t *testing.T) {
+	res, err := importFile(t, "fixed.yaml", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := strings.Join(res.MovedSummary(), "\n")
+	for _, want := range []string{
+		`query "api-version" = "2022-11-01" (2 tools): required by every operation, with one value the document allows: the http_api sends it`,
+		`header "X-Flavor" = "v2" (1 tool): required, with one value the document allows: the tool sends it`,
+	} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("the summary of what moved lacks %q:\n%s", want, summary)
+		}
+	}
+	if main := string(res.Files[0].Data); !strings.Contains(main, `"api-version" = "2022-11-01"`) || strings.Count(main, "api-version") != 2 {
+		t.Errorf("the http_api does not send the version once, for all (the report line and its query):\n%s", main)
+	}
+	up := newUpstream(t, map[string]string{"GET /vaults": `{"names": ["a"]}`, "GET /vaults/a": `{"name": "a"}`})
+	cfg := loadImport(t, "fixed.yaml", up.srv.URL, nil)
+	if got := argNames(t, cfg, "list_vaults"); !slices.Equal(got, []string{"detail", "kind", "page"}) {
+		t.Errorf("list_vaults takes %v, want [detail kind page]", got)
+	}
+	if got := argNames(t, cfg, "get_vault"); !slices.Equal(got, []string{"name"}) {
+		t.Errorf("get_vault takes %v, want [name]", got)
+	}
+	if r := callTool(t, cfg, "list_vaults", `{"kind": "cold", "page": " "}`); r.IsError {
+		t.Fatalf("list_vaults failed: %s", r.Text())
+	}
+	if got := up.request().uri; got != "/vaults?api-version=2022-11-01&kind=cold&page=+" {
+		t.Errorf("the request was %s, want the version and the kind", got)
+	}
+	if r := callTool(t, cfg, "get_vault", `{"name": "a"}`); r.IsError {
+		t.Fatalf("get_vault failed: %s", r.Text())
+	}
+	if got := up.request(); got.uri != "/vaults/a?api-version=2022-11-01" || got.header.Get("X-Flavor") != "v2" {
+		t.Errorf("the request was %s with X-Flavor %q, want the version and v2", got.uri, got.header.Get("X-Flavor"))
+	}
+}

@@ -3,6 +3,7 @@ package openapi
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,11 +26,16 @@ type Options struct {
 	// DescriptionBudget is the longest tool description, in bytes
 	// (default 1200); a longer one is cut at a sentence or a word.
 	DescriptionBudget int
-	// FieldDescriptionBudget is the longest description of an argument,
-	// an output or a schema, in bytes (default 300; -1 for no cap). An
+	// FieldDescriptionBudget is the longest description of an argument
+	// or of a schema in one, in bytes (default 300; -1 for no cap). An
 	// operation, parameter or schema's x-mcp-description-budget decides
-	// over either (see texts.go).
+	// over any of the three budgets (see texts.go).
 	FieldDescriptionBudget int
+	// OutputDescriptionBudget is the longest description of an output or
+	// of a schema in one, in bytes (default 120, about a sentence; -1 for
+	// no cap): a model reads the values a call returns, and every byte of
+	// an output schema is read on every turn.
+	OutputDescriptionBudget int
 	// SplitByTag writes one file per tag (of the operation's first tag),
 	// besides the main file that holds the http_api.
 	SplitByTag bool
@@ -140,6 +146,9 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	if opts.FieldDescriptionBudget == 0 {
 		opts.FieldDescriptionBudget = 300
 	}
+	if opts.OutputDescriptionBudget == 0 {
+		opts.OutputDescriptionBudget = 120
+	}
 	if opts.DefsBudget == 0 {
 		opts.DefsBudget = DefaultDefsBudget
 	}
@@ -219,6 +228,7 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 		tools = append(tools, t)
 		res.Imported = append(res.Imported, name)
 	}
+	liftFixed(api, tools, res)
 	for _, t := range tools {
 		if t.shallow > 0 {
 			res.Shallow = append(res.Shallow, Shallow{t.name, t.shallow})
@@ -229,6 +239,37 @@ func Import(spec *Spec, opts Options) (*Result, error) {
 	}
 	res.built = tools
 	return res, nil
+}
+
+// liftFixed moves the fixed parameters that every tool sends with the
+// same value (Azure's api-version) to the http_api: written once, and
+// changed in one place for another version of the API.
+func liftFixed(api *apiDecl, tools []*tool, res *Result) {
+	if len(tools) == 0 {
+		return
+	}
+	for _, f := range tools[0].op.Fixed {
+		shared := true
+		for _, t := range tools[1:] {
+			shared = shared && slices.Contains(t.op.Fixed, f)
+		}
+		if !shared {
+			continue
+		}
+		api.fixed = append(api.fixed, f)
+		for _, t := range tools {
+			fields := &t.query
+			if f.In == "header" {
+				fields = &t.headers
+			}
+			*fields = slices.DeleteFunc(*fields, func(g field) bool { return g.literal && g.key == f.Name && g.program == f.Value })
+		}
+		for i, m := range res.Moved {
+			if m.Reason == movedFixed && m.In == f.In && m.Name == f.Name {
+				res.Moved[i].Reason = movedFixedAPI
+			}
+		}
+	}
 }
 
 // describeOp names an operation in reports.

@@ -47,6 +47,14 @@ type Operation struct {
 	// DefsBudget is the operation's x-mcp-defs-budget (see
 	// Options.DefsBudget), 0 when it has none.
 	DefsBudget int
+	// Fixed are the parameters taken out of Params that are sent with the
+	// one value the document allows (see credentials.go).
+	Fixed []Fixed
+}
+
+// Fixed is a parameter sent with one value, never an argument.
+type Fixed struct {
+	In, Name, Value string
 }
 
 // Param is a path, query, header or cookie parameter.
@@ -66,6 +74,11 @@ type Param struct {
 	// Budget is the parameter's x-mcp-description-budget (see texts.go),
 	// -1 when it has none.
 	Budget int
+	// Examples are the values of its example, examples and x-example.
+	Examples []any
+	// OpenEnum is set when its x-ms-enum says modelAsString: its enum
+	// lists the values known today, and others may come.
+	OpenEnum bool
 }
 
 // Body is a request body.
@@ -222,6 +235,8 @@ func (s *Spec) params(op *Operation, item, raw map[string]any, doc string) error
 				Style:       str(m["style"]),
 				Argument:    m["x-mcp-argument"],
 				Budget:      budget(m, -1),
+				Examples:    paramExamples(m),
+				OpenEnum:    openEnum(m),
 			}
 			if p.Name == "" {
 				continue
@@ -282,6 +297,29 @@ func (s *Spec) params(op *Operation, item, raw map[string]any, doc string) error
 	}
 	op.Params = all
 	return nil
+}
+
+// openEnum reports whether the x-ms-enum of m says modelAsString: an
+// enum of Azure's that other values may join.
+func openEnum(m map[string]any) bool {
+	return obj(m["x-ms-enum"])["modelAsString"] == true
+}
+
+// paramExamples are the example values a parameter m gives.
+func paramExamples(m map[string]any) []any {
+	var out []any
+	for _, k := range []string{"example", "x-example"} {
+		if v, ok := m[k]; ok {
+			out = append(out, v)
+		}
+	}
+	examples := obj(m["examples"])
+	for _, k := range sortedKeys(examples) {
+		if v, ok := obj(examples[k])["value"]; ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // schema2 is the JSON Schema of a Swagger 2.0 non-body parameter, whose

@@ -55,6 +55,8 @@ type converter struct {
 	dynamic []anchor
 	// textBudget is the longest description, in bytes (see texts.go).
 	textBudget int
+	// output is set for a response's schema.
+	output bool
 	// defs is set for a tool's input: a named schema that may hold
 	// others is a definition (defRef), written whole, at any depth.
 	// Otherwise (outputs) it is a local, and named levels bound it.
@@ -288,8 +290,8 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 	}
 	out := make(map[string]any, len(m))
 	for k, e := range m {
-		if !keywords[k] || !validKeyword(k, e) {
-			continue
+		if !keywords[k] || !validKeyword(k, e) || c.output && (k == "readOnly" || k == "writeOnly") {
+			continue // of an output, every field is read: readOnly says nothing
 		}
 		switch k {
 		case "properties", "patternProperties", "dependentSchemas":
@@ -384,8 +386,8 @@ func (c *converter) ref(ref, doc string, stack []string, depth, level int, stub 
 	if n, ok := named(ref); ok && c.locals != nil && !c.defs {
 		if level == 0 && stub && composite(target) {
 			stub := map[string]any{"description": "A " + n + "."}
-			if d := str(obj(target)["description"]); d != "" {
-				stub["description"] = trimText(d, 300)
+			if d := fitText(str(obj(target)["description"]), budget(obj(target), min(300, c.textBudget))); d != "" {
+				stub["description"] = d
 			}
 			if t := obj(target)["type"]; t != nil {
 				stub["type"] = t

@@ -328,12 +328,25 @@ func (b *builder) apiBlocks(body *lang.Writer, api *apiDecl) {
 	body.AppendNewline()
 	h := body.Block("http_api", api.name)
 	h.Traversal("base_url", traversal("var", baseVar))
-	if a != nil && len(a.keys) > 0 {
-		attrs := make([]hclwrite.ObjectAttrTokens, len(a.keys))
-		for i, k := range a.keys {
-			attrs[i] = hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForValue(cty.StringVal(k.header)), Value: hclwrite.TokensForTraversal(traversal("var", k.variable))}
+	var headers, query []hclwrite.ObjectAttrTokens
+	if a != nil {
+		for _, k := range a.keys {
+			headers = append(headers, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForValue(cty.StringVal(k.header)), Value: hclwrite.TokensForTraversal(traversal("var", k.variable))})
 		}
-		h.Raw("headers", hclwrite.TokensForObject(attrs))
+	}
+	for _, f := range api.fixed {
+		kv := hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForValue(cty.StringVal(f.Name)), Value: hclwrite.TokensForValue(cty.StringVal(f.Value))}
+		if f.In == "header" {
+			headers = append(headers, kv)
+		} else {
+			query = append(query, kv)
+		}
+	}
+	if len(headers) > 0 {
+		h.Raw("headers", hclwrite.TokensForObject(headers))
+	}
+	if len(query) > 0 {
+		h.Raw("query", hclwrite.TokensForObject(query))
 	}
 	if a != nil {
 		auth := h.Block("auth")
