@@ -70,7 +70,9 @@ const (
 const listenMethod = "subscriptions/listen"
 
 // HTTPHandler returns the HTTP front of the server: streamable HTTP at
-// [Path] in stateless mode with plain JSON answers, behind the auth block's
+// [Path] in stateless mode with plain JSON answers (and, with the server
+// block's http_sessions, sessions for the clients of earlier revisions
+// that initialize one: see httpSessions), behind the auth block's
 // token check when there is one; the auth block's metadata document; and
 // the unauthenticated health endpoints [HealthPath] (the process is alive)
 // and [ReadyPath] (the configuration is loaded and what it connects to
@@ -83,8 +85,13 @@ const listenMethod = "subscriptions/listen"
 // connections.
 func (l *Live) HTTPHandler() http.Handler {
 	l.mu.Lock()
-	maxBody := MaxRequestBody(l.current.cfg.Settings)
+	settings := l.current.cfg.Settings
 	l.mu.Unlock()
+	maxBody := MaxRequestBody(settings)
+	var sessions *httpSessions
+	if settings.HTTPSessions {
+		sessions = l.newHTTPSessions(settings, maxBody)
+	}
 	sdkHandler := func(jsonResponse bool) http.Handler {
 		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.srv }, &mcp.StreamableHTTPOptions{
 			Stateless:                    true,
@@ -99,6 +106,9 @@ func (l *Live) HTTPHandler() http.Handler {
 		if r.ContentLength > maxBody {
 			closeAfterRefusal(w)
 			plain(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body announces %d bytes; this server takes at most %d (the server block's max_argument_bytes, plus 64 KiB for the JSON-RPC envelope).\n", r.ContentLength, maxBody))
+			return
+		}
+		if sessions != nil && sessions.serves(w, r) {
 			return
 		}
 		if l.streams(r) {
@@ -190,12 +200,8 @@ func (l *Live) streams(r *http.Request) bool {
 // discovery's call_tool calls). A body larger than limit, or not one
 // request, gives nothing (the SDK then answers it as it would).
 func peekCall(r *http.Request, limit int64) (method, name, called string) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
-	if err != nil || int64(len(b)) > limit {
+	b := peekBody(r, limit)
+	if b == nil {
 		return "", "", ""
 	}
 	var req struct {
@@ -211,6 +217,20 @@ func peekCall(r *http.Request, limit int64) (method, name, called string) {
 		return "", "", ""
 	}
 	return req.Method, req.Params.Name, req.Params.Arguments.Name
+}
+
+// peekBody reads r's body, which it puts back for the SDK to read: nil
+// when it is larger than limit or cannot be read.
+func peekBody(r *http.Request, limit int64) []byte {
+	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
+	if err != nil || int64(len(b)) > limit {
+		return nil
+	}
+	return b
 }
 
 // toolsetList names the endpoints of cfg's toolsets, for a message: ""
@@ -248,7 +268,13 @@ func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *
 			return
 		}
 		rc := http.NewResponseController(w)
-		if r.Header.Get("Mcp-Method") == listenMethod {
+		if r.Method == http.MethodGet && r.Header.Get(sessionHeader) != "" {
+			// A session's stream of notifications and requests
+			// (http_sessions) lasts as long as its client keeps it,
+			// like a listen stream; a GET has no body to read.
+			_ = rc.SetWriteDeadline(time.Time{})
+			_ = rc.SetReadDeadline(time.Time{})
+		} else if r.Header.Get("Mcp-Method") == listenMethod {
 			// A listen stream lasts as long as its client keeps it: no
 			// deadline ends it, once its request is read (a read
 			// deadline passing then would cancel it). The connection

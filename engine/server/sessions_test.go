@@ -1,0 +1,193 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
+)
+
+// withSessions is src with a server block that turns http_sessions on
+// when kind is "sessions" (an HTTP server that keeps sessions), src as it
+// is otherwise.
+func withSessions(kind, src string) string {
+	if kind != "sessions" {
+		return src
+	}
+	return "server {\n  http_sessions = true\n}\n" + src
+}
+
+// connectSession connects a client of version to the HTTP front at url.
+func connectSession(t *testing.T, url, version string, opts *mcp.ClientOptions) (*mcp.ClientSession, error) {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err == nil {
+		t.Cleanup(func() { _ = cs.Close() })
+	}
+	return cs, err
+}
+
+// TestSubscriptionsOnHTTPSession: with http_sessions, a client of
+// 2025-11-25 over HTTP gets a session (Mcp-Session-Id), sees subscribe
+// declared, subscribes, and is told on its session's stream when a reload
+// changes the resource; without, subscribe is neither declared nor
+// answered.
+func TestSubscriptionsOnHTTPSession(t *testing.T) {
+	src := strings.Replace(subscribedSrc, "%s", "1", 1)
+	for _, kind := range []string{"sessions", "http"} {
+		t.Run(kind, func(t *testing.T) {
+			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions(kind, src), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			if diags.HasErrors() {
+				t.Fatal(enginetest.Describe(diags))
+			}
+			live := server.NewLive(cfg, nil, server.Options{Watch: true, HTTP: true})
+			t.Cleanup(func() { _ = live.Close() })
+			ts := httptest.NewServer(live.HTTPHandler())
+			t.Cleanup(ts.Close)
+			got := updates(make(chan string, 16))
+			cs, err := connectSession(t, ts.URL, "2025-11-25", got.options())
+			if err != nil {
+				t.Fatal(err)
+			}
+			caps := cs.InitializeResult().Capabilities
+			err = cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "x://news"})
+			if kind == "http" {
+				if caps.Resources != nil && caps.Resources.Subscribe || err == nil || !strings.Contains(err.Error(), "http_sessions") {
+					t.Fatalf("stateless: subscribe declared %+v, answered %v; want neither, and a refusal that names http_sessions", caps.Resources, err)
+				}
+				return
+			}
+			if cs.ID() == "" {
+				t.Error("the client has no session ID")
+			}
+			if caps.Resources == nil || !caps.Resources.Subscribe || err != nil {
+				t.Fatalf("subscribe declared %+v, answered %v", caps.Resources, err)
+			}
+			// The first read, that learns the contents, runs in the background.
+			time.Sleep(200 * time.Millisecond)
+			updated, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions(kind, strings.Replace(subscribedSrc, "%s", "2", 1)), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			if diags.HasErrors() {
+				t.Fatal(enginetest.Describe(diags))
+			}
+			live.Swap(updated)
+			if uri := got.next(10 * time.Second); uri != "x://news" {
+				t.Fatalf("after a reload that changed x://news: told of %q", uri)
+			}
+			if err := cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: "x://news"}); err != nil {
+				t.Errorf("unsubscribe: %v", err)
+			}
+		})
+	}
+}
+
+// TestHTTPSessionsBounded: a process keeps at most max_http_sessions
+// sessions: one initialize more is refused with 503 and a message that
+// names the attribute, and a client of 2026-07-28, which needs none, is
+// still served; once a client ends its session (DELETE), another one
+// opens. A session idle for http_session_idle_timeout is closed: its ID
+// is then unknown (404), and a new client gets the room it took.
+func TestHTTPSessionsBounded(t *testing.T) {
+	src := `
+server {
+  http_sessions             = true
+  max_http_sessions         = 2
+  http_session_idle_timeout = "1s"
+}
+tool "t" {
+  description = "A tool."
+  text        = "t"
+}
+`
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+
+	first, err := connectSession(t, ts.URL, "2025-11-25", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := connectSession(t, ts.URL, "2025-11-25", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := initializeHTTP(t, ts.URL); status != http.StatusServiceUnavailable || !strings.Contains(body, "max_http_sessions") {
+		t.Fatalf("a third session: %d %q, want 503 and a message that names max_http_sessions", status, body)
+	}
+	if cs, err := connectSession(t, ts.URL, "2026-07-28", nil); err != nil {
+		t.Errorf("a client of 2026-07-28: %v", err)
+	} else if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "t"}); err != nil {
+		t.Errorf("a client of 2026-07-28 calls: %v", err)
+	}
+	id := first.ID()
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	third, err := connectSession(t, ts.URL, "2025-11-25", nil)
+	if err != nil {
+		t.Fatalf("a session once another ended: %v", err)
+	}
+	if status := postInSession(t, ts.URL, id); status != http.StatusNotFound {
+		t.Errorf("a request in an ended session: %d, want 404", status)
+	}
+
+	// Idle sessions are closed (asking in one would keep it open): an
+	// initialize is refused while the two are open, and accepted once the
+	// idle timeout closed one, within a few timeouts on a busy machine too.
+	for i := 0; ; i++ {
+		if status, _ := initializeHTTP(t, ts.URL); status == http.StatusOK {
+			break
+		}
+		if i == 600 {
+			t.Fatal("no idle session was closed within a minute")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if postInSession(t, ts.URL, second.ID()) != http.StatusNotFound && postInSession(t, ts.URL, third.ID()) != http.StatusNotFound {
+		t.Error("a new session opened, yet both idle ones still answer")
+	}
+}
+
+// initializeHTTP posts the initialize of a client of 2025-11-25, and returns
+// the status and the body.
+func initializeHTTP(t *testing.T, url string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url+server.Path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// postInSession posts a ping in the session id, and returns the status.
+func postInSession(t *testing.T, url, id string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url+server.Path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
