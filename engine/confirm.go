@@ -273,6 +273,10 @@ func FormSchema(fields []schema.Arg, titles map[string]string) map[string]any {
 	var required []any
 	for _, f := range fields {
 		p := f.Type.JSONSchema()
+		if f.Schema != nil {
+			// A titled or multiple choice, as elicitation has them.
+			p = maps.Clone(f.Schema)
+		}
 		if titles[f.Name] != "" {
 			p["title"] = titles[f.Name]
 		}
@@ -282,7 +286,7 @@ func FormSchema(fields []schema.Arg, titles map[string]string) map[string]any {
 		if f.HasDefault {
 			p["default"] = f.Default
 		}
-		if len(f.Enum) > 0 {
+		if len(f.Enum) > 0 && f.Schema == nil {
 			p["enum"] = f.Enum
 		}
 		if f.MinLength != nil {

@@ -21,6 +21,69 @@ func TestConfirmBlockErrors(t *testing.T) {
 }`, "Field type not allowed in a form"},
 		{`tool "t" {
   description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "tags" {
+      type = list(number)
+      enum = [1, 2]
+    }
+  }
+}`, "Field type not allowed in a form"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "color" {
+      enum        = ["r", "g"]
+      enum_titles = ["Red"]
+    }
+  }
+}`, "enum_titles has 1 titles and the enum 2 values"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "color" {
+      enum_titles = ["Red"]
+    }
+  }
+}`, "Titles without an enum"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "n" {
+      type        = integer
+      enum        = [1, 2]
+      enum_titles = ["One", "Two"]
+    }
+  }
+}`, "Titles of a choice that is not of strings"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "colors" {
+      type           = list(string)
+      enum           = ["r", "g"]
+      enum_titles    = ["Red", "Green"]
+      enum_titles_as = "enum_names"
+    }
+  }
+}`, "enumNames in a multiple choice"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "colors" {
+      type    = list(string)
+      enum    = ["r", "g"]
+      default = ["b"]
+    }
+  }
+}`, "Default not among the choices"},
+		{`tool "t" {
+  description = "A tool."
   annotations {
     read_only_hint = true
   }

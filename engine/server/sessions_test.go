@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -190,4 +191,96 @@ func postInSession(t *testing.T, url, id string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// choicesTools asks with every kind of choice elicitation has (sep1330).
+const choicesTools = `
+server {
+  http_sessions = true
+}
+tool "notify" {
+  description = "Sends a notice, on the channels the person picks."
+  confirm {
+    message = "How?"
+    field "plain" {
+      enum = ["a", "b"]
+    }
+    field "titled" {
+      enum        = ["r", "g"]
+      enum_titles = ["Red", "Green"]
+    }
+    field "legacy" {
+      enum           = ["s", "l"]
+      enum_titles    = ["Small", "Large"]
+      enum_titles_as = "enum_names"
+    }
+    field "channels" {
+      type = set(string)
+      enum = ["email", "sms", "push"]
+    }
+    field "titled_channels" {
+      type        = list(string)
+      enum        = ["email", "sms"]
+      enum_titles = ["E-mail", "Text message"]
+      default     = ["email"]
+    }
+  }
+  text = expr("confirm.titled + ' ' + confirm.legacy + ' ' + join(confirm.channels, ',') + ' ' + join(confirm.titled_channels, ',')")
+}
+`
+
+// TestChoicesOnHTTPSession: a client of 2025-11-25 on an HTTP session is
+// asked with every choice of sep1330 as the spec has it (an enum; a oneOf
+// of const and title; enum and enumNames; an array of an enum; an array
+// of an anyOf of const and title), which the go-sdk client checks too; its
+// choices, several in a list, reach the programs; a choice outside the
+// enum is refused.
+func TestChoicesOnHTTPSession(t *testing.T) {
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), choicesTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+	ans := &answering{}
+	cs, err := connectSession(t, ts.URL, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func() (*mcp.CallToolResult, error) {
+		return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "notify"})
+	}
+	ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"plain": "a", "titled": "g", "legacy": "l", "channels": []any{"sms", "push"}}})
+	res, err := call()
+	if err != nil || res.IsError || text(res) != "g l sms,push email" {
+		t.Fatalf("accepted: %v %q, want the choices and the default of titled_channels", err, text(res))
+	}
+	if len(ans.asked) != 1 {
+		t.Fatalf("asked %d times, want once", len(ans.asked))
+	}
+	props := ans.asked[0].RequestedSchema.(map[string]any)["properties"].(map[string]any)
+	want := map[string]string{
+		"plain":           `{"enum":["a","b"],"type":"string"}`,
+		"titled":          `{"oneOf":[{"const":"r","title":"Red"},{"const":"g","title":"Green"}],"type":"string"}`,
+		"legacy":          `{"enum":["s","l"],"enumNames":["Small","Large"],"type":"string"}`,
+		"channels":        `{"items":{"enum":["email","sms","push"],"type":"string"},"type":"array","uniqueItems":true}`,
+		"titled_channels": `{"default":["email"],"items":{"anyOf":[{"const":"email","title":"E-mail"},{"const":"sms","title":"Text message"}]},"type":"array"}`,
+	}
+	for name, w := range want {
+		if got, _ := json.Marshal(props[name]); string(got) != w {
+			t.Errorf("%s: the form has %s, want %s", name, got, w)
+		}
+	}
+	for _, content := range []map[string]any{
+		{"plain": "a", "titled": "b", "legacy": "l", "channels": []any{"sms"}},
+		{"plain": "a", "titled": "g", "legacy": "l", "channels": []any{"fax"}},
+		{"plain": "a", "titled": "g", "legacy": "l", "channels": []any{"sms", "sms"}},
+	} {
+		ans.set(&mcp.ElicitResult{Action: "accept", Content: content})
+		if res, err := call(); err == nil && !res.IsError {
+			t.Errorf("an answer outside the choices was taken: %v → %q", content, text(res))
+		}
+	}
 }
