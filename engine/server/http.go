@@ -145,6 +145,9 @@ func (l *Live) HTTPHandler() http.Handler {
 		}
 		http.NotFound(w, r)
 	})
+	if sessions != nil {
+		return &sessionFront{Handler: mux, sessions: sessions}
+	}
 	return mux
 }
 

@@ -146,3 +146,20 @@ func peekInitialize(r *http.Request, limit int64) (version string, ok bool) {
 	}
 	return req.Params.ProtocolVersion, true
 }
+
+// closeAll ends every session kept: their streams end, and their clients
+// must initialize again (with another replica, or this one restarted).
+func (s *httpSessions) closeAll() {
+	for ss := range s.l.srv.Sessions() {
+		if ss.ID() != "" {
+			_ = ss.Close()
+		}
+	}
+}
+
+// sessionFront is the HTTP front of a server that keeps sessions: the
+// front, and the sessions [ServeHTTP] ends when it shuts down.
+type sessionFront struct {
+	http.Handler
+	sessions *httpSessions
+}

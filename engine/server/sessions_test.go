@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -282,5 +285,59 @@ func TestChoicesOnHTTPSession(t *testing.T) {
 		if res, err := call(); err == nil && !res.IsError {
 			t.Errorf("an answer outside the choices was taken: %v → %q", content, text(res))
 		}
+	}
+}
+
+// TestShutdownEndsSessions: a server that keeps sessions stops at once
+// when asked, though a client keeps its session's GET stream open: the
+// sessions end, the stream with them, and the shutdown does not wait
+// for it until its timeout (which would fail it).
+func TestShutdownEndsSessions(t *testing.T) {
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions("sessions", `
+tool "t" {
+  description = "A tool."
+  text        = "t"
+}
+`), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- server.ServeHTTP(ctx, ln, live.HTTPHandler(), server.DefaultLimits(cfg.Settings, 0), slog.New(slog.DiscardHandler))
+	}()
+	url := "http://" + ln.Addr().String()
+	if status, body := initializeHTTP(t, url); status != http.StatusOK {
+		t.Fatalf("initialize: %d %s", status, body)
+	}
+	stream, err := http.NewRequest(http.MethodGet, url+server.Path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	for ss := range live.Server().Sessions() {
+		id = cmp.Or(ss.ID(), id)
+	}
+	stream.Header.Set("Mcp-Session-Id", id)
+	stream.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(stream)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %v %v", err, resp)
+	}
+	defer resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("the shutdown: %v, want none", err)
+	}
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		t.Errorf("the stream did not end cleanly: %v", err)
 	}
 }
