@@ -58,10 +58,10 @@ var confirmSpec = &spec.Block{
 	Name:    "confirm",
 	In:      "tool",
 	Summary: "Asks the person behind the client for consent before the action runs (elicitation).",
-	Doc: "Over stdio the server sends elicitation/create; a client of 2026-07-28 gets an input_required result and calls again with the answer " +
+	Doc: "Over stdio, and on an HTTP session (http_sessions), the server sends elicitation/create; a client of 2026-07-28 gets an input_required result and calls again with the answer " +
 		"and a request state the server signed (see the server block's request_state_keys), which any replica resumes. " +
 		"A decline or a dismissal is a tool error that says so, and nothing runs. A client that cannot be asked (no elicitation capability, " +
-		"or a session of an earlier revision over stateless HTTP) is refused unless without_elicitation = \"run\". The audit log records the decision.",
+		"or a client of an earlier revision over HTTP without the server block's http_sessions) is refused unless without_elicitation = \"run\". The audit log records the decision.",
 	Example: `confirm {
   message = expr("'Delete every order of ' + caller.id + '?'")
   field "reason" {
@@ -226,7 +226,7 @@ func (l *loader) confirmField(ctx *engine.DecodeContext, b *hcl.Block) (schema.A
 }
 
 // choiceSchema sets the form property of a's choice when it is titled or
-// multiple (a.Schema, which validates the answers too): a oneOf of const
+// multiple (a.Form, and a.Schema, which validates the answers): a oneOf of const
 // and title, or enumNames, for a titled string; an array of the enum's
 // items, or of an anyOf of const and title, for a list(string).
 func (l *loader) choiceSchema(ctx *engine.DecodeContext, v *spec.Values, a *schema.Arg, multi bool) bool {
@@ -297,5 +297,6 @@ func (l *loader) choiceSchema(ctx *engine.DecodeContext, v *spec.Values, a *sche
 	if a.Schema != nil && a.Type.Unique {
 		a.Schema["uniqueItems"] = true
 	}
+	a.Form = a.Schema
 	return true
 }

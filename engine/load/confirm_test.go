@@ -142,6 +142,28 @@ func TestConfirmBlockErrors(t *testing.T) {
     ask  = "Which tags?"
   }
 }`, "Ask for an argument of this type"},
+		{`tool "t" {
+  description = "A tool."
+  arg "tags" {
+    schema = jsonencode({ type = "array", items = { type = "integer" } })
+    ask    = "Which tags?"
+  }
+}`, "Ask for an argument of this schema"},
+		{`tool "t" {
+  description = "A tool."
+  arg "size" {
+    enum        = ["s", "l"]
+    enum_titles = ["Small"]
+  }
+}`, "enum_titles has 1 titles and the enum 2 values"},
+		{`tool "t" {
+  description = "A tool."
+  arg "n" {
+    type        = integer
+    enum        = [1, 2]
+    enum_titles = ["One", "Two"]
+  }
+}`, "Titles of a choice that is not of strings"},
 	} {
 		_, diags := loadString(t, c.src, nil, nil)
 		if !diags.HasErrors() || !strings.Contains(describe(diags), c.want) {

@@ -341,3 +341,68 @@ tool "t" {
 		t.Errorf("the stream did not end cleanly: %v", err)
 	}
 }
+
+// askChoicesTools ask for a titled choice and for a multiple choice.
+const askChoicesTools = `
+server {
+  http_sessions = true
+}
+tool "order" {
+  description = "Orders a pizza."
+  arg "size" {
+    type        = string
+    enum        = ["s", "l"]
+    enum_titles = ["Small", "Large"]
+    ask         = "Which size?"
+  }
+  arg "toppings" {
+    schema = jsonencode({ type = "array", items = { anyOf = [{ const = "ham", title = "Ham" }, { const = "olive", title = "Olives" }] } })
+    ask    = "Which toppings?"
+  }
+  text = expr("args.size + ': ' + join(args.toppings, ',')")
+}
+`
+
+// TestAskChoicesOnHTTPSession: arguments asked for on an HTTP session
+// (2025-11-25) are asked as titled and multiple choices (sep1330): an
+// enum with enum_titles as a oneOf of const and title, a schema of an
+// array of an anyOf as it is; the answers are validated as arguments.
+func TestAskChoicesOnHTTPSession(t *testing.T) {
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), askChoicesTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+	ans := &answering{}
+	cs, err := connectSession(t, ts.URL, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func() (*mcp.CallToolResult, error) {
+		return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "order", Arguments: map[string]any{}})
+	}
+	ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"size": "l", "toppings": []any{"ham", "olive"}}})
+	res, err := call()
+	if err != nil || res.IsError || text(res) != "l: ham,olive" {
+		t.Fatalf("accepted: %v %q", err, text(res))
+	}
+	if len(ans.asked) != 1 {
+		t.Fatalf("asked %d times, want once", len(ans.asked))
+	}
+	props := ans.asked[0].RequestedSchema.(map[string]any)["properties"].(map[string]any)
+	for name, w := range map[string]string{
+		"size":     `{"oneOf":[{"const":"s","title":"Small"},{"const":"l","title":"Large"}],"type":"string"}`,
+		"toppings": `{"items":{"anyOf":[{"const":"ham","title":"Ham"},{"const":"olive","title":"Olives"}]},"type":"array"}`,
+	} {
+		if got, _ := json.Marshal(props[name]); string(got) != w {
+			t.Errorf("%s: the form has %s, want %s", name, got, w)
+		}
+	}
+	ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"size": "l", "toppings": []any{"pineapple"}}})
+	if res, err := call(); err == nil && !res.IsError {
+		t.Errorf("a topping outside the choices was taken: %q", text(res))
+	}
+}
