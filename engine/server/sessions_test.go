@@ -406,3 +406,39 @@ func TestAskChoicesOnHTTPSession(t *testing.T) {
 		t.Errorf("a topping outside the choices was taken: %q", text(res))
 	}
 }
+
+// TestHTTPSessionOfItsCaller: behind the auth block, a session belongs to
+// the caller who opened it: another caller's token with its ID is
+// refused (403), its own goes on.
+func TestHTTPSessionOfItsCaller(t *testing.T) {
+	cfg := frontConfig(t, nil, nil, tokens{
+		"ada-token":  {UserID: "static:ada", Expiration: time.Now().Add(time.Hour)},
+		"alan-token": {UserID: "static:alan", Expiration: time.Now().Add(time.Hour)},
+	})
+	cfg.Settings.HTTPSessions = true
+	ts := serveFront(t, cfg)
+	tr := &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path, HTTPClient: &http.Client{Transport: bearer{"ada-token"}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	if cs.ID() == "" {
+		t.Fatal("no session")
+	}
+	for token, want := range map[string]int{"alan-token": http.StatusForbidden, "ada-token": http.StatusOK} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+server.Path, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("%s in ada's session: %d, want %d", token, resp.StatusCode, want)
+		}
+	}
+}
