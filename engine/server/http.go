@@ -102,7 +102,7 @@ func (l *Live) HTTPHandler() http.Handler {
 		})
 	}
 	plainJSON, stream := sdkHandler(true), sdkHandler(false)
-	serveMCP := l.mcpFront(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	serveMCP := l.mcpFront(sessions != nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > maxBody {
 			closeAfterRefusal(w)
 			plain(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body announces %d bytes; this server takes at most %d (the server block's max_argument_bytes, plus 64 KiB for the JSON-RPC envelope).\n", r.ContentLength, maxBody))
@@ -251,8 +251,9 @@ func toolsetList(cfg *engine.Config) string {
 
 // mcpFront serves the MCP endpoint: at Path, or with toolset not "" at
 // that toolset's. What the client sent in the internal headers is
-// replaced by what the front knows.
-func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *http.Request, toolset string) {
+// replaced by what the front knows. keepsSessions is true when the
+// server keeps HTTP sessions (http_sessions).
+func (l *Live) mcpFront(keepsSessions bool, mcpHandler http.Handler) func(w http.ResponseWriter, r *http.Request, toolset string) {
 	return func(w http.ResponseWriter, r *http.Request, toolset string) {
 		r.Header.Del(remoteHeader)
 		r.Header.Set(remoteHeader, r.RemoteAddr)
@@ -271,12 +272,18 @@ func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *
 			return
 		}
 		rc := http.NewResponseController(w)
-		if r.Method == http.MethodGet && r.Header.Get(sessionHeader) != "" {
-			// A session's stream of notifications and requests
-			// (http_sessions) lasts as long as its client keeps it,
-			// like a listen stream; a GET has no body to read.
+		if keepsSessions && r.Header.Get(sessionHeader) != "" {
+			// A session's GET stream lasts as long as its client keeps
+			// it, like a listen stream; a POST in a session may wait
+			// for the person's answer (elicitation) or the client's
+			// model (sampling), sent on its stream, for as long as they
+			// take. The connection cap bounds how many are open.
 			_ = rc.SetWriteDeadline(time.Time{})
-			_ = rc.SetReadDeadline(time.Time{})
+			if r.Method == http.MethodGet {
+				_ = rc.SetReadDeadline(time.Time{})
+			} else {
+				r.Body = &onEOF{ReadCloser: r.Body, f: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+			}
 		} else if r.Header.Get("Mcp-Method") == listenMethod {
 			// A listen stream lasts as long as its client keeps it: no
 			// deadline ends it, once its request is read (a read

@@ -442,3 +442,40 @@ func TestHTTPSessionOfItsCaller(t *testing.T) {
 		}
 	}
 }
+
+// slowAnswer is an elicitation handler that answers yes after wait: a
+// person who reads the question first.
+func slowAnswer(wait time.Duration) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	return func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		time.Sleep(wait)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+	}
+}
+
+// TestHTTPSessionWaitsForThePerson: a call on an HTTP session that asks
+// the person waits for the answer however long past the read timeout it
+// comes (as a listen stream does): the read deadline of its request, once
+// read, does not cancel it.
+func TestHTTPSessionWaitsForThePerson(t *testing.T) {
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions("sessions", `
+tool "drop" {
+  description = "Drops a table."
+  confirm {
+    message = "Drop it?"
+  }
+  text = "dropped"
+}
+`), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	addr := serveLimited(t, cfg, quickLimits())
+	cs, err := connectSession(t, "http://"+addr, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: slowAnswer(4 * quickLimits().ReadTimeout)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "drop"})
+	if err != nil || res.IsError || text(res) != "dropped" {
+		t.Fatalf("a slow answer: %v %q", err, text(res))
+	}
+}
