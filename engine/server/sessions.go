@@ -42,6 +42,10 @@ func (l *Live) newHTTPSessions(settings engine.Settings, maxBody int64) *httpSes
 			Logger:              sdkLogger(l.logger),
 			MaxRequestBodyBytes: maxBody,
 			SessionTimeout:      settings.HTTPSessionIdleTimeout,
+			// A client whose stream broke resumes it with Last-Event-ID
+			// (2025-11-25), from the latest events of every session, at
+			// most the store's 10 MiB in all.
+			EventStore: mcp.NewMemoryEventStore(nil),
 		}),
 		max:   settings.MaxHTTPSessions,
 		limit: maxBody,

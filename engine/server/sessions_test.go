@@ -479,3 +479,52 @@ tool "drop" {
 		t.Fatalf("a slow answer: %v %q", err, text(res))
 	}
 }
+
+// TestHTTPSessionStreamResumes: a session's POST stream (2025-11-25)
+// begins with a priming event with an ID, and a client whose stream broke
+// gets what followed it again with a GET that names it in Last-Event-ID.
+func TestHTTPSessionStreamResumes(t *testing.T) {
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions("sessions", `
+tool "t" {
+  description = "A tool."
+  text        = "t"
+}
+`), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+	cs, err := connectSession(t, ts.URL, "2025-11-25", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(method, body, lastEventID string) string {
+		req, _ := http.NewRequest(method, ts.URL+server.Path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		if lastEventID != "" {
+			req.Header.Set("Last-Event-ID", lastEventID)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	stream := send(http.MethodPost, `{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"t"}}`, "")
+	first, _, _ := strings.Cut(stream, "\n\n")
+	id, found := strings.CutPrefix(strings.Split(first, "\n")[1], "id: ")
+	if !strings.HasPrefix(first, "event: prime\n") || !found || !strings.Contains(stream, `"id":41`) {
+		t.Fatalf("the POST stream: %q, want a priming event with an ID, then the result", stream)
+	}
+	if again := send(http.MethodGet, "", id); !strings.Contains(again, `"id":41`) || !strings.Contains(again, `"text":"t"`) {
+		t.Errorf("resumed after %s: %q, want the result again", id, again)
+	}
+}
