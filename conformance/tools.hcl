@@ -9,6 +9,9 @@ server {
   # Log messages for clients before 2026-07-28 that set no level: over
   # stateless HTTP their logging/setLevel does not outlast its request.
   log_level = "info"
+  # Sessions for clients before 2026-07-28 that initialize one, so that
+  # they can be asked (elicitation, sampling) and told of resource updates.
+  http_sessions = true
 }
 
 locals {
@@ -500,4 +503,35 @@ tool "test_tool_with_task" {
   task {
     support = "required"
   }
+}
+tool "test_elicitation_sep1330_enums" {
+  description = "Asks with a form of every kind of choice: untitled, titled, titled the deprecated way, and multiple choices untitled and titled."
+  confirm {
+    message = "Please choose your options"
+    field "untitledSingle" {
+      type = string
+      enum = ["option1", "option2", "option3"]
+    }
+    field "titledSingle" {
+      type        = string
+      enum        = ["value1", "value2", "value3"]
+      enum_titles = ["First Option", "Second Option", "Third Option"]
+    }
+    field "legacyEnum" {
+      type           = string
+      enum           = ["opt1", "opt2", "opt3"]
+      enum_titles    = ["Option One", "Option Two", "Option Three"]
+      enum_titles_as = "enum_names"
+    }
+    field "untitledMulti" {
+      type = list(string)
+      enum = ["option1", "option2", "option3"]
+    }
+    field "titledMulti" {
+      type        = list(string)
+      enum        = ["value1", "value2", "value3"]
+      enum_titles = ["First Choice", "Second Choice", "Third Choice"]
+    }
+  }
+  text = expr("'Elicitation completed: action=accept, content=' + toJSON(confirm)")
 }

@@ -265,14 +265,19 @@ func (t *Tool) formDefaults() map[string]any {
 func (t *Tool) Confirms() bool { return t.spec.Confirm != nil }
 
 // FormSchema is the requestedSchema of elicitation for fields: an object
-// of primitive properties (string, number, integer, boolean, an enum),
-// each with only the keys elicitation allows, and the fields without
-// default and not optional required.
+// of primitive properties (string, number, integer, boolean, an enum; a
+// field's Form when it has one: a titled or multiple choice), each with
+// only the keys elicitation allows, and the fields without default and
+// not optional required.
 func FormSchema(fields []schema.Arg, titles map[string]string) map[string]any {
 	props := make(map[string]any, len(fields))
 	var required []any
 	for _, f := range fields {
 		p := f.Type.JSONSchema()
+		if f.Form != nil {
+			// A titled or multiple choice, as elicitation has them.
+			p = maps.Clone(f.Form)
+		}
 		if titles[f.Name] != "" {
 			p["title"] = titles[f.Name]
 		}
@@ -282,7 +287,7 @@ func FormSchema(fields []schema.Arg, titles map[string]string) map[string]any {
 		if f.HasDefault {
 			p["default"] = f.Default
 		}
-		if len(f.Enum) > 0 {
+		if len(f.Enum) > 0 && f.Form == nil {
 			p["enum"] = f.Enum
 		}
 		if f.MinLength != nil {

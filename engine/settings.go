@@ -57,6 +57,18 @@ type Settings struct {
 	// TasksPerCaller caps the tasks one caller has at once; 0:
 	// DefaultTasksPerCaller.
 	TasksPerCaller int
+	// HTTPSessions keeps a session over streamable HTTP for each client of
+	// a revision before 2026-07-28 that initializes one, so that it can be
+	// sent requests (elicitation, sampling, roots) and resource updates;
+	// false: HTTP is stateless for every client. It is read when the
+	// server starts.
+	HTTPSessions bool
+	// MaxHTTPSessions caps the sessions one process keeps at once (with
+	// HTTPSessions); an initialize beyond it is refused.
+	MaxHTTPSessions int
+	// HTTPSessionIdleTimeout closes a session that received no request
+	// for that long (with HTTPSessions).
+	HTTPSessionIdleTimeout time.Duration
 }
 
 // The values of output_schemas: what a tool's outputSchema carries in
@@ -88,5 +100,8 @@ func DefaultSettings() Settings {
 		MaxConnections:    1024,
 		OutputSchemas:     OutputSchemasFull,
 		ProgressHeartbeat: 5 * time.Second,
+
+		MaxHTTPSessions:        1000,
+		HTTPSessionIdleTimeout: 10 * time.Minute,
 	}
 }

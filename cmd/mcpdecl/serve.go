@@ -154,6 +154,9 @@ configuration they started with.`,
 				return fmt.Errorf("cannot listen on %s: %w", addr, err)
 			}
 			logger.Info("serving streamable HTTP", served(cfg, "url", "http://"+ln.Addr().String()+server.Path, "watch", watch)...)
+			if st := cfg.Settings; st.HTTPSessions {
+				logger.Info("keeping HTTP sessions for clients before 2026-07-28, in this process alone: a load balancer must route each Mcp-Session-Id to it", "max_http_sessions", st.MaxHTTPSessions, "http_session_idle_timeout", st.HTTPSessionIdleTimeout)
+			}
 			for _, ts := range cfg.Toolsets {
 				logger.Info("serving a toolset", "toolset", ts.Name, "url", "http://"+ln.Addr().String()+server.Path+"/"+ts.Name, "tools", len(ts.Tools))
 			}

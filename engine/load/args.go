@@ -49,7 +49,8 @@ var argSpec = &spec.Block{
 		spec.Int("min_items", "is the fewest items of a list").AtLeast(0).Shown(),
 		spec.Int("max_items", "is the most items of a list").AtLeast(0).Shown(),
 		spec.Any("schema", `is the escape hatch: this argument's JSON Schema, as jsonencode({…}) or file("x.json")`).Unevaluated(),
-		spec.String("ask", `is the question put to the person when a call lacks this required argument, such as "Which city?": the client shows a form for it (elicitation), and the answer is validated like any argument`).Unevaluated().Shown(),
+		spec.List("enum_titles", spec.KindString, "label the enum's values, one each in the enum's order, in the form that asks for the argument (ask): a titled choice, a oneOf of const and title; for a string argument").Shown(),
+		spec.String("ask", `is the question put to the person when a call lacks this required argument, such as "Which city?": the client shows a form for it (elicitation), and the answer is validated like any argument; a string, a number, an integer or a bool, or a choice (an enum, titled with enum_titles; or, as the schema, a multiple choice)`).Unevaluated().Shown(),
 		spec.Bool("within_roots", "makes a call refused unless the argument, an absolute path or a file:// URI, lies within the client's roots (the folders it shares, asked with roots/list): "+
 			"without .., and once the symbolic links of the part that exists are resolved; for a tool's string argument").WithDefault(false),
 		spec.String("header", `is the HTTP header that mirrors the argument in calls over streamable HTTP (header = "Region": Mcp-Param-Region, SEP-2243), so that gateways can route on it; for a string, integer or bool argument that is not sensitive`),
@@ -190,8 +191,26 @@ func (l *loader) arg(ctx *engine.DecodeContext, b *hcl.Block) (schema.Arg, *hcl.
 			l.error(at.Expr.Range(), "Both default and optional", "An argument with a default is already optional; remove optional.")
 		}
 	}
+	if at := v.Attr("enum_titles"); at != nil {
+		titles := v.Strings("enum_titles")
+		switch {
+		case len(a.Enum) == 0 || a.Type == nil || a.Type.Kind != schema.String || a.Schema != nil:
+			l.error(at.Expr.Range(), "Titles of a choice that is not of strings", "enum_titles label the values of a string argument's enum: give the argument type = string and an enum, or remove enum_titles.")
+		case len(titles) != len(a.Enum):
+			l.error(at.Expr.Range(), "Titles do not match the enum", "enum_titles has %d titles and the enum %d values: give one title per value, in the enum's order.", len(titles), len(a.Enum))
+		default:
+			alts := make([]any, len(titles))
+			for i, title := range titles {
+				alts[i] = map[string]any{"const": a.Enum[i], "title": title}
+			}
+			a.Form = map[string]any{"type": "string", "oneOf": alts}
+		}
+	}
 	if at := v.Attr("ask"); at != nil {
 		a.Ask = l.askable(ctx, a, at)
+		if a.Ask != "" && a.Schema != nil {
+			a.Form = a.Schema // a choice, which askable checked
+		}
 	}
 	if v.Bool("within_roots") {
 		if a.Schema != nil || a.Type == nil || a.Type.Kind != schema.String {
@@ -221,8 +240,10 @@ func (l *loader) askable(ctx *engine.DecodeContext, a schema.Arg, at *hcl.Attrib
 	switch {
 	case strings.TrimSpace(q) == "":
 		l.error(at.Expr.Range(), "Invalid ask", "ask is the question put to the person when a call lacks the argument, such as \"Which city?\".")
-	case a.Schema != nil || a.Type == nil || (a.Type.Kind != schema.String && a.Type.Kind != schema.Number && a.Type.Kind != schema.Integer && a.Type.Kind != schema.Bool):
-		l.error(at.NameRange, "Ask for an argument of this type", "A form asks for a string, a number, an integer or a bool; this argument is none of them.")
+	case a.Schema != nil && !formChoice(a.Schema):
+		l.error(at.NameRange, "Ask for an argument of this schema", "A form asks for a string, a number, an integer or a bool, or, with a schema, a choice as elicitation has them: {type = \"string\", enum = […]} or {type = \"string\", oneOf = [{const = …, title = …}, …]}, or a multiple choice {type = \"array\", items = {type = \"string\", enum = […]}} or {type = \"array\", items = {anyOf = [{const = …, title = …}, …]}}; this schema is none of them.")
+	case a.Schema == nil && (a.Type == nil || (a.Type.Kind != schema.String && a.Type.Kind != schema.Number && a.Type.Kind != schema.Integer && a.Type.Kind != schema.Bool)):
+		l.error(at.NameRange, "Ask for an argument of this type", "A form asks for a string, a number, an integer or a bool, or a choice given as the argument's schema; this argument is none of them.")
 	case a.Sensitive:
 		l.error(at.NameRange, "Ask for a sensitive argument", "A form must not ask for secrets (the client shows and may keep the answers): remove ask, or sensitive.")
 	case a.HasDefault || a.Optional:
@@ -350,4 +371,40 @@ func (l *loader) plain(ctx *engine.DecodeContext, at *hcl.Attribute) any {
 		return nil
 	}
 	return g
+}
+
+// formChoice reports whether s, an argument's schema, is a choice that an
+// elicitation form holds (sep1330): a string of an enum or of a oneOf of
+// const and title, or an array whose items are those of an enum or of an
+// anyOf of const and title, every value a string.
+func formChoice(s map[string]any) bool {
+	strs := func(v any) bool {
+		list, ok := v.([]any)
+		for _, x := range list {
+			if _, isString := x.(string); !isString {
+				return false
+			}
+		}
+		return ok && len(list) > 0
+	}
+	titled := func(v any) bool {
+		list, ok := v.([]any)
+		for _, x := range list {
+			alt, _ := x.(map[string]any)
+			_, okConst := alt["const"].(string)
+			_, okTitle := alt["title"].(string)
+			if !okConst || !okTitle {
+				return false
+			}
+		}
+		return ok && len(list) > 0
+	}
+	switch s["type"] {
+	case "string":
+		return strs(s["enum"]) || titled(s["oneOf"])
+	case "array":
+		items, _ := s["items"].(map[string]any)
+		return items != nil && (items["type"] == "string" && strs(items["enum"]) || titled(items["anyOf"]))
+	}
+	return false
 }

@@ -21,6 +21,69 @@ func TestConfirmBlockErrors(t *testing.T) {
 }`, "Field type not allowed in a form"},
 		{`tool "t" {
   description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "tags" {
+      type = list(number)
+      enum = [1, 2]
+    }
+  }
+}`, "Field type not allowed in a form"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "color" {
+      enum        = ["r", "g"]
+      enum_titles = ["Red"]
+    }
+  }
+}`, "enum_titles has 1 titles and the enum 2 values"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "color" {
+      enum_titles = ["Red"]
+    }
+  }
+}`, "Titles without an enum"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "n" {
+      type        = integer
+      enum        = [1, 2]
+      enum_titles = ["One", "Two"]
+    }
+  }
+}`, "Titles of a choice that is not of strings"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "colors" {
+      type           = list(string)
+      enum           = ["r", "g"]
+      enum_titles    = ["Red", "Green"]
+      enum_titles_as = "enum_names"
+    }
+  }
+}`, "enumNames in a multiple choice"},
+		{`tool "t" {
+  description = "A tool."
+  confirm {
+    message = "Sure?"
+    field "colors" {
+      type    = list(string)
+      enum    = ["r", "g"]
+      default = ["b"]
+    }
+  }
+}`, "Default not among the choices"},
+		{`tool "t" {
+  description = "A tool."
   annotations {
     read_only_hint = true
   }
@@ -79,6 +142,28 @@ func TestConfirmBlockErrors(t *testing.T) {
     ask  = "Which tags?"
   }
 }`, "Ask for an argument of this type"},
+		{`tool "t" {
+  description = "A tool."
+  arg "tags" {
+    schema = jsonencode({ type = "array", items = { type = "integer" } })
+    ask    = "Which tags?"
+  }
+}`, "Ask for an argument of this schema"},
+		{`tool "t" {
+  description = "A tool."
+  arg "size" {
+    enum        = ["s", "l"]
+    enum_titles = ["Small"]
+  }
+}`, "enum_titles has 1 titles and the enum 2 values"},
+		{`tool "t" {
+  description = "A tool."
+  arg "n" {
+    type        = integer
+    enum        = [1, 2]
+    enum_titles = ["One", "Two"]
+  }
+}`, "Titles of a choice that is not of strings"},
 	} {
 		_, diags := loadString(t, c.src, nil, nil)
 		if !diags.HasErrors() || !strings.Contains(describe(diags), c.want) {

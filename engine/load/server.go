@@ -3,6 +3,7 @@ package load
 import (
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
@@ -34,6 +35,9 @@ var serverSpec = &spec.Block{
 		spec.Bool("coerce_arguments", "takes a string that is exactly a JSON number or true/false for one where an argument wants a number, an integer or a boolean; false: arguments must have their schema's JSON types exactly").WithDefault(true),
 		spec.Duration("progress_heartbeat", "is how often a call whose client asked for progress, and whose action reports none of its own (a slow upstream), is sent a progress notification that says it still runs").WithDefault(engine.DefaultSettings().ProgressHeartbeat),
 		spec.List("request_state_keys", spec.KindString, "sign the request states of confirmations, so that any replica holding them resumes a call: the first signs, each verifies (list the new key first and keep the old one while replicas change); at least 32 characters each, from a sensitive variable").MaySecret().DefaultIs("a random key of this process"),
+		spec.Bool("http_sessions", "keeps a session over HTTP (serve --http) for each client of a revision before 2026-07-28 that initializes one, so that it can be asked (confirm, ask, sample, roots) and told of resource updates; sessions live in the memory of one process, so a load balancer in front of replicas must send each Mcp-Session-Id to the replica that created it; false: HTTP is stateless for every client; read at start").WithDefault(false),
+		spec.Int("max_http_sessions", "bounds the HTTP sessions one process keeps at once (with http_sessions); an initialize beyond them is refused with 503; read at start").Range(1, 1<<20).WithDefault(int64(engine.DefaultSettings().MaxHTTPSessions)),
+		spec.Duration("http_session_idle_timeout", "closes an HTTP session that received no request for that long (with http_sessions); its client then initializes a new one; read at start").Range(int64(time.Second), int64(24*time.Hour)).WithDefault(engine.DefaultSettings().HTTPSessionIdleTimeout),
 		spec.Enum("output_schemas", outputSchemasDoc, spec.Choices(engine.OutputSchemaModes...)...).WithDefault(engine.OutputSchemasFull),
 	},
 }
@@ -69,6 +73,9 @@ func (l *loader) server() engine.ServerInfo {
 	}
 	s.LogLevel = v.String("log_level")
 	s.ProgressHeartbeat = v.Duration("progress_heartbeat")
+	s.HTTPSessions = v.Bool("http_sessions")
+	s.MaxHTTPSessions = int(v.Int("max_http_sessions"))
+	s.HTTPSessionIdleTimeout = v.Duration("http_session_idle_timeout")
 	for i, k := range v.Strings("request_state_keys") {
 		if len(k) < 32 {
 			l.error(v.Ranges("request_state_keys")[i], "Short request state key", "A key that signs request states needs at least 32 characters (this one has %d): make one with openssl rand -base64 32, and give it from a sensitive variable.", len(k))

@@ -100,6 +100,12 @@ type Arg struct {
 	// above, except that Description and Default are added when it has
 	// none of its own.
 	Schema map[string]any
+	// Form, when not nil, is the property of an elicitation form that
+	// asks for the argument, used instead of the one built from the
+	// fields above: a titled choice (a oneOf of const and title, or
+	// enumNames) or a multiple choice (an array of an enum, or of an anyOf
+	// of const and title). It is not part of the schema.
+	Form map[string]any
 	// Ask, when not empty, is the question put to the person behind the
 	// client when a call lacks the argument (elicitation); it is not part
 	// of the schema.

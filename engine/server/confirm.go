@@ -14,16 +14,16 @@ import (
 // input_required result, over any transport; one of an earlier revision
 // with elicitation/create on its session (the SDK turns the input request
 // into that, and calls the handler again with the answer), which stateless
-// HTTP does not keep.
-func askingOf(req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
+// HTTP (stateless true) does not keep.
+func askingOf(req *mcp.CallToolRequest, stateless bool) *engine.Asking {
 	a := &engine.Asking{}
 	caps := req.ClientCapabilities()
 	version := req.ProtocolVersion()
 	switch {
-	case overHTTP && version < listenVersion:
+	case stateless && version < listenVersion:
 		// Its capabilities are those of an initialize this server did not
 		// keep either.
-		a.Why = "a client of revision " + version + " is asked on a session, which this stateless HTTP server does not keep (it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
+		a.Why = "a client of revision " + version + " is asked on a session, which this HTTP server does not keep (its server block keeps them with http_sessions = true; it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
 	case caps == nil || caps.Elicitation == nil:
 		a.Why = "the client did not declare the elicitation capability"
 		a.Undeclared = version >= listenVersion
@@ -33,8 +33,8 @@ func askingOf(req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
 		a.Able = true
 	}
 	switch {
-	case overHTTP && version < listenVersion:
-		a.SamplingWhy = "a client of revision " + version + " is asked on a session, which this stateless HTTP server does not keep (it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
+	case stateless && version < listenVersion:
+		a.SamplingWhy = "a client of revision " + version + " is asked on a session, which this HTTP server does not keep (its server block keeps them with http_sessions = true; it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
 	case caps == nil || caps.Sampling == nil:
 		a.SamplingWhy = "the client did not declare the sampling capability"
 		a.SamplingUndeclared = version >= listenVersion
@@ -42,8 +42,8 @@ func askingOf(req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
 		a.Sampling = true
 	}
 	switch {
-	case overHTTP && version < listenVersion:
-		a.RootsWhy = "a client of revision " + version + " is asked on a session, which this stateless HTTP server does not keep (it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
+	case stateless && version < listenVersion:
+		a.RootsWhy = "a client of revision " + version + " is asked on a session, which this HTTP server does not keep (its server block keeps them with http_sessions = true; it is asked over stdio, and a client of " + listenVersion + " over HTTP as well)"
 	case caps == nil || caps.RootsV2 == nil:
 		a.RootsWhy = "the client did not declare the roots capability"
 		a.RootsUndeclared = version >= listenVersion

@@ -100,18 +100,20 @@ func (a *answering) set(r *mcp.ElicitResult) {
 // programs read the answers; a decline or a dismissal is a tool error that
 // says so, and an answer outside the form is refused: neither runs
 // anything. Over stdio on 2025-11-25 (elicitation/create on the session)
-// and 2026-07-28, and over stateless HTTP on 2026-07-28 (input_required
-// and a signed request state, which the go-sdk client answers itself).
+// and 2026-07-28, over stateless HTTP on 2026-07-28 (input_required
+// and a signed request state, which the go-sdk client answers itself), and
+// with http_sessions over an HTTP session on 2025-11-25 (elicitation/create
+// on its stream) while 2026-07-28 goes on as without.
 func TestConfirm(t *testing.T) {
-	for _, transport := range []string{"stdio 2025-11-25", "stdio 2026-07-28", "http 2026-07-28"} {
+	for _, transport := range []string{"stdio 2025-11-25", "stdio 2026-07-28", "http 2026-07-28", "sessions 2025-11-25", "sessions 2026-07-28"} {
 		t.Run(transport, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "deleted")
-			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			kind, version, _ := strings.Cut(transport, " ")
+			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), withSessions(kind, fmt.Sprintf(confirmTools, log)), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
 			if diags.HasErrors() {
 				t.Fatal(enginetest.Describe(diags))
 			}
-			kind, version, _ := strings.Cut(transport, " ")
-			live := server.NewLive(cfg, nil, server.Options{HTTP: kind == "http"})
+			live := server.NewLive(cfg, nil, server.Options{HTTP: kind != "stdio"})
 			t.Cleanup(func() { _ = live.Close() })
 			ans := &answering{}
 			opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
@@ -204,7 +206,7 @@ func TestConfirmWithoutElicitation(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { _ = cs.Close() })
-				why = "stateless HTTP server does not keep"
+				why = "which this HTTP server does not keep (its server block keeps them with http_sessions = true"
 			} else {
 				live := server.NewLive(cfg, nil, server.Options{})
 				t.Cleanup(func() { _ = live.Close() })

@@ -70,7 +70,9 @@ const (
 const listenMethod = "subscriptions/listen"
 
 // HTTPHandler returns the HTTP front of the server: streamable HTTP at
-// [Path] in stateless mode with plain JSON answers, behind the auth block's
+// [Path] in stateless mode with plain JSON answers (and, with the server
+// block's http_sessions, sessions for the clients of earlier revisions
+// that initialize one: see httpSessions), behind the auth block's
 // token check when there is one; the auth block's metadata document; and
 // the unauthenticated health endpoints [HealthPath] (the process is alive)
 // and [ReadyPath] (the configuration is loaded and what it connects to
@@ -83,8 +85,13 @@ const listenMethod = "subscriptions/listen"
 // connections.
 func (l *Live) HTTPHandler() http.Handler {
 	l.mu.Lock()
-	maxBody := MaxRequestBody(l.current.cfg.Settings)
+	settings := l.current.cfg.Settings
 	l.mu.Unlock()
+	maxBody := MaxRequestBody(settings)
+	var sessions *httpSessions
+	if settings.HTTPSessions {
+		sessions = l.newHTTPSessions(settings, maxBody)
+	}
 	sdkHandler := func(jsonResponse bool) http.Handler {
 		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return l.srv }, &mcp.StreamableHTTPOptions{
 			Stateless:                    true,
@@ -95,10 +102,13 @@ func (l *Live) HTTPHandler() http.Handler {
 		})
 	}
 	plainJSON, stream := sdkHandler(true), sdkHandler(false)
-	serveMCP := l.mcpFront(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	serveMCP := l.mcpFront(sessions != nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > maxBody {
 			closeAfterRefusal(w)
 			plain(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body announces %d bytes; this server takes at most %d (the server block's max_argument_bytes, plus 64 KiB for the JSON-RPC envelope).\n", r.ContentLength, maxBody))
+			return
+		}
+		if sessions != nil && sessions.serves(w, r) {
 			return
 		}
 		if l.streams(r) {
@@ -135,6 +145,9 @@ func (l *Live) HTTPHandler() http.Handler {
 		}
 		http.NotFound(w, r)
 	})
+	if sessions != nil {
+		return &sessionFront{Handler: mux, sessions: sessions}
+	}
 	return mux
 }
 
@@ -190,12 +203,8 @@ func (l *Live) streams(r *http.Request) bool {
 // discovery's call_tool calls). A body larger than limit, or not one
 // request, gives nothing (the SDK then answers it as it would).
 func peekCall(r *http.Request, limit int64) (method, name, called string) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
-	if err != nil || int64(len(b)) > limit {
+	b := peekBody(r, limit)
+	if b == nil {
 		return "", "", ""
 	}
 	var req struct {
@@ -213,6 +222,20 @@ func peekCall(r *http.Request, limit int64) (method, name, called string) {
 	return req.Method, req.Params.Name, req.Params.Arguments.Name
 }
 
+// peekBody reads r's body, which it puts back for the SDK to read: nil
+// when it is larger than limit or cannot be read.
+func peekBody(r *http.Request, limit int64) []byte {
+	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
+	if err != nil || int64(len(b)) > limit {
+		return nil
+	}
+	return b
+}
+
 // toolsetList names the endpoints of cfg's toolsets, for a message: ""
 // when it has none.
 func toolsetList(cfg *engine.Config) string {
@@ -228,8 +251,9 @@ func toolsetList(cfg *engine.Config) string {
 
 // mcpFront serves the MCP endpoint: at Path, or with toolset not "" at
 // that toolset's. What the client sent in the internal headers is
-// replaced by what the front knows.
-func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *http.Request, toolset string) {
+// replaced by what the front knows. keepsSessions is true when the
+// server keeps HTTP sessions (http_sessions).
+func (l *Live) mcpFront(keepsSessions bool, mcpHandler http.Handler) func(w http.ResponseWriter, r *http.Request, toolset string) {
 	return func(w http.ResponseWriter, r *http.Request, toolset string) {
 		r.Header.Del(remoteHeader)
 		r.Header.Set(remoteHeader, r.RemoteAddr)
@@ -248,7 +272,19 @@ func (l *Live) mcpFront(mcpHandler http.Handler) func(w http.ResponseWriter, r *
 			return
 		}
 		rc := http.NewResponseController(w)
-		if r.Header.Get("Mcp-Method") == listenMethod {
+		if keepsSessions && r.Header.Get(sessionHeader) != "" {
+			// A session's GET stream lasts as long as its client keeps
+			// it, like a listen stream; a POST in a session may wait
+			// for the person's answer (elicitation) or the client's
+			// model (sampling), sent on its stream, for as long as they
+			// take. The connection cap bounds how many are open.
+			_ = rc.SetWriteDeadline(time.Time{})
+			if r.Method == http.MethodGet {
+				_ = rc.SetReadDeadline(time.Time{})
+			} else {
+				r.Body = &onEOF{ReadCloser: r.Body, f: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+			}
+		} else if r.Header.Get("Mcp-Method") == listenMethod {
 			// A listen stream lasts as long as its client keeps it: no
 			// deadline ends it, once its request is read (a read
 			// deadline passing then would cancel it). The connection

@@ -132,12 +132,25 @@ type Options struct {
 }
 
 // delivers reports whether notifications (list changes, resource updates)
-// reach a client that negotiated the protocol version: over stdio on its
-// session; over stateless streamable HTTP only on a 2026-07-28
-// subscriptions/listen stream (an earlier client would need a session's
-// GET stream, which a stateless server does not keep: GET on the endpoint
-// is 405).
-func (o Options) delivers(version string) bool { return !o.HTTP || version >= listenVersion }
+// reach a client that negotiated the protocol version on session: over
+// stdio and on an HTTP session (http_sessions) on that session; over
+// stateless streamable HTTP only on a 2026-07-28 subscriptions/listen
+// stream (an earlier client would need a session's GET stream, which a
+// stateless server does not keep: GET on the endpoint is 405).
+func (o Options) delivers(session mcp.Session, version string) bool {
+	return !o.stateless(session) || version >= listenVersion
+}
+
+// stateless reports whether session is one of stateless HTTP, made for
+// one request: over HTTP, one without an ID (an HTTP session that
+// http_sessions keeps has one, a stdio session is not over HTTP).
+func (o Options) stateless(session mcp.Session) bool {
+	if !o.HTTP {
+		return false
+	}
+	ss, ok := session.(*mcp.ServerSession)
+	return !ok || ss == nil || ss.ID() == ""
+}
 
 // listenVersion is the first protocol version with subscriptions/listen.
 const listenVersion = "2026-07-28"
@@ -445,7 +458,7 @@ func (l *Live) call(ctx context.Context, g *generation, t *engine.Tool, req *mcp
 	}
 	var asking *engine.Asking
 	if t.Asks() {
-		asking = askingOf(req, l.opts.HTTP)
+		asking = askingOf(req, l.opts.stateless(req.Session))
 		ctx = engine.WithAsking(ctx, asking)
 	}
 	start := time.Now()

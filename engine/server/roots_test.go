@@ -85,12 +85,12 @@ func fileURI(path string) string {
 // a session, "http VERSION" stateless HTTP).
 func connectRoots(t *testing.T, transport string, root string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New(), sampleaction.New()), rootsTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	kind, version, _ := strings.Cut(transport, " ")
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New(), sampleaction.New()), withSessions(kind, rootsTools), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
 	if diags.HasErrors() {
 		t.Fatal(enginetest.Describe(diags))
 	}
-	kind, version, _ := strings.Cut(transport, " ")
-	live := server.NewLive(cfg, nil, server.Options{HTTP: kind == "http"})
+	live := server.NewLive(cfg, nil, server.Options{HTTP: kind != "stdio"})
 	t.Cleanup(func() { _ = live.Close() })
 	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts)
 	if root != "" {
@@ -126,7 +126,7 @@ func connectRoots(t *testing.T, transport string, root string, opts *mcp.ClientO
 // link that leads out, with .., or relative is refused with a tool error
 // that says why, and nothing runs.
 func TestWithinRoots(t *testing.T) {
-	for _, transport := range []string{"stdio 2025-11-25", "stdio 2026-07-28", "http 2026-07-28"} {
+	for _, transport := range []string{"stdio 2025-11-25", "stdio 2026-07-28", "http 2026-07-28", "sessions 2025-11-25"} {
 		t.Run(transport, func(t *testing.T) {
 			root, inside, outside, link := rootsFixture(t)
 			cs := connectRoots(t, transport, root, nil)

@@ -84,9 +84,9 @@ func (m *model) set(answer string) {
 	m.answer, m.asked = answer, nil
 }
 
-func sampleConfig(t *testing.T) *engine.Config {
+func sampleConfig(t *testing.T, kind string) *engine.Config {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(sampleaction.New()), sampleTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(sampleaction.New()), withSessions(kind, sampleTools), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
 	if diags.HasErrors() {
 		t.Fatal(enginetest.Describe(diags))
 	}
@@ -102,10 +102,10 @@ func sampleConfig(t *testing.T) *engine.Config {
 // (input_required and a signed request state, which the go-sdk client
 // answers itself).
 func TestSample(t *testing.T) {
-	for _, transport := range []string{"stdio 2025-11-25", "stdio 2026-07-28", "http 2026-07-28"} {
+	for _, transport := range []string{"stdio 2025-11-25", "stdio 2026-07-28", "http 2026-07-28", "sessions 2025-11-25", "sessions 2026-07-28"} {
 		t.Run(transport, func(t *testing.T) {
 			kind, version, _ := strings.Cut(transport, " ")
-			live := server.NewLive(sampleConfig(t), nil, server.Options{HTTP: kind == "http"})
+			live := server.NewLive(sampleConfig(t, kind), nil, server.Options{HTTP: kind != "stdio"})
 			t.Cleanup(func() { _ = live.Close() })
 			m := &model{}
 			opts := &mcp.ClientOptions{CreateMessageHandler: m.handle}
@@ -168,7 +168,7 @@ func TestSample(t *testing.T) {
 
 // TestSampleHugeAnswer: an answer past the cap is cut to it.
 func TestSampleHugeAnswer(t *testing.T) {
-	live := server.NewLive(sampleConfig(t), nil, server.Options{})
+	live := server.NewLive(sampleConfig(t, "stdio"), nil, server.Options{})
 	t.Cleanup(func() { _ = live.Close() })
 	m := &model{}
 	cs := connectLive(t, live, "2025-11-25", &mcp.ClientOptions{CreateMessageHandler: m.handle})
@@ -189,7 +189,7 @@ func TestSampleHugeAnswer(t *testing.T) {
 // that names the capability (SEP-2575).
 func TestSampleWithoutSampling(t *testing.T) {
 	t.Run("stdio without sampling", func(t *testing.T) {
-		live := server.NewLive(sampleConfig(t), nil, server.Options{})
+		live := server.NewLive(sampleConfig(t, "stdio"), nil, server.Options{})
 		t.Cleanup(func() { _ = live.Close() })
 		cs := connectLive(t, live, "2025-11-25", nil)
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "u"}})
@@ -199,7 +199,7 @@ func TestSampleWithoutSampling(t *testing.T) {
 	})
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run("http "+version, func(t *testing.T) {
-			live := server.NewLive(sampleConfig(t), nil, server.Options{HTTP: true})
+			live := server.NewLive(sampleConfig(t, "stdio"), nil, server.Options{HTTP: true})
 			t.Cleanup(func() { _ = live.Close() })
 			ts := httptest.NewServer(live.HTTPHandler())
 			t.Cleanup(ts.Close)
@@ -214,7 +214,7 @@ func TestSampleWithoutSampling(t *testing.T) {
 			t.Cleanup(func() { _ = cs.Close() })
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "u"}})
 			if version == "2025-11-25" {
-				if err != nil || !res.IsError || !strings.Contains(text(res), "stateless HTTP server does not keep") {
+				if err != nil || !res.IsError || !strings.Contains(text(res), "which this HTTP server does not keep (its server block keeps them with http_sessions = true") {
 					t.Errorf("summarise: %v %q, want a tool error that says a session is needed", err, text(res))
 				}
 				return

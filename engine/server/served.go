@@ -142,7 +142,7 @@ func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 				caps, version = r.Capabilities, listenVersion
 			}
 			if caps != nil {
-				declared().apply(caps, l.opts.Watch, l.opts.delivers(version))
+				declared().apply(caps, l.opts.Watch, l.opts.delivers(req.GetSession(), version))
 			}
 			return res, nil
 		case "prompts/list", "prompts/get":
@@ -153,8 +153,8 @@ func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 			switch d := declared(); {
 			case !d.resources:
 				what = "resources"
-			case l.opts.HTTP:
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": a subscription needs a session to be told of updates on, and this stateless HTTP server keeps none; clients of 2026-07-28 subscribe on a subscriptions/listen stream, others over stdio"}
+			case l.opts.stateless(req.GetSession()):
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": a subscription needs a session to be told of updates on, and this HTTP server keeps none (its server block turns them on with http_sessions = true); clients of 2026-07-28 subscribe on a subscriptions/listen stream, others over stdio"}
 			case !d.changes(l.opts.Watch):
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": these resources never change while the server runs (none has a poll_interval, and the configuration is not watched), so this server declares no subscriptions"}
 			}

@@ -93,6 +93,11 @@ func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, limits Limi
 		IdleTimeout:       limits.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	if f, ok := h.(*sessionFront); ok {
+		// A session's GET stream lasts until its client leaves: ending
+		// the sessions ends them, and the shutdown waits for calls alone.
+		srv.RegisterOnShutdown(f.sessions.closeAll)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
