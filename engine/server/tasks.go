@@ -395,7 +395,9 @@ func (l *Live) unknownTask(store engine.TaskStore, id string) string {
 }
 
 // answerTask resumes a task in input_required with the answers of
-// tasks/update to its questions; answers to other keys are ignored.
+// tasks/update to its questions; answers to other keys are ignored. While
+// some of its questions are not answered, the task keeps the answers and
+// waits, in input_required, for the others.
 func (l *Live) answerTask(ctx context.Context, store engine.TaskStore, task *engine.Task, req *mcp.ServerRequest[*taskParams]) (mcp.Result, error) {
 	ack := &taskAck{ResultType: "complete"}
 	if task.Status != engine.TaskInputRequired {
@@ -406,15 +408,34 @@ func (l *Live) answerTask(ctx context.Context, store engine.TaskStore, task *eng
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's questions could not be read: " + err.Error()}
 	}
 	answered := map[string]json.RawMessage{}
+	if len(task.Answers) > 0 {
+		if err := json.Unmarshal(task.Answers, &answered); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers so far could not be read: " + err.Error()}
+		}
+	}
+	fresh := 0
 	for k, v := range req.Params.InputResponses {
 		if _, ok := pending[k]; ok {
 			answered[k] = v
+			delete(pending, k)
+			fresh++
 		}
 	}
-	if len(answered) == 0 {
+	if fresh == 0 {
 		return ack, nil
 	}
 	b, _ := json.Marshal(answered)
+	if len(pending) > 0 {
+		// Partly answered: the answers wait in the task for the others.
+		run := task.Run
+		task.Run++
+		task.InputRequests, _ = json.Marshal(pending)
+		task.Answers, task.Updated = b, time.Now()
+		if _, err := store.Update(ctx, task, run); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers could not be kept: " + err.Error()}
+		}
+		return ack, nil
+	}
 	var responses mcp.InputResponseMap
 	if err := json.Unmarshal(b, &responses); err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the answer is not one to the task's question: " + err.Error()}
@@ -427,7 +448,7 @@ func (l *Live) answerTask(ctx context.Context, store engine.TaskStore, task *eng
 	run := task.Run
 	task.Run++
 	task.Status, task.Message, task.Updated = engine.TaskWorking, "", time.Now()
-	task.InputRequests, task.State, task.Sample = nil, "", false
+	task.InputRequests, task.State, task.Sample, task.Answers = nil, "", false, nil
 	ok, err := store.Update(ctx, task, run)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be resumed: " + err.Error()}

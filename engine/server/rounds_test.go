@@ -1,0 +1,229 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
+	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
+)
+
+// roundTools ask for an address the call lacks and for consent: send
+// asks both in one round (its message reads no argument), label asks the
+// consent after the address (its message reads it), and parcel asks both
+// in a task. Each appends what it does to the file %[1]q.
+const roundTools = `
+tool "send" {
+  description = "Sends a parcel."
+  arg "address" {
+    type = string
+    ask  = "Where to?"
+  }
+  confirm {
+    message = "Send the parcel?"
+  }
+  exec {
+    command = ["sh", "-c", "echo \"sent to $TO\" >> \"$LOG\""]
+    env     = { TO = expr("args.address"), LOG = %[1]q }
+  }
+  text = expr("'sent to ' + args.address")
+}
+
+tool "label" {
+  description = "Prints a label."
+  arg "address" {
+    type = string
+    ask  = "Where to?"
+  }
+  confirm {
+    message = expr("'Print a label for ' + args.address + '?'")
+  }
+  text = expr("'label for ' + args.address")
+}
+
+tool "parcel" {
+  description = "Sends a parcel, as a task."
+  arg "address" {
+    type = string
+    ask  = "Where to?"
+  }
+  confirm {
+    message = "Send the parcel?"
+    field "note" {
+      type     = string
+      optional = true
+    }
+  }
+  text = expr("'parcel to ' + args.address")
+  task {
+    confirm = "in_task"
+  }
+}
+`
+
+// keysOf are the keys of an inputRequests map, sorted.
+func keysOf(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("inputRequests %s: %v", raw, err)
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func stateOf(res map[string]json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(res["requestState"], &s)
+	return s
+}
+
+// TestOneRoundTwoQuestions: over stateless HTTP on 2026-07-28, a call
+// that lacks an argument asked for and needs consent whose message reads
+// no argument gets both questions in one input_required result; an answer
+// to one of them is kept in the next request state and only the other is
+// asked again; with both, the action runs once. A decline of the consent
+// ends the call at once, with nothing run. A consent whose message reads
+// the argument is asked in a round of its own, after it.
+func TestOneRoundTwoQuestions(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	ts := serveTasks(t, fmt.Sprintf(roundTools, log))
+	c := taskClient{t, ts.URL, "", false}
+	call := func(tool string, state string, answers map[string]any) map[string]json.RawMessage {
+		t.Helper()
+		params := map[string]any{"name": tool, "arguments": map[string]any{}}
+		if state != "" {
+			params["requestState"], params["inputResponses"] = state, answers
+		}
+		res, e := c.rpc("tools/call", tool, params)
+		if e != nil {
+			t.Fatalf("%s: %+v", tool, e)
+		}
+		return res
+	}
+	accept := func(content map[string]any) map[string]any {
+		return map[string]any{"action": "accept", "content": content}
+	}
+
+	first := call("send", "", nil)
+	if got := keysOf(t, first["inputRequests"]); !slices.Equal(got, []string{"arguments", "confirm"}) {
+		t.Fatalf("the first round asks %v, want the argument and the consent: %v", got, first)
+	}
+	// The consent first: only the argument is asked again.
+	second := call("send", stateOf(first), map[string]any{"confirm": accept(map[string]any{})})
+	if got := keysOf(t, second["inputRequests"]); !slices.Equal(got, []string{"arguments"}) {
+		t.Fatalf("after the consent alone, asked %v, want the argument alone: %v", got, second)
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Fatal("the action ran before the argument was answered")
+	}
+	done := call("send", stateOf(second), map[string]any{"arguments": accept(map[string]any{"address": "10 Downing St"})})
+	if !strings.Contains(string(done["content"]), "sent to 10 Downing St") || string(done["isError"]) == "true" {
+		t.Fatalf("after both answers: %v", done)
+	}
+	// The argument first: the consent is asked again.
+	again := call("send", stateOf(call("send", "", nil)), map[string]any{"arguments": accept(map[string]any{"address": "Baker St"})})
+	if got := keysOf(t, again["inputRequests"]); !slices.Equal(got, []string{"confirm"}) {
+		t.Fatalf("after the argument alone, asked %v, want the consent alone: %v", got, again)
+	}
+	declined := call("send", stateOf(call("send", "", nil)), map[string]any{"confirm": map[string]any{"action": "decline"}})
+	if string(declined["isError"]) != "true" || !strings.Contains(string(declined["content"]), "declined") {
+		t.Errorf("a decline with the argument unanswered: %v", declined)
+	}
+	if b, _ := os.ReadFile(log); string(b) != "sent to 10 Downing St\n" {
+		t.Errorf("ran: %q, want once, after both answers", b)
+	}
+
+	label := call("label", "", nil)
+	if got := keysOf(t, label["inputRequests"]); !slices.Equal(got, []string{"arguments"}) {
+		t.Fatalf("a consent that reads the argument was asked with it: %v", got)
+	}
+	label = call("label", stateOf(label), map[string]any{"arguments": accept(map[string]any{"address": "Elm St"})})
+	if !strings.Contains(string(label["inputRequests"]), "Print a label for Elm St?") {
+		t.Fatalf("the second round: %v", label)
+	}
+}
+
+// TestOneRoundTwoQuestionsStdio: over stdio on 2025-11-25 the two
+// questions of a round are two elicitation/create requests, and the
+// action runs with both answers.
+func TestOneRoundTwoQuestionsStdio(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(roundTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{})
+	t.Cleanup(func() { _ = live.Close() })
+	var mu sync.Mutex
+	var asked []string
+	cs := connectLive(t, live, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		asked = append(asked, req.Params.Message)
+		mu.Unlock()
+		if req.Params.Message == "Where to?" {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"address": "Main St"}}, nil
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+	}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "send", Arguments: map[string]any{}})
+	if err != nil || res.IsError || text(res) != "sent to Main St" {
+		t.Fatalf("%v %+v", err, res)
+	}
+	slices.Sort(asked)
+	if !slices.Equal(asked, []string{"Send the parcel?", "Where to?"}) {
+		t.Errorf("asked %q", asked)
+	}
+}
+
+// TestTaskPartlyAnswered: a task that asks two questions at once waits in
+// input_required until both are answered; tasks/update with one answer is
+// acknowledged, and tasks/get then shows only the other question.
+func TestTaskPartlyAnswered(t *testing.T) {
+	ts := serveTasks(t, fmt.Sprintf(roundTools, filepath.Join(t.TempDir(), "log")))
+	c := taskClient{t, ts.URL, "", true}
+	id, _, e := c.call("parcel", map[string]any{})
+	if e != nil || id == "" {
+		t.Fatalf("no task: %+v", e)
+	}
+	res := c.await(id, 200, "input_required")
+	if got := keysOf(t, res["inputRequests"]); !slices.Equal(got, []string{"arguments", "confirm"}) {
+		t.Fatalf("asked %v: %v", got, res)
+	}
+	update := func(answers map[string]any) {
+		t.Helper()
+		if ack, e := c.rpc("tasks/update", id, map[string]any{"taskId": id, "inputResponses": answers}); e != nil || string(ack["resultType"]) != `"complete"` {
+			t.Fatalf("tasks/update: %v %+v", ack, e)
+		}
+	}
+	update(map[string]any{"confirm": map[string]any{"action": "accept", "content": map[string]any{"note": "fragile"}}})
+	res, _ = c.task(id)
+	if status(res) != "input_required" {
+		t.Fatalf("partly answered: %v", res)
+	}
+	if got := keysOf(t, res["inputRequests"]); !slices.Equal(got, []string{"arguments"}) {
+		t.Fatalf("after one answer, asks %v: %v", got, res)
+	}
+	// An answer to the question already answered changes nothing.
+	update(map[string]any{"confirm": map[string]any{"action": "decline"}})
+	update(map[string]any{"arguments": map[string]any{"action": "accept", "content": map[string]any{"address": "Pier 39"}}})
+	done := c.await(id, 200, "completed", "failed")
+	if !strings.Contains(string(done["result"]), "parcel to Pier 39") {
+		t.Errorf("after both answers: %v", done)
+	}
+}
