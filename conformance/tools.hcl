@@ -424,6 +424,22 @@ tool "test_input_required_result_multi_round" {
   text = expr("args.name + ' likes ' + confirm.color")
 }
 
+# An input request from prompts/get: a prompt asks, as a tool does, before
+# it gives its messages, which read the answer.
+prompt "test_input_required_result_prompt" {
+  description = "Asks what context to use, then gives a message with it."
+  confirm {
+    key     = "user_context"
+    message = "What context should the prompt use?"
+    field "context" {
+      type = string
+    }
+  }
+  message "user" {
+    text = expr("'Use this context: ' + confirm.context")
+  }
+}
+
 # The tasks extension (io.modelcontextprotocol/tasks): a client that declares
 # it gets a task from tools/call at once and polls tasks/get.
 tool "greet" {

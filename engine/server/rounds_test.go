@@ -3,7 +3,9 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
@@ -226,4 +229,101 @@ func TestTaskPartlyAnswered(t *testing.T) {
 	if !strings.Contains(string(done["result"]), "parcel to Pier 39") {
 		t.Errorf("after both answers: %v", done)
 	}
+}
+
+// promptTools is a prompt that asks before it gives its message.
+const promptTools = `
+prompt "brief" {
+  description = "A brief on a topic, in the tone the person picks."
+  arg "topic" {}
+  confirm {
+    key     = "tone"
+    message = expr("'Which tone for the brief on ' + args.topic + '?'")
+    field "tone" {
+      type = string
+      enum = ["dry", "warm"]
+    }
+  }
+  message "user" {
+    text = expr("'Write a ' + confirm.tone + ' brief on ' + args.topic + '.'")
+  }
+}
+`
+
+// TestPromptAsks: prompts/get of a prompt with a confirm block asks the
+// person first, as a tool does: over stateless HTTP on 2026-07-28 an
+// input_required result with the signed request state, then the messages,
+// which read the answer; a decline, an answer outside the form, a state
+// answered already or made for other arguments give no messages; a client
+// that did not declare elicitation is told so (-32021). Over stdio on
+// 2025-11-25 the question is elicitation/create on the session.
+func TestPromptAsks(t *testing.T) {
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), promptTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
+	t.Cleanup(func() { _ = live.Close() })
+	ts := httptest.NewServer(live.HTTPHandler())
+	t.Cleanup(ts.Close)
+	c := taskClient{t, ts.URL, "", false}
+	get := func(topic, state string, answer map[string]any) (map[string]json.RawMessage, *rpcError) {
+		t.Helper()
+		params := map[string]any{"name": "brief", "arguments": map[string]any{"topic": topic}}
+		if state != "" {
+			params["requestState"], params["inputResponses"] = state, map[string]any{"tone": answer}
+		}
+		return c.rpc("prompts/get", "brief", params)
+	}
+	asked, e := get("tea", "", nil)
+	if e != nil || string(asked["resultType"]) != `"input_required"` || !strings.Contains(string(asked["inputRequests"]), "Which tone for the brief on tea?") {
+		t.Fatalf("the first get: %v %+v", asked, e)
+	}
+	res, e := get("tea", stateOf(asked), map[string]any{"action": "accept", "content": map[string]any{"tone": "warm"}})
+	if e != nil || !strings.Contains(string(res["messages"]), "Write a warm brief on tea.") {
+		t.Fatalf("answered: %v %+v", res, e)
+	}
+	if _, e := get("tea", stateOf(asked), map[string]any{"action": "accept", "content": map[string]any{"tone": "warm"}}); e == nil || e.Code != -32602 || !strings.Contains(e.Message, "answered already") {
+		t.Errorf("a state answered twice: %+v", e)
+	}
+	for _, bad := range []struct {
+		topic  string
+		answer map[string]any
+		want   string
+	}{
+		{"tea", map[string]any{"action": "decline"}, "declined"},
+		{"tea", map[string]any{"action": "accept", "content": map[string]any{"tone": "shouty"}}, "does not fit its form"},
+		{"coffee", map[string]any{"action": "accept", "content": map[string]any{"tone": "dry"}}, "other arguments"},
+	} {
+		first, _ := get("tea", "", nil)
+		if res, e := get(bad.topic, stateOf(first), bad.answer); e == nil || !strings.Contains(e.Message, bad.want) {
+			t.Errorf("%v: want an error saying %q, got %v %+v", bad.answer, bad.want, res, e)
+		}
+	}
+
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	_, err = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "brief", Arguments: map[string]string{"topic": "tea"}})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities {
+		t.Errorf("a client without elicitation: %v", err)
+	}
+
+	t.Run("stdio", func(t *testing.T) {
+		stdio := server.NewLive(cfg, nil, server.Options{})
+		t.Cleanup(func() { _ = stdio.Close() })
+		ans := &answering{}
+		ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"tone": "dry"}})
+		cs := connectLive(t, stdio, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
+		res, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "brief", Arguments: map[string]string{"topic": "rain"}})
+		if err != nil || len(res.Messages) != 1 || res.Messages[0].Content.(*mcp.TextContent).Text != "Write a dry brief on rain." {
+			t.Fatalf("%v %+v", err, res)
+		}
+		if len(ans.asked) != 1 || ans.asked[0].Message != "Which tone for the brief on rain?" {
+			t.Errorf("asked %+v", ans.asked)
+		}
+	})
 }
