@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
 // roundTools ask for an address the call lacks and for consent: send
@@ -229,6 +231,30 @@ func TestTaskPartlyAnswered(t *testing.T) {
 	if !strings.Contains(string(done["result"]), "parcel to Pier 39") {
 		t.Errorf("after both answers: %v", done)
 	}
+
+	// Both answers at once, each in its own tasks/update: neither is lost.
+	for i := range 10 {
+		id, _, e := c.call("parcel", map[string]any{})
+		if e != nil || id == "" {
+			t.Fatalf("no task: %+v", e)
+		}
+		c.await(id, 200, "input_required")
+		var wg sync.WaitGroup
+		for _, answer := range []map[string]any{
+			{"confirm": map[string]any{"action": "accept", "content": map[string]any{}}},
+			{"arguments": map[string]any{"action": "accept", "content": map[string]any{"address": fmt.Sprint("Quay ", i)}}},
+		} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _ = c.rpc("tasks/update", id, map[string]any{"taskId": id, "inputResponses": answer})
+			}()
+		}
+		wg.Wait()
+		if done := c.await(id, 200, "completed", "failed"); !strings.Contains(string(done["result"]), fmt.Sprint("parcel to Quay ", i)) {
+			t.Fatalf("two answers at once: %v", done)
+		}
+	}
 }
 
 // promptTools is a prompt that asks before it gives its message.
@@ -326,4 +352,42 @@ func TestPromptAsks(t *testing.T) {
 			t.Errorf("asked %+v", ans.asked)
 		}
 	})
+}
+
+// TestTaskPartlyAnsweredAcrossReplicas: with the tasks in Redis and the
+// request state keys shared, a task's questions are answered one on each
+// replica: the answer kept by one is read by the other, which resumes the
+// task with both.
+func TestTaskPartlyAnsweredAcrossReplicas(t *testing.T) {
+	src := fmt.Sprintf(roundTools, filepath.Join(t.TempDir(), "log")) + `
+server {
+  request_state_keys = ["` + strings.Repeat("k", 32) + `"]
+}
+
+tasks {
+  store     = "redis"
+  redis_url = "redis://` + testservice.Redis(t) + `/0"
+  prefix    = "mcpdecl-test-rounds-` + strconv.Itoa(os.Getpid()) + `"
+}
+`
+	one := taskClient{t, serveTasks(t, src).URL, "", true}
+	two := taskClient{t, serveTasks(t, src).URL, "", true}
+	id, _, e := one.call("parcel", map[string]any{})
+	if e != nil || id == "" {
+		t.Fatalf("no task: %+v", e)
+	}
+	one.await(id, 200, "input_required")
+	if _, e := two.rpc("tasks/update", id, map[string]any{"taskId": id, "inputResponses": map[string]any{"confirm": map[string]any{"action": "accept", "content": map[string]any{}}}}); e != nil {
+		t.Fatalf("tasks/update on the second replica: %+v", e)
+	}
+	res, _ := one.task(id)
+	if got := keysOf(t, res["inputRequests"]); status(res) != "input_required" || !slices.Equal(got, []string{"arguments"}) {
+		t.Fatalf("on the first replica after one answer on the second: %v", res)
+	}
+	if _, e := one.rpc("tasks/update", id, map[string]any{"taskId": id, "inputResponses": map[string]any{"arguments": map[string]any{"action": "accept", "content": map[string]any{"address": "Dock 7"}}}}); e != nil {
+		t.Fatalf("tasks/update on the first replica: %+v", e)
+	}
+	if done := two.await(id, 200, "completed", "failed"); !strings.Contains(string(done["result"]), "parcel to Dock 7") {
+		t.Errorf("after both answers: %v", done)
+	}
 }

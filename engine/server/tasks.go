@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -397,64 +396,95 @@ func (l *Live) unknownTask(store engine.TaskStore, id string) string {
 // answerTask resumes a task in input_required with the answers of
 // tasks/update to its questions; answers to other keys are ignored. While
 // some of its questions are not answered, the task keeps the answers and
-// waits, in input_required, for the others.
+// waits, in input_required, for the others. When another update of the
+// task came first (an answer to another of its questions, on this replica
+// or another), the task is read again and the answers applied to it.
 func (l *Live) answerTask(ctx context.Context, store engine.TaskStore, task *engine.Task, req *mcp.ServerRequest[*taskParams]) (mcp.Result, error) {
 	ack := &taskAck{ResultType: "complete"}
-	if task.Status != engine.TaskInputRequired {
-		return ack, nil
+	for attempt := 1; ; attempt++ {
+		if task == nil || task.Status != engine.TaskInputRequired {
+			return ack, nil
+		}
+		kept, err := l.answerOnce(ctx, store, task, req)
+		if err != nil {
+			return nil, err
+		}
+		if kept || attempt == maxAnswerAttempts {
+			return ack, nil
+		}
+		if task, err = store.Get(ctx, task.Owner, task.ID); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be read again: " + err.Error()}
+		}
 	}
+}
+
+// maxAnswerAttempts bounds the times tasks/update reads a task again
+// because another update came first.
+const maxAnswerAttempts = 5
+
+// answerOnce applies the answers of req to task as read; kept is false
+// when the task changed meanwhile (the store refused the update).
+func (l *Live) answerOnce(ctx context.Context, store engine.TaskStore, task *engine.Task, req *mcp.ServerRequest[*taskParams]) (kept bool, _ error) {
 	var pending map[string]json.RawMessage
 	if err := json.Unmarshal(task.InputRequests, &pending); err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's questions could not be read: " + err.Error()}
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's questions could not be read: " + err.Error()}
 	}
 	answered := map[string]json.RawMessage{}
 	if len(task.Answers) > 0 {
 		if err := json.Unmarshal(task.Answers, &answered); err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers so far could not be read: " + err.Error()}
+			return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers so far could not be read: " + err.Error()}
 		}
 	}
-	fresh := 0
+	fresh := map[string]json.RawMessage{}
 	for k, v := range req.Params.InputResponses {
 		if _, ok := pending[k]; ok {
-			answered[k] = v
-			delete(pending, k)
-			fresh++
+			fresh[k] = v
 		}
 	}
-	if fresh == 0 {
-		return ack, nil
+	if len(fresh) == 0 {
+		return true, nil
 	}
-	b, _ := json.Marshal(answered)
+	// Each answer is checked as it comes: one kept must not break the
+	// task's resumption later.
+	b, _ := json.Marshal(fresh)
+	if err := json.Unmarshal(b, &mcp.InputResponseMap{}); err != nil {
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the answer is not one to the task's question: " + err.Error()}
+	}
+	for k, v := range fresh {
+		answered[k] = v
+		delete(pending, k)
+	}
+	b, _ = json.Marshal(answered)
+	run := task.Run
+	task.Run++
+	task.Updated = time.Now()
 	if len(pending) > 0 {
 		// Partly answered: the answers wait in the task for the others.
-		run := task.Run
-		task.Run++
 		task.InputRequests, _ = json.Marshal(pending)
-		task.Answers, task.Updated = b, time.Now()
-		if _, err := store.Update(ctx, task, run); err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers could not be kept: " + err.Error()}
+		task.Answers = b
+		ok, err := store.Update(ctx, task, run)
+		if err != nil {
+			return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers could not be kept: " + err.Error()}
 		}
-		return ack, nil
+		return ok, nil
 	}
 	var responses mcp.InputResponseMap
 	if err := json.Unmarshal(b, &responses); err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the answer is not one to the task's question: " + err.Error()}
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the answer is not one to the task's question: " + err.Error()}
 	}
 	var params mcp.CallToolParamsRaw
 	if err := json.Unmarshal(task.Params, &params); err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's call could not be read: " + err.Error()}
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's call could not be read: " + err.Error()}
 	}
-	params.InputResponses, params.RequestState = maps.Clone(responses), task.State
-	run := task.Run
-	task.Run++
-	task.Status, task.Message, task.Updated = engine.TaskWorking, "", time.Now()
+	params.InputResponses, params.RequestState = responses, task.State
+	task.Status, task.Message = engine.TaskWorking, ""
 	task.InputRequests, task.State, task.Sample, task.Answers = nil, "", false, nil
 	ok, err := store.Update(ctx, task, run)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be resumed: " + err.Error()}
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be resumed: " + err.Error()}
 	}
 	if ok {
 		l.startRun(ctx, task, &mcp.CallToolRequest{Params: &params, Extra: req.GetExtra()})
 	}
-	return ack, nil
+	return ok, nil
 }
