@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -389,5 +390,120 @@ tasks {
 	}
 	if done := two.await(id, 200, "completed", "failed"); !strings.Contains(string(done["result"]), "parcel to Dock 7") {
 		t.Errorf("after both answers: %v", done)
+	}
+}
+
+// rawSession is a client over an in-memory stdio transport that writes and
+// reads JSON-RPC messages itself: the go-sdk client knows no extension's
+// notifications.
+type rawSession struct {
+	t    *testing.T
+	conn mcp.Connection
+	ctx  context.Context
+}
+
+func (r rawSession) send(id int, method string, params map[string]any) {
+	r.t.Helper()
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if id == 0 {
+		b, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	}
+	msg, err := jsonrpc.DecodeMessage(b)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := r.conn.Write(r.ctx, msg); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// next reads messages until one satisfies ok, and returns it as JSON; at
+// most n are read.
+func (r rawSession) next(n int, what string, ok func(map[string]json.RawMessage) bool) map[string]json.RawMessage {
+	r.t.Helper()
+	for range n {
+		msg, err := r.conn.Read(r.ctx)
+		if err != nil {
+			r.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		b, _ := jsonrpc.EncodeMessage(msg)
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(b, &m)
+		if ok(m) {
+			return m
+		}
+	}
+	r.t.Fatalf("no %s in %d messages", what, n)
+	return nil
+}
+
+// TestTaskStatusNotifications: over stdio, the client that created a task
+// is sent notifications/tasks/status when its status changes, with what
+// tasks/get would answer: completed with the result, or cancelled.
+func TestTaskStatusNotifications(t *testing.T) {
+	src := fmt.Sprintf(roundTools, filepath.Join(t.TempDir(), "log")) + `
+tool "wait" {
+  description = "Waits for the seconds asked, as a task."
+  arg "seconds" {
+    type = integer
+  }
+  exec {
+    command = ["sleep", expr("string(args.seconds)")]
+  }
+  text = expr("'waited ' + string(args.seconds) + ' s'")
+  task {}
+}
+`
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	if diags.HasErrors() {
+		t.Fatal(enginetest.Describe(diags))
+	}
+	live := server.NewLive(cfg, nil, server.Options{})
+	t.Cleanup(func() { _ = live.Close() })
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := live.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	// A bound on a hang only: each step takes milliseconds.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	conn, err := ct.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rawSession{t, conn, ctx}
+	response := func(id string) func(map[string]json.RawMessage) bool {
+		return func(m map[string]json.RawMessage) bool { return string(m["id"]) == id }
+	}
+	status := func(want string) func(map[string]json.RawMessage) bool {
+		return func(m map[string]json.RawMessage) bool {
+			return string(m["method"]) == `"notifications/tasks/status"` && strings.Contains(string(m["params"]), `"status":"`+want+`"`)
+		}
+	}
+	r.send(1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "clientInfo": map[string]any{"name": "raw", "version": "0"},
+		"capabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}})
+	r.next(10, "the initialize response", response("1"))
+	r.send(0, "notifications/initialized", map[string]any{})
+	start := func(id, seconds int) string {
+		t.Helper()
+		r.send(id, "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{"seconds": seconds}})
+		created := r.next(10, "the task", response(strconv.Itoa(id)))
+		var res struct{ TaskID string }
+		if err := json.Unmarshal(created["result"], &res); err != nil || res.TaskID == "" {
+			t.Fatalf("no task: %s", created["result"])
+		}
+		return res.TaskID
+	}
+	id := start(2, 0)
+	done := r.next(10, "completed", status("completed"))
+	if !strings.Contains(string(done["params"]), id) || !strings.Contains(string(done["params"]), "waited 0 s") {
+		t.Errorf("completed: %s", done["params"])
+	}
+	id = start(3, 600)
+	r.send(4, "tasks/cancel", map[string]any{"taskId": id})
+	if cancelled := r.next(10, "cancelled", status("cancelled")); !strings.Contains(string(cancelled["params"]), id) {
+		t.Errorf("cancelled: %s", cancelled["params"])
 	}
 }

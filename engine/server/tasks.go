@@ -38,6 +38,10 @@ type taskRuns struct {
 	mu      sync.Mutex
 	stops   map[string]context.CancelFunc
 	stopped bool // the server is closing: no more runs
+	// sessions are the sessions (stdio) of the clients that created the
+	// tasks whose status they are sent (notifications/tasks/status), by
+	// task id, until the task ends. Stateless HTTP keeps none.
+	sessions map[string]*mcp.ServerSession
 }
 
 // stop stops every run, for the server to close: their tasks fail.
@@ -58,7 +62,7 @@ func (r *taskRuns) closing() bool {
 }
 
 func newTaskRuns() *taskRuns {
-	return &taskRuns{boot: randomHex(4), mem: tasks.NewMemory(), stops: map[string]context.CancelFunc{}}
+	return &taskRuns{boot: randomHex(4), mem: tasks.NewMemory(), stops: map[string]context.CancelFunc{}, sessions: map[string]*mcp.ServerSession{}}
 }
 
 func randomHex(n int) string {
@@ -132,6 +136,11 @@ func (l *Live) taskCall(ctx context.Context, t *engine.Tool, req *mcp.CallToolRe
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("the caller %s has %d tasks already, as many as the server keeps for one caller (the tasks block's max_per_caller); wait for one to end and its ttl to pass, or cancel one, and call again", caller.ID, max)}, true
 	case err != nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}, true
+	}
+	if !l.opts.HTTP && req.Session != nil {
+		l.runs.mu.Lock()
+		l.runs.sessions[task.ID] = req.Session
+		l.runs.mu.Unlock()
 	}
 	l.startRun(ctx, task, req)
 	return &mcp.CallToolResult{StructuredContent: &createdTask{task}}, nil, true
@@ -244,8 +253,33 @@ func (l *Live) finish(store engine.TaskStore, task *engine.Task, run int, t *eng
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := store.Update(ctx, &done, run); err != nil {
+	switch ok, err := store.Update(ctx, &done, run); {
+	case err != nil:
 		l.logger.Error("a task's outcome could not be kept", "task", task.ID, "tool", task.Tool, "error", err)
+	case ok:
+		l.notifyStatus(&done)
+	}
+}
+
+// notifyStatus sends task's status to the session of the client that
+// created it, if it has one (stdio), with what tasks/get would answer;
+// the session is forgotten once the task ends. The notification is
+// optional (SEP-2663): one that cannot be sent is only logged.
+func (l *Live) notifyStatus(task *engine.Task) {
+	l.runs.mu.Lock()
+	ss := l.runs.sessions[task.ID]
+	if engine.TaskTerminal(task.Status) {
+		delete(l.runs.sessions, task.ID)
+	}
+	l.runs.mu.Unlock()
+	if ss == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	params := &taskStatus{taskWire: wireTask(task), Result: task.Result, Error: task.Error, InputRequests: task.InputRequests}
+	if err := ss.NotifyExtension(ctx, "notifications/tasks/status", params); err != nil {
+		l.logger.Debug("a task's status could not be sent", "task", task.ID, "error", err)
 	}
 }
 
@@ -270,6 +304,14 @@ type (
 	detailedTask struct {
 		mcp.ResultBase
 		ResultType string `json:"resultType"`
+		taskWire
+		Result        json.RawMessage   `json:"result,omitempty"`
+		Error         *engine.TaskError `json:"error,omitempty"`
+		InputRequests json.RawMessage   `json:"inputRequests,omitempty"`
+	}
+	// taskStatus is the params of notifications/tasks/status: the task
+	// as tasks/get shows it.
+	taskStatus struct {
 		taskWire
 		Result        json.RawMessage   `json:"result,omitempty"`
 		Error         *engine.TaskError `json:"error,omitempty"`
@@ -369,8 +411,12 @@ func (l *Live) serveTask(ctx context.Context, method string, req *mcp.ServerRequ
 		}
 		task.Status, task.Message, task.Updated = engine.TaskCancelled, "cancelled by the client", time.Now()
 		task.InputRequests, task.State = nil, ""
-		if _, err := store.Update(ctx, task, task.Run); err != nil {
+		ok, err := store.Update(ctx, task, task.Run)
+		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be cancelled: " + err.Error()}
+		}
+		if ok {
+			l.notifyStatus(task)
 		}
 		l.runs.mu.Lock()
 		stop := l.runs.stops[id]
@@ -466,6 +512,9 @@ func (l *Live) answerOnce(ctx context.Context, store engine.TaskStore, task *eng
 		if err != nil {
 			return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers could not be kept: " + err.Error()}
 		}
+		if ok {
+			l.notifyStatus(task)
+		}
 		return ok, nil
 	}
 	var responses mcp.InputResponseMap
@@ -484,6 +533,7 @@ func (l *Live) answerOnce(ctx context.Context, store engine.TaskStore, task *eng
 		return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be resumed: " + err.Error()}
 	}
 	if ok {
+		l.notifyStatus(task)
 		l.startRun(ctx, task, &mcp.CallToolRequest{Params: &params, Extra: req.GetExtra()})
 	}
 	return ok, nil
