@@ -506,4 +506,19 @@ tool "wait" {
 	if cancelled := r.next(10, "cancelled", status("cancelled")); !strings.Contains(string(cancelled["params"]), id) {
 		t.Errorf("cancelled: %s", cancelled["params"])
 	}
+
+	// A go-sdk client, which knows no such notification, ignores it and
+	// goes on.
+	caps := &mcp.ClientCapabilities{Extensions: map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}
+	cs := connectLive(t, live, "2025-11-25", &mcp.ClientOptions{Capabilities: caps})
+	for i := range 3 {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "wait", Arguments: map[string]any{"seconds": 0}})
+		if err != nil || res.IsError {
+			t.Fatalf("call %d after the notifications: %v %+v", i, err, res)
+		}
+		if i < 2 {
+			// The task's notification comes on the session meanwhile.
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 }
