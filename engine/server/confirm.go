@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -15,14 +16,26 @@ import (
 // with elicitation/create on its session (the SDK turns the input request
 // into that, and calls the handler again with the answer), which stateless
 // HTTP does not keep.
-func askingOf(req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
+func askingOf(ctx context.Context, req *mcp.CallToolRequest, overHTTP bool) *engine.Asking {
 	var state string
 	var responses mcp.InputResponseMap
 	if p := req.Params; p != nil {
 		state, responses = p.RequestState, p.InputResponses
 	}
-	return asking(req.ClientCapabilities(), req.ProtocolVersion(), state, responses, overHTTP)
+	caps, version := req.ClientCapabilities(), req.ProtocolVersion()
+	if ss, _ := ctx.Value(taskSessionKey{}).(*mcp.ServerSession); ss != nil && req.Session == nil && version == "" {
+		// A task's run, for a client on a session (stdio): what it can
+		// be asked is what it declared when it initialized.
+		if p := ss.InitializeParams(); p != nil {
+			caps, version = p.Capabilities, p.ProtocolVersion
+		}
+	}
+	return asking(caps, version, state, responses, overHTTP)
 }
+
+// taskSessionKey carries, in the context of a task's run, the session of
+// the client that created the task (stdio), for askingOf.
+type taskSessionKey struct{}
 
 // promptAskingOf is askingOf for prompts/get of a prompt with a confirm
 // block.

@@ -438,7 +438,7 @@ func (l *Live) call(ctx context.Context, g *generation, t *engine.Tool, req *mcp
 	}
 	var asking *engine.Asking
 	if t.Asks() {
-		asking = askingOf(req, l.opts.HTTP)
+		asking = askingOf(ctx, req, l.opts.HTTP)
 		ctx = engine.WithAsking(ctx, asking)
 	}
 	start := time.Now()

@@ -439,7 +439,9 @@ func (r rawSession) next(n int, what string, ok func(map[string]json.RawMessage)
 
 // TestTaskStatusNotifications: over stdio, the client that created a task
 // is sent notifications/tasks/status when its status changes, with what
-// tasks/get would answer: completed with the result, or cancelled.
+// tasks/get would answer: completed with the result, cancelled, or
+// input_required with the questions of a task that asks in the task (as
+// the client declared it can be asked when it initialized).
 func TestTaskStatusNotifications(t *testing.T) {
 	src := fmt.Sprintf(roundTools, filepath.Join(t.TempDir(), "log")) + `
 tool "wait" {
@@ -483,7 +485,7 @@ tool "wait" {
 		}
 	}
 	r.send(1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "clientInfo": map[string]any{"name": "raw", "version": "0"},
-		"capabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}})
+		"capabilities": map[string]any{"elicitation": map[string]any{}, "extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}})
 	r.next(10, "the initialize response", response("1"))
 	r.send(0, "notifications/initialized", map[string]any{})
 	start := func(id, seconds int) string {
@@ -505,6 +507,24 @@ tool "wait" {
 	r.send(4, "tasks/cancel", map[string]any{"taskId": id})
 	if cancelled := r.next(10, "cancelled", status("cancelled")); !strings.Contains(string(cancelled["params"]), id) {
 		t.Errorf("cancelled: %s", cancelled["params"])
+	}
+
+	// A task that asks in the task asks the client as it declared it can
+	// be asked when it initialized.
+	r.send(5, "tools/call", map[string]any{"name": "parcel", "arguments": map[string]any{}})
+	r.next(10, "the task", response("5"))
+	asked := r.next(10, "input_required", status("input_required"))
+	var params struct{ TaskID string }
+	_ = json.Unmarshal(asked["params"], &params)
+	if !strings.Contains(string(asked["params"]), "Where to?") || !strings.Contains(string(asked["params"]), "Send the parcel?") {
+		t.Fatalf("input_required: %s", asked["params"])
+	}
+	r.send(6, "tasks/update", map[string]any{"taskId": params.TaskID, "inputResponses": map[string]any{
+		"confirm":   map[string]any{"action": "accept", "content": map[string]any{}},
+		"arguments": map[string]any{"action": "accept", "content": map[string]any{"address": "Canal St"}},
+	}})
+	if done := r.next(10, "completed", status("completed")); !strings.Contains(string(done["params"]), "parcel to Canal St") {
+		t.Errorf("after the answers: %s", done["params"])
 	}
 
 	// A go-sdk client, which knows no such notification, ignores it and

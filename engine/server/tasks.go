@@ -161,6 +161,12 @@ func (l *Live) startRun(ctx context.Context, task *engine.Task, req *mcp.CallToo
 	// The call's request is over by the time the task runs: logs and
 	// progress have no stream to go on.
 	bg := &mcp.CallToolRequest{Params: req.Params, Extra: req.Extra}
+	l.runs.mu.Lock()
+	if ss := l.runs.sessions[task.ID]; ss != nil {
+		// Its questions are asked as its client declared it can be.
+		ctx = context.WithValue(ctx, taskSessionKey{}, ss)
+	}
+	l.runs.mu.Unlock()
 	go func() {
 		defer func() {
 			stop()
