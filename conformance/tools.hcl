@@ -409,7 +409,8 @@ tool "test_input_required_result_multiple_inputs" {
 }
 
 # Two rounds: an argument the call lacks, then the confirmation, whose
-# request state carries the first answer.
+# message reads it (one that reads no argument would be asked with it) and
+# whose request state carries the first answer.
 tool "test_input_required_result_multi_round" {
   description = "Asks for a name, then for a favourite colour."
   arg "name" {
@@ -418,12 +419,28 @@ tool "test_input_required_result_multi_round" {
   }
   confirm {
     key     = "step2"
-    message = "Step 2: What is your favorite color?"
+    message = expr("'Step 2: What is your favorite color, ' + args.name + '?'")
     field "color" {
       type = string
     }
   }
   text = expr("args.name + ' likes ' + confirm.color")
+}
+
+# An input request from prompts/get: a prompt asks, as a tool does, before
+# it gives its messages, which read the answer.
+prompt "test_input_required_result_prompt" {
+  description = "Asks what context to use, then gives a message with it."
+  confirm {
+    key     = "user_context"
+    message = "What context should the prompt use?"
+    field "context" {
+      type = string
+    }
+  }
+  message "user" {
+    text = expr("'Use this context: ' + confirm.context")
+  }
 }
 
 # The tasks extension (io.modelcontextprotocol/tasks): a client that declares
@@ -486,6 +503,36 @@ tool "confirm_delete" {
   }
   text = expr("'deleted ' + args.filename")
   task {
+    confirm = "in_task"
+  }
+}
+
+# Two questions in one round, in a task: the name the call lacks and the
+# consent, whose message reads no argument. The client may answer them one
+# at a time with tasks/update; the task waits for both. The suite answers
+# each with { name, confirm }, so the consent's form has both fields.
+tool "multi_input" {
+  description = "Asks for a name and for consent at once, in a task, then greets."
+  arg "name" {
+    type = string
+    ask  = "What is your name?"
+  }
+  confirm {
+    key     = "consent"
+    message = "Greet you by name?"
+    field "confirm" {
+      type  = bool
+      title = "Greet me"
+    }
+    field "name" {
+      type     = string
+      optional = true
+      title    = "The name, again (not read)"
+    }
+  }
+  text = expr("'Hello, ' + args.name + '!'")
+  task {
+    support = "required"
     confirm = "in_task"
   }
 }

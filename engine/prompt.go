@@ -46,12 +46,33 @@ type Prompt struct {
 	// Redactor hides the configuration's secrets in the messages got, as
 	// in a tool's result: an argument may carry one back.
 	Redactor *Redactor
+	// Confirm, when not nil, asks the person before the messages are
+	// made (see [Prompt.SetConfirm]); they read the answer as confirm.
+	Confirm *Confirm
+	ask     *promptAsk
 }
+
+// Asks reports whether prompts/get of the prompt asks the person first.
+func (p *Prompt) Asks() bool { return p.Confirm != nil }
 
 // Get checks args against the prompt's arguments and returns its messages,
 // for the caller ctx carries (see [WithCaller]). The error says, for the
-// client, what is wrong with the arguments or which message failed.
+// client, what is wrong with the arguments or which message failed; a
+// prompt that asks the person first and cannot ask (see [Prompt.Answer])
+// is an error too.
 func (p *Prompt) Get(ctx context.Context, args map[string]string) ([]Message, error) {
+	msgs, round, err := p.Answer(ctx, args)
+	if round != nil {
+		return nil, &PromptError{Message: fmt.Sprintf("the prompt %s asks the person before it gives its messages, and this client cannot be asked", p.Name)}
+	}
+	return msgs, err
+}
+
+// Answer is [Prompt.Get] for a client that may be asked (see
+// [WithAsking]): a prompt with a confirm block returns the round that
+// asks the person, and its messages once the client answers with the
+// round's request state.
+func (p *Prompt) Answer(ctx context.Context, args map[string]string) ([]Message, *Round, error) {
 	var problems []string
 	for name := range args {
 		if !slices.ContainsFunc(p.Args, func(a PromptArg) bool { return a.Name == name }) {
@@ -75,17 +96,24 @@ func (p *Prompt) Get(ctx context.Context, args map[string]string) ([]Message, er
 	}
 	if len(problems) > 0 {
 		slices.Sort(problems)
-		return nil, fmt.Errorf("invalid arguments for prompt %q: %s", p.Name, strings.Join(problems, "; "))
+		return nil, nil, &PromptError{Message: fmt.Sprintf("invalid arguments for prompt %q: %s", p.Name, strings.Join(problems, "; "))}
 	}
 	env := map[string]any{"args": values}
 	if p.ReadsCaller {
 		env["caller"] = CallerFrom(ctx).Value()
 	}
+	if p.Confirm != nil {
+		confirmed, round, err := p.confirmed(ctx, args, env)
+		if round != nil || err != nil {
+			return nil, round, err
+		}
+		env["confirm"] = confirmed
+	}
 	out := make([]Message, 0, len(p.Messages))
 	for i, m := range p.Messages {
 		c, ok, err := m.Content.build(env, true)
 		if err != nil {
-			return nil, fmt.Errorf("message %d of prompt %q: %w", i+1, p.Name, err)
+			return nil, nil, &PromptError{Message: fmt.Sprintf("message %d of prompt %q: %v", i+1, p.Name, err)}
 		}
 		if ok {
 			c.apply(SanitizeString)
@@ -95,5 +123,5 @@ func (p *Prompt) Get(ctx context.Context, args map[string]string) ([]Message, er
 			out = append(out, Message{Role: m.Role, Content: c})
 		}
 	}
-	return out, nil
+	return out, nil, nil
 }

@@ -86,6 +86,10 @@ type Task struct {
 	InputRequests json.RawMessage `json:"inputRequests,omitempty"`
 	State         string          `json:"state,omitempty"`
 	Sample        bool            `json:"sample,omitempty"`
+	// Answers are the answers of tasks/update to some of the questions of
+	// a task in input_required, by key, kept until the others are
+	// answered too (InputRequests holds only those).
+	Answers json.RawMessage `json:"answers,omitempty"`
 }
 
 // TaskError is the protocol error of a failed task.

@@ -165,8 +165,10 @@ type Tool struct {
 	formSchema map[string]any
 	states     *stateSigner
 	// askable are the arguments asked for when a call lacks them (their
-	// ask); nil for none.
-	askable []schema.Arg
+	// ask); nil for none. confirmEarly is set when the confirmation can
+	// join their question: its message reads no argument.
+	askable      []schema.Arg
+	confirmEarly bool
 	// samples is set when the action asks the client's model (a
 	// [Sampler]): its calls carry the tool, for [Sample]. sampleEarly is
 	// set when its question can join the confirmation's.
@@ -230,6 +232,9 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		}
 		t.spec.Roots = &r
 	}
+	// A confirmation whose message reads no argument is asked with the
+	// arguments the call lacks.
+	t.confirmEarly = spec.Confirm != nil && t.askable != nil && !mapping.Reads(spec.Confirm.Message, "args")
 	if spec.Confirm != nil || t.askable != nil || t.spec.Roots != nil {
 		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
@@ -552,7 +557,14 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 			}
 		}
 		if argsAsked {
-			// The rest reads the arguments.
+			// The rest reads the arguments, but a confirmation whose
+			// message reads none is asked with them, in the same round;
+			// its answer, when it comes first, waits in the state.
+			if t.confirmEarly {
+				if stop, _, _ = t.confirmAnswer(ctx, rnd, nil, t.scope.redact); stop != nil {
+					return stop, callSecrets{redact: t.scope.redact}
+				}
+			}
 			return t.asked(ctx, rnd), callSecrets{redact: t.scope.redact}
 		}
 	}

@@ -353,3 +353,28 @@ prompt "customer_report" {
     text = expr("'Write a ' + (args.length == '' ? 'brief' : args.length) + ' report on the customer ' + args.email + ': call find_customer_orders for their orders, then say what they buy and how much they spent.'")
   }
 }
+
+# A prompt that asks the person first, as a tool's confirm block does: which
+# customer and which tone, then the message reads the answers.
+prompt "apology" {
+  title       = "Apologise to a customer (asks first)"
+  description = "Drafts an apology to a customer for an order, in the tone the person picks."
+
+  arg "order_id" {
+    description = "The order that went wrong"
+  }
+
+  confirm {
+    message = expr("'Draft an apology for order ' + args.order_id + '? Pick the tone.'")
+    field "tone" {
+      type    = string
+      title   = "Tone"
+      enum    = ["warm", "formal"]
+      default = "warm"
+    }
+  }
+
+  message "user" {
+    text = expr("'Look up order ' + args.order_id + ' with the shop tools, then draft a ' + confirm.tone + ' apology to its customer.'")
+  }
+}

@@ -186,3 +186,35 @@ test "customer_report_needs_email" {
     condition = expr("text contains 'the argument \"email\" is required'")
   }
 }
+
+test "apology_prompt" {
+  prompt = "apology"
+  args   = { order_id = "15" }
+  answer = { tone = "formal" }
+
+  assert {
+    condition = expr("text == 'Look up order 15 with the shop tools, then draft a formal apology to its customer.'")
+  }
+}
+
+test "apology_prompt_declined" {
+  prompt       = "apology"
+  args         = { order_id = "15" }
+  answer       = "decline"
+  expect_error = true
+
+  assert {
+    condition     = expr("text contains 'declined' && text contains 'gave no messages'")
+    error_message = "a declined prompt gives no messages, and says so"
+  }
+}
+
+test "apology_prompt_unasked" {
+  prompt       = "apology"
+  args         = { order_id = "15" }
+  expect_error = true
+
+  assert {
+    condition = expr("text contains 'asks the person before it gives its messages'")
+  }
+}

@@ -269,7 +269,7 @@ var testSpec = &spec.Block{
 		spec.String("resource", "is the URI the test reads: a resource's or a template's"),
 		spec.String("prompt", "is the name of the prompt the test gets"),
 		spec.Any("args", "are the call's arguments, an object; a prompt's are text; path.dir is the test file's directory, absolute, as in \"${path.dir}/testdata/notes.txt\"").DefaultIs("{}"),
-		spec.Any("answer", `is how the person answers the tool's confirmation or question: "accept", "decline", "cancel", or an object of the form's fields (which accepts)`),
+		spec.Any("answer", `is how the person answers the tool's (or the prompt's) confirmation or question: "accept", "decline", "cancel", or an object of the form's fields (which accepts)`),
 		spec.String("model_answer", `is the text the client's model answers a tool's sample action with, such as "Paris."`),
 		spec.List("roots", spec.KindString, `are the client's roots, which a tool with an argument within_roots (or a roots block) asks for: file:// URIs, or paths relative to the test file's directory, such as ["testdata"]`),
 		spec.Bool("expect_error", "says the call must be a tool error; otherwise a tool error fails the test, showing its message").WithDefault(false),

@@ -74,7 +74,10 @@ func subject(cfg *engine.Config, t *Test) (func(context.Context) *outcome, time.
 		if !ok {
 			return nil, 0, fmt.Errorf("the configuration (%s) declares no prompt named %q", strings.Join(t.File.Config, ", "), t.Target)
 		}
-		return func(ctx context.Context) *outcome { return getPrompt(ctx, p, t.Args) }, 0, nil
+		if t.Answer != nil && !p.Asks() {
+			return nil, 0, fmt.Errorf("the test answers a question, but the prompt %s asks none (it has no confirm block)", t.Target)
+		}
+		return func(ctx context.Context) *outcome { return getPrompt(ctx, p, t.Args, t.Answer) }, 0, nil
 	}
 	tool, ok := cfg.Tool(t.Target)
 	if !ok {
@@ -206,7 +209,9 @@ func readOutcome(contents []engine.ResourceContents, err error) *outcome {
 	return o
 }
 
-func getPrompt(ctx context.Context, p *engine.Prompt, raw json.RawMessage) *outcome {
+// getPrompt gets prompt p with the arguments raw, and answers its
+// confirmation, if it has one, with answer (nil: it cannot be asked).
+func getPrompt(ctx context.Context, p *engine.Prompt, raw json.RawMessage, answer *engine.Answer) *outcome {
 	var given map[string]any
 	_ = json.Unmarshal(raw, &given)
 	args := map[string]string{}
@@ -217,7 +222,21 @@ func getPrompt(ctx context.Context, p *engine.Prompt, raw json.RawMessage) *outc
 		}
 		args[k] = s
 	}
-	msgs, err := p.Get(ctx, args)
+	var msgs []engine.Message
+	var err error
+	if p.Asks() {
+		a := &engine.Asking{Able: answer != nil, Why: "the test gives no answer to its confirmation"}
+		var round *engine.Round
+		if msgs, round, err = p.Answer(engine.WithAsking(ctx, a), args); round != nil {
+			a.State, a.Answers = round.State, map[string]engine.Answer{round.Questions[0].Key: *answer}
+			msgs, round, err = p.Answer(engine.WithAsking(ctx, a), args)
+			if round != nil {
+				err = fmt.Errorf("the prompt %s asked again once answered", p.Name)
+			}
+		}
+	} else {
+		msgs, err = p.Get(ctx, args)
+	}
 	if err != nil {
 		return &outcome{isError: true, text: err.Error()}
 	}

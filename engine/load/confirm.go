@@ -57,11 +57,12 @@ var confirmFieldSpec = &spec.Block{
 var confirmSpec = &spec.Block{
 	Name:    "confirm",
 	In:      "tool",
-	Summary: "Asks the person behind the client for consent before the action runs (elicitation).",
+	Summary: "Asks the person behind the client for consent before the action runs (elicitation), or a prompt's questions before its messages are made.",
 	Doc: "Over stdio, and on an HTTP session (http_sessions), the server sends elicitation/create; a client of 2026-07-28 gets an input_required result and calls again with the answer " +
 		"and a request state the server signed (see the server block's request_state_keys), which any replica resumes. " +
 		"A decline or a dismissal is a tool error that says so, and nothing runs. A client that cannot be asked (no elicitation capability, " +
-		"or a client of an earlier revision over HTTP without the server block's http_sessions) is refused unless without_elicitation = \"run\". The audit log records the decision.",
+		"or a client of an earlier revision over HTTP without the server block's http_sessions) is refused unless without_elicitation = \"run\". The audit log records the decision. " +
+		"In a prompt the block asks before prompts/get gives the messages, which read the answers as confirm.<field>; a decline gives no messages (an error).",
 	Example: `confirm {
   message = expr("'Delete every order of ' + caller.id + '?'")
   field "reason" {

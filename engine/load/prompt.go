@@ -34,7 +34,7 @@ var (
 			spec.String("title", "is the prompt's name for people").Shown(),
 			spec.String("description", "says what the prompt is for").Shown(),
 		},
-		Blocks: []spec.Nested{{Block: promptArgSpec}, {Block: messageSpec}},
+		Blocks: []spec.Nested{{Block: promptArgSpec}, {Block: confirmSpec, Max: 1}, {Block: messageSpec}},
 	}
 	promptArgSpec = &spec.Block{
 		Name:    "arg",
@@ -104,6 +104,12 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 		p.Args = append(p.Args, l.promptArg(ctx, p.Name, ab))
 	}
 	ctx.Env = mapping.Env{"args": env, "caller": engine.CallerType(l.claims)}
+	// A confirm block asks the person before the messages are made, as a
+	// tool's does before its action; the messages read the answer.
+	c, form := l.confirm(ctx, v.Blocks("confirm"))
+	if c != nil {
+		ctx.Env = mapping.Env{"args": env, "caller": engine.CallerType(l.claims), "confirm": form}
+	}
 	for _, mb := range v.Blocks("message") {
 		if m, ok := l.message(ctx, mb); ok {
 			p.Messages = append(p.Messages, m)
@@ -116,6 +122,12 @@ func (l *loader) prompt(b *hcl.Block) *engine.Prompt {
 		return nil
 	}
 	p.ReadsCaller = ctx.ReadsCaller
+	if c != nil {
+		if err := p.SetConfirm(c, l.settings); err != nil {
+			l.error(v.Blocks("confirm")[0].DefRange, "Invalid confirmation form", "%s.", err)
+			return nil
+		}
+	}
 	return p
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -15,10 +16,37 @@ import (
 // with elicitation/create on its session (the SDK turns the input request
 // into that, and calls the handler again with the answer), which stateless
 // HTTP (stateless true) does not keep.
-func askingOf(req *mcp.CallToolRequest, stateless bool) *engine.Asking {
+func askingOf(ctx context.Context, req *mcp.CallToolRequest, stateless bool) *engine.Asking {
+	var state string
+	var responses mcp.InputResponseMap
+	if p := req.Params; p != nil {
+		state, responses = p.RequestState, p.InputResponses
+	}
+	caps, version := req.ClientCapabilities(), req.ProtocolVersion()
+	if ss, _ := ctx.Value(taskSessionKey{}).(*mcp.ServerSession); ss != nil && req.Session == nil && version == "" {
+		// A task's run, for a client on a session (stdio): what it can
+		// be asked is what it declared when it initialized.
+		if p := ss.InitializeParams(); p != nil {
+			caps, version = p.Capabilities, p.ProtocolVersion
+		}
+	}
+	return asking(caps, version, state, responses, stateless)
+}
+
+// taskSessionKey carries, in the context of a task's run, the session of
+// the client that created the task (stdio), for askingOf.
+type taskSessionKey struct{}
+
+// promptAskingOf is askingOf for prompts/get of a prompt with a confirm
+// block.
+func promptAskingOf(req *mcp.GetPromptRequest, stateless bool) *engine.Asking {
+	return asking(req.ClientCapabilities(), req.ProtocolVersion(), req.Params.RequestState, req.Params.InputResponses, stateless)
+}
+
+// asking is what a client of caps and version can be asked, and the
+// answers it sent with state.
+func asking(caps *mcp.ClientCapabilities, version, state string, responses mcp.InputResponseMap, stateless bool) *engine.Asking {
 	a := &engine.Asking{}
-	caps := req.ClientCapabilities()
-	version := req.ProtocolVersion()
 	switch {
 	case stateless && version < listenVersion:
 		// Its capabilities are those of an initialize this server did not
@@ -50,44 +78,42 @@ func askingOf(req *mcp.CallToolRequest, stateless bool) *engine.Asking {
 	default:
 		a.Roots = true
 	}
-	if p := req.Params; p != nil {
-		a.State = p.RequestState
-		for key, r := range p.InputResponses {
-			var ans engine.Answer
-			switch r := r.(type) {
-			case *mcp.ElicitResult:
-				if r == nil {
-					continue
-				}
-				ans = engine.Answer{Action: r.Action, Content: r.Content}
-			case *mcp.CreateMessageWithToolsResult:
-				if r == nil {
-					continue
-				}
-				ans.Sample = sampleAnswer(r.Role, r.Model, r.StopReason, r.Content...)
-			case *mcp.CreateMessageResult:
-				if r == nil {
-					continue
-				}
-				ans.Sample = sampleAnswer(r.Role, r.Model, r.StopReason, r.Content)
-			case *mcp.ListRootsResult:
-				if r == nil {
-					continue
-				}
-				ans.IsRoots = true
-				for _, root := range r.Roots {
-					if root != nil {
-						ans.Roots = append(ans.Roots, engine.Root{URI: root.URI, Name: root.Name})
-					}
-				}
-			default:
+	a.State = state
+	for key, r := range responses {
+		var ans engine.Answer
+		switch r := r.(type) {
+		case *mcp.ElicitResult:
+			if r == nil {
 				continue
 			}
-			if a.Answers == nil {
-				a.Answers = make(map[string]engine.Answer, len(p.InputResponses))
+			ans = engine.Answer{Action: r.Action, Content: r.Content}
+		case *mcp.CreateMessageWithToolsResult:
+			if r == nil {
+				continue
 			}
-			a.Answers[key] = ans
+			ans.Sample = sampleAnswer(r.Role, r.Model, r.StopReason, r.Content...)
+		case *mcp.CreateMessageResult:
+			if r == nil {
+				continue
+			}
+			ans.Sample = sampleAnswer(r.Role, r.Model, r.StopReason, r.Content)
+		case *mcp.ListRootsResult:
+			if r == nil {
+				continue
+			}
+			ans.IsRoots = true
+			for _, root := range r.Roots {
+				if root != nil {
+					ans.Roots = append(ans.Roots, engine.Root{URI: root.URI, Name: root.Name})
+				}
+			}
+		default:
+			continue
 		}
+		if a.Answers == nil {
+			a.Answers = make(map[string]engine.Answer, len(responses))
+		}
+		a.Answers[key] = ans
 	}
 	return a
 }
@@ -123,8 +149,13 @@ func sampleAnswer(role mcp.Role, model, stop string, content ...mcp.Content) *en
 // input requests of its questions (elicitation in form mode, sampling,
 // roots/list), with the signed state.
 func askResult(res *engine.Result) *mcp.CallToolResult {
-	requests := make(mcp.InputRequestMap, len(res.Round.Questions))
-	for _, q := range res.Round.Questions {
+	return &mcp.CallToolResult{InputRequests: inputRequests(res.Round), RequestState: res.Round.State}
+}
+
+// inputRequests are the input requests of a round's questions.
+func inputRequests(round *engine.Round) mcp.InputRequestMap {
+	requests := make(mcp.InputRequestMap, len(round.Questions))
+	for _, q := range round.Questions {
 		switch {
 		case q.Sample != nil:
 			requests[q.Key] = sampleParams(q.Sample)
@@ -134,16 +165,22 @@ func askResult(res *engine.Result) *mcp.CallToolResult {
 			requests[q.Key] = &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}
 		}
 	}
-	return &mcp.CallToolResult{InputRequests: requests, RequestState: res.Round.State}
+	return requests
 }
 
 // missingElicitation is the protocol error of 2026-07-28 for a call that
 // needs a capability its client did not declare (SEP-2575): the
 // confirmation of a tool, which asks by elicitation.
 func missingElicitation(t string) error {
+	return missingElicitationOf("the tool " + t + " asks the person for confirmation before it runs")
+}
+
+// missingElicitationOf is missingElicitation for what asks: "the prompt
+// P asks the person before it gives its messages".
+func missingElicitationOf(what string) error {
 	data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}})
 	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
-		Message: "the tool " + t + " asks the person for confirmation before it runs (elicitation, form mode), and the client did not declare the elicitation capability; nothing was done"}
+		Message: what + " (elicitation, form mode), and the client did not declare the elicitation capability; nothing was done"}
 }
 
 // sampleParams is a question to the client's model as sampling/createMessage

@@ -458,7 +458,7 @@ func (l *Live) call(ctx context.Context, g *generation, t *engine.Tool, req *mcp
 	}
 	var asking *engine.Asking
 	if t.Asks() {
-		asking = askingOf(req, l.opts.stateless(req.Session))
+		asking = askingOf(ctx, req, l.opts.stateless(req.Session))
 		ctx = engine.WithAsking(ctx, asking)
 	}
 	start := time.Now()

@@ -307,9 +307,20 @@ func (l *Live) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.G
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", req.Params.Name)}
 	}
 	ctx = engine.WithCaller(ctx, callerOf(req.GetExtra()))
-	msgs, err := p.Get(ctx, req.Params.Arguments)
-	if err != nil {
+	var a *engine.Asking
+	if p.Asks() {
+		a = promptAskingOf(req, l.opts.stateless(req.Session))
+		if !a.Able && a.Undeclared && !p.Confirm.RunWithout {
+			return nil, missingElicitationOf("the prompt " + p.Name + " asks the person before it gives its messages")
+		}
+		ctx = engine.WithAsking(ctx, a)
+	}
+	msgs, round, err := p.Answer(ctx, req.Params.Arguments)
+	switch {
+	case err != nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: g.cfg.Redactor.Redact(err.Error())}
+	case round != nil:
+		return &mcp.GetPromptResult{InputRequests: inputRequests(round), RequestState: round.State}, nil
 	}
 	return PromptResult(p, msgs), nil
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +38,10 @@ type taskRuns struct {
 	mu      sync.Mutex
 	stops   map[string]context.CancelFunc
 	stopped bool // the server is closing: no more runs
+	// sessions are the sessions (stdio) of the clients that created the
+	// tasks whose status they are sent (notifications/tasks/status), by
+	// task id, until the task ends. Stateless HTTP keeps none.
+	sessions map[string]*mcp.ServerSession
 }
 
 // stop stops every run, for the server to close: their tasks fail.
@@ -59,7 +62,7 @@ func (r *taskRuns) closing() bool {
 }
 
 func newTaskRuns() *taskRuns {
-	return &taskRuns{boot: randomHex(4), mem: tasks.NewMemory(), stops: map[string]context.CancelFunc{}}
+	return &taskRuns{boot: randomHex(4), mem: tasks.NewMemory(), stops: map[string]context.CancelFunc{}, sessions: map[string]*mcp.ServerSession{}}
 }
 
 func randomHex(n int) string {
@@ -134,6 +137,11 @@ func (l *Live) taskCall(ctx context.Context, t *engine.Tool, req *mcp.CallToolRe
 	case err != nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}, true
 	}
+	if !l.opts.HTTP && req.Session != nil {
+		l.runs.mu.Lock()
+		l.runs.sessions[task.ID] = req.Session
+		l.runs.mu.Unlock()
+	}
 	l.startRun(ctx, task, req)
 	return &mcp.CallToolResult{StructuredContent: &createdTask{task}}, nil, true
 }
@@ -153,6 +161,12 @@ func (l *Live) startRun(ctx context.Context, task *engine.Task, req *mcp.CallToo
 	// The call's request is over by the time the task runs: logs and
 	// progress have no stream to go on.
 	bg := &mcp.CallToolRequest{Params: req.Params, Extra: req.Extra}
+	l.runs.mu.Lock()
+	if ss := l.runs.sessions[task.ID]; ss != nil {
+		// Its questions are asked as its client declared it can be.
+		ctx = context.WithValue(ctx, taskSessionKey{}, ss)
+	}
+	l.runs.mu.Unlock()
 	go func() {
 		defer func() {
 			stop()
@@ -245,8 +259,33 @@ func (l *Live) finish(store engine.TaskStore, task *engine.Task, run int, t *eng
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := store.Update(ctx, &done, run); err != nil {
+	switch ok, err := store.Update(ctx, &done, run); {
+	case err != nil:
 		l.logger.Error("a task's outcome could not be kept", "task", task.ID, "tool", task.Tool, "error", err)
+	case ok:
+		l.notifyStatus(&done)
+	}
+}
+
+// notifyStatus sends task's status to the session of the client that
+// created it, if it has one (stdio), with what tasks/get would answer;
+// the session is forgotten once the task ends. The notification is
+// optional (SEP-2663): one that cannot be sent is only logged.
+func (l *Live) notifyStatus(task *engine.Task) {
+	l.runs.mu.Lock()
+	ss := l.runs.sessions[task.ID]
+	if engine.TaskTerminal(task.Status) {
+		delete(l.runs.sessions, task.ID)
+	}
+	l.runs.mu.Unlock()
+	if ss == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	params := &taskStatus{taskWire: wireTask(task), Result: task.Result, Error: task.Error, InputRequests: task.InputRequests}
+	if err := ss.NotifyExtension(ctx, "notifications/tasks/status", params); err != nil {
+		l.logger.Debug("a task's status could not be sent", "task", task.ID, "error", err)
 	}
 }
 
@@ -271,6 +310,14 @@ type (
 	detailedTask struct {
 		mcp.ResultBase
 		ResultType string `json:"resultType"`
+		taskWire
+		Result        json.RawMessage   `json:"result,omitempty"`
+		Error         *engine.TaskError `json:"error,omitempty"`
+		InputRequests json.RawMessage   `json:"inputRequests,omitempty"`
+	}
+	// taskStatus is the params of notifications/tasks/status: the task
+	// as tasks/get shows it.
+	taskStatus struct {
 		taskWire
 		Result        json.RawMessage   `json:"result,omitempty"`
 		Error         *engine.TaskError `json:"error,omitempty"`
@@ -370,8 +417,12 @@ func (l *Live) serveTask(ctx context.Context, method string, req *mcp.ServerRequ
 		}
 		task.Status, task.Message, task.Updated = engine.TaskCancelled, "cancelled by the client", time.Now()
 		task.InputRequests, task.State = nil, ""
-		if _, err := store.Update(ctx, task, task.Run); err != nil {
+		ok, err := store.Update(ctx, task, task.Run)
+		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be cancelled: " + err.Error()}
+		}
+		if ok {
+			l.notifyStatus(task)
 		}
 		l.runs.mu.Lock()
 		stop := l.runs.stops[id]
@@ -395,45 +446,101 @@ func (l *Live) unknownTask(store engine.TaskStore, id string) string {
 }
 
 // answerTask resumes a task in input_required with the answers of
-// tasks/update to its questions; answers to other keys are ignored.
+// tasks/update to its questions; answers to other keys are ignored. While
+// some of its questions are not answered, the task keeps the answers and
+// waits, in input_required, for the others. When another update of the
+// task came first (an answer to another of its questions, on this replica
+// or another), the task is read again and the answers applied to it.
 func (l *Live) answerTask(ctx context.Context, store engine.TaskStore, task *engine.Task, req *mcp.ServerRequest[*taskParams]) (mcp.Result, error) {
 	ack := &taskAck{ResultType: "complete"}
-	if task.Status != engine.TaskInputRequired {
-		return ack, nil
-	}
-	var pending map[string]json.RawMessage
-	if err := json.Unmarshal(task.InputRequests, &pending); err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's questions could not be read: " + err.Error()}
-	}
-	answered := map[string]json.RawMessage{}
-	for k, v := range req.Params.InputResponses {
-		if _, ok := pending[k]; ok {
-			answered[k] = v
+	for attempt := 1; ; attempt++ {
+		if task == nil || task.Status != engine.TaskInputRequired {
+			return ack, nil
+		}
+		kept, err := l.answerOnce(ctx, store, task, req)
+		if err != nil {
+			return nil, err
+		}
+		if kept || attempt == maxAnswerAttempts {
+			return ack, nil
+		}
+		if task, err = store.Get(ctx, task.Owner, task.ID); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be read again: " + err.Error()}
 		}
 	}
-	if len(answered) == 0 {
-		return ack, nil
+}
+
+// maxAnswerAttempts bounds the times tasks/update reads a task again
+// because another update came first.
+const maxAnswerAttempts = 5
+
+// answerOnce applies the answers of req to task as read; kept is false
+// when the task changed meanwhile (the store refused the update).
+func (l *Live) answerOnce(ctx context.Context, store engine.TaskStore, task *engine.Task, req *mcp.ServerRequest[*taskParams]) (kept bool, _ error) {
+	var pending map[string]json.RawMessage
+	if err := json.Unmarshal(task.InputRequests, &pending); err != nil {
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's questions could not be read: " + err.Error()}
 	}
-	b, _ := json.Marshal(answered)
+	answered := map[string]json.RawMessage{}
+	if len(task.Answers) > 0 {
+		if err := json.Unmarshal(task.Answers, &answered); err != nil {
+			return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers so far could not be read: " + err.Error()}
+		}
+	}
+	fresh := map[string]json.RawMessage{}
+	for k, v := range req.Params.InputResponses {
+		if _, ok := pending[k]; ok {
+			fresh[k] = v
+		}
+	}
+	if len(fresh) == 0 {
+		return true, nil
+	}
+	// Each answer is checked as it comes: one kept must not break the
+	// task's resumption later.
+	b, _ := json.Marshal(fresh)
+	if err := json.Unmarshal(b, &mcp.InputResponseMap{}); err != nil {
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the answer is not one to the task's question: " + err.Error()}
+	}
+	for k, v := range fresh {
+		answered[k] = v
+		delete(pending, k)
+	}
+	b, _ = json.Marshal(answered)
+	run := task.Run
+	task.Run++
+	task.Updated = time.Now()
+	if len(pending) > 0 {
+		// Partly answered: the answers wait in the task for the others.
+		task.InputRequests, _ = json.Marshal(pending)
+		task.Answers = b
+		ok, err := store.Update(ctx, task, run)
+		if err != nil {
+			return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's answers could not be kept: " + err.Error()}
+		}
+		if ok {
+			l.notifyStatus(task)
+		}
+		return ok, nil
+	}
 	var responses mcp.InputResponseMap
 	if err := json.Unmarshal(b, &responses); err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the answer is not one to the task's question: " + err.Error()}
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the answer is not one to the task's question: " + err.Error()}
 	}
 	var params mcp.CallToolParamsRaw
 	if err := json.Unmarshal(task.Params, &params); err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's call could not be read: " + err.Error()}
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task's call could not be read: " + err.Error()}
 	}
-	params.InputResponses, params.RequestState = maps.Clone(responses), task.State
-	run := task.Run
-	task.Run++
-	task.Status, task.Message, task.Updated = engine.TaskWorking, "", time.Now()
-	task.InputRequests, task.State, task.Sample = nil, "", false
+	params.InputResponses, params.RequestState = responses, task.State
+	task.Status, task.Message = engine.TaskWorking, ""
+	task.InputRequests, task.State, task.Sample, task.Answers = nil, "", false, nil
 	ok, err := store.Update(ctx, task, run)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be resumed: " + err.Error()}
+		return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be resumed: " + err.Error()}
 	}
 	if ok {
+		l.notifyStatus(task)
 		l.startRun(ctx, task, &mcp.CallToolRequest{Params: &params, Extra: req.GetExtra()})
 	}
-	return ack, nil
+	return ok, nil
 }

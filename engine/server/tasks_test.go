@@ -441,17 +441,22 @@ func TestTasksOverStdio(t *testing.T) {
 		t.Helper()
 		id++
 		fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, params)
-		if !lines.Scan() {
-			t.Fatalf("%s: no answer", method)
+		for {
+			if !lines.Scan() {
+				t.Fatalf("%s: no answer", method)
+			}
+			var msg struct {
+				ID     json.RawMessage
+				Result map[string]json.RawMessage
+				Error  *rpcError
+			}
+			if err := json.Unmarshal(lines.Bytes(), &msg); err != nil || msg.Error != nil {
+				t.Fatalf("%s: %s", method, lines.Bytes())
+			}
+			if msg.ID != nil { // not a notification (the task's status)
+				return msg.Result
+			}
 		}
-		var msg struct {
-			Result map[string]json.RawMessage
-			Error  *rpcError
-		}
-		if err := json.Unmarshal(lines.Bytes(), &msg); err != nil || msg.Error != nil {
-			t.Fatalf("%s: %s", method, lines.Bytes())
-		}
-		return msg.Result
 	}
 	rpc("initialize", `{"protocolVersion":"2025-11-25","clientInfo":{"name":"c","version":"0"},"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`)
 	fmt.Fprintln(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)

@@ -1553,6 +1553,20 @@ func (ss *ServerSession) NotifyProgress(ctx context.Context, params *ProgressNot
 	return handleNotify(ctx, notificationProgress, newServerRequest(ss, orZero[Params](params)))
 }
 
+// NotifyExtension sends a notification that the protocol's core does not
+// define, such as an extension's ("notifications/tasks/status"), to the
+// client associated with this session. It is an error when method does
+// not start with "notifications/", or names a notification of the core.
+func (ss *ServerSession) NotifyExtension(ctx context.Context, method string, params any) error {
+	if len(method) < len("notifications/") || method[:len("notifications/")] != "notifications/" {
+		return fmt.Errorf("mcp: NotifyExtension: %q is not a notification", method)
+	}
+	if _, ok := clientMethodInfos[method]; ok {
+		return fmt.Errorf("mcp: NotifyExtension: %q is a notification of the protocol's core", method)
+	}
+	return ss.getConn().Notify(ctx, method, params)
+}
+
 // notifySubscriptionAcked sends a "notifications/subscriptions/acknowledged"
 // notification on the listen stream represented by this session, indicating
 // the subscription filter the server accepted (SEP-2575).
