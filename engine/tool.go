@@ -171,7 +171,8 @@ type Tool struct {
 	confirmEarly bool
 	// samples is set when the action asks the client's model (a
 	// [Sampler]): its calls carry the tool, for [Sample]. sampleEarly is
-	// set when its question can join the confirmation's.
+	// set when its question can join the first round's: the tool asks for
+	// no consent, and its messages read no roots.
 	samples, sampleEarly bool
 }
 
@@ -240,9 +241,11 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	}
 	if s, ok := spec.Action.(Sampler); ok {
 		t.samples = true
-		// A sample whose messages read neither confirm nor roots is
-		// asked with the confirmation.
-		t.sampleEarly = !s.Reads("confirm") && !s.Reads("roots")
+		// A sample whose messages read no roots is asked with the
+		// arguments the call lacks, unless the tool asks for consent:
+		// then nothing, the client's model included, is asked before the
+		// person has said yes.
+		t.sampleEarly = spec.Confirm == nil && !s.Reads("roots")
 		if t.states == nil {
 			t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 		}

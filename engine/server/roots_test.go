@@ -190,7 +190,8 @@ func TestWithinRootsRefused(t *testing.T) {
 }
 
 // TestRounds: one call asks in successive rounds (the name it lacks,
-// then the confirmation with the client's model), and the go-sdk client
+// then the confirmation, then, once the person said yes, the client's
+// model), and the go-sdk client
 // answers each; over a session of 2025-11-25 the server asks on the
 // session, round after round (the client's own handling of input
 // requests is turned off there, as a client of that revision has none).
@@ -207,6 +208,7 @@ func TestRounds(t *testing.T) {
 					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"tone": "warm"}}, nil
 				},
 				CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+					asked = append(asked, "(the model)")
 					return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "Hello"}}, nil
 				},
 			}
@@ -218,8 +220,8 @@ func TestRounds(t *testing.T) {
 			if err != nil || res.IsError || text(res) != "Hello Ada (warm)" {
 				t.Fatalf("greet: %v %+v", err, res)
 			}
-			if strings.Join(asked, "|") != "Whom do I greet?|Greet Ada?" {
-				t.Errorf("asked %q, want the name, then the confirmation", asked)
+			if strings.Join(asked, "|") != "Whom do I greet?|Greet Ada?|(the model)" {
+				t.Errorf("asked %q, want the name, then the confirmation, then the model", asked)
 			}
 		})
 	}
@@ -227,8 +229,9 @@ func TestRounds(t *testing.T) {
 
 // TestRoundStates: over stateless HTTP on 2026-07-28, by hand, the second
 // round's state carries the first answer (the client answers only the
-// confirmation and the model); a state changed, or answered twice, is
-// refused with invalid params, and nothing runs.
+// confirmation), the third's the first two (the client answers only the
+// model, asked once the person said yes); a state changed, or answered
+// twice, is refused with invalid params, and nothing runs.
 func TestRoundStates(t *testing.T) {
 	cs := connectRoots(t, "http 2026-07-28", "", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}, Sampling: &mcp.SamplingCapabilities{}}})
@@ -240,12 +243,15 @@ func TestRoundStates(t *testing.T) {
 		t.Fatalf("round 1: %v %+v, want the name asked alone", err, r1)
 	}
 	r2, err := call(r1.RequestState, mcp.InputResponseMap{"arguments": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}})
-	if err != nil || r2.InputRequests["confirm"] == nil || r2.InputRequests["sample"] == nil || r2.RequestState == r1.RequestState {
-		t.Fatalf("round 2: %v %+v, want the confirmation and the model asked together, with a new state", err, r2)
+	if err != nil || r2.InputRequests["confirm"] == nil || len(r2.InputRequests) != 1 || r2.RequestState == r1.RequestState {
+		t.Fatalf("round 2: %v %+v, want the confirmation asked alone (nothing, the model included, before the person says yes), with a new state", err, r2)
+	}
+	r3, err := call(r2.RequestState, mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"tone": "dry"}}})
+	if err != nil || r3.InputRequests["sample"] == nil || len(r3.InputRequests) != 1 || r3.RequestState == r2.RequestState {
+		t.Fatalf("round 3: %v %+v, want the model asked, with a new state", err, r3)
 	}
 	final := mcp.InputResponseMap{
-		"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"tone": "dry"}},
-		"sample":  &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "Hi"}},
+		"sample": &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "Hi"}},
 	}
 	refused := func(name string, res *mcp.CallToolResult, err error) {
 		t.Helper()
@@ -254,17 +260,25 @@ func TestRoundStates(t *testing.T) {
 			t.Errorf("%s: %v %+v, want the state refused", name, err, res)
 		}
 	}
-	payload, sig, _ := strings.Cut(r2.RequestState, ".")
+	payload, sig, _ := strings.Cut(r3.RequestState, ".")
 	b, _ := base64.RawURLEncoding.DecodeString(payload)
 	forged := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(b), "Ada", "Bob", 1))) + "." + sig
 	res, err := call(forged, final)
 	refused("a state whose carried answer was changed", res, err)
 	res, err = call(r1.RequestState, final)
 	refused("the first round's state again", res, err)
-	res, err = call(r2.RequestState, final)
+	res, err = call(r3.RequestState, final)
 	if err != nil || res.IsError || text(res) != "Hi Ada (dry)" {
-		t.Fatalf("round 3: %v %+v", err, res)
+		t.Fatalf("round 4: %v %+v", err, res)
 	}
-	res, err = call(r2.RequestState, final)
-	refused("the second round's state again", res, err)
+	res, err = call(r3.RequestState, final)
+	refused("the third round's state again", res, err)
+
+	// A decline ends the call: the model is never asked.
+	r1, _ = call("", nil)
+	r2, _ = call(r1.RequestState, mcp.InputResponseMap{"arguments": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}})
+	res, err = call(r2.RequestState, mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "decline"}})
+	if err != nil || !res.IsError || res.InputRequests != nil {
+		t.Errorf("declined: %v %+v, want a tool error and no question to the model", err, res)
+	}
 }
