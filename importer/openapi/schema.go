@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -283,7 +282,11 @@ func refID(ref, doc string) string {
 func (c *converter) walk(v any, doc string, stack []string, depth, level int) any {
 	here := c.here
 	c.here = false
-	if depth > maxSchemaDepth && (!c.defs || depth > maxDefDepth) {
+	limit := maxSchemaDepth
+	if c.defs {
+		limit = maxDefDepth
+	}
+	if depth > limit {
 		return map[string]any{}
 	}
 	if m, ok := v.(map[string]any); ok {
@@ -861,8 +864,8 @@ func (c *converter) pointed(m map[string]any) (pointer, bool) {
 
 // pointers finds the schemas that the references of the documents read
 // so far (and of those they name) point into, other than named schemas
-// and values that hold no schema: each under the first reference to it,
-// in the order of the documents' keys.
+// and values that hold no schema: each under the least of the keys of
+// the references to it, whatever order they are met in.
 func (s *Spec) pointers() map[uintptr]pointer {
 	out := map[uintptr]pointer{}
 	scanned := map[string]bool{}
@@ -873,14 +876,15 @@ func (s *Spec) pointers() map[uintptr]pointer {
 			if ref, ok := t["$ref"].(string); ok {
 				if _, isNamed := named(ref); !isNamed {
 					if target, _, err := s.resolve(ref, loc); err == nil && composite(target) {
-						if p := reflect.ValueOf(target).Pointer(); out[p] == (pointer{}) {
-							out[p] = pointer{refID(ref, loc), pointerName(ref)}
+						p, key := reflect.ValueOf(target).Pointer(), refID(ref, loc)
+						if had, ok := out[p]; !ok || key < had.key {
+							out[p] = pointer{key, pointerName(ref)}
 						}
 					}
 				}
 			}
-			for _, k := range sortedKeys(t) {
-				visit(t[k], loc)
+			for _, e := range t {
+				visit(e, loc)
 			}
 		case []any:
 			for _, e := range t {
@@ -898,7 +902,6 @@ func (s *Spec) pointers() map[uintptr]pointer {
 		if len(locs) == 0 {
 			return out
 		}
-		sort.Strings(locs)
 		for _, loc := range locs {
 			scanned[loc] = true
 			visit(s.docs[loc], loc)
