@@ -81,3 +81,53 @@ actions:
 		t.Errorf("with no budget, cut %v", res.Shallow)
 	}
 }
+
+// TestPointerDefs: a reference that points into a named schema (as the
+// documents of APIs.guru's directory bundled from several files do, such
+// as Azure's network-applicationGateway.json) is a definition of the
+// tool's input, written once: met in place too, it is a reference to the
+// same definition, and where it recurs its schema refers to itself, not to
+// a copy cut by depth.
+func TestPointerDefs(t *testing.T) {
+	_, res, err := importPath(filepath.Join("testdata", "nested-pointers.json"), Options{Source: "nested-pointers.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Shallow) != 0 {
+		t.Fatalf("cut shallow: %v", res.Shallow)
+	}
+	tl, ok := loadResult(t, res).Tool("gateways_create_or_update")
+	if !ok {
+		t.Fatalf("no tool gateways_create_or_update among %v", res.Imported)
+	}
+	in := tl.InputSchema()
+	defs := obj(in["$defs"])
+	at := func(s any, path ...string) map[string]any {
+		for _, k := range path {
+			m := obj(s)
+			if ref, ok := m["$ref"].(string); ok {
+				m = obj(defs[strings.TrimPrefix(ref, "#/$defs/")])
+			}
+			s = m[k]
+		}
+		return obj(s)
+	}
+	// properties → BackendAddressPool → its ip configurations' items.
+	pool := at(in, "properties", "properties", "properties", "backendAddressPools", "items")
+	ipRef := at(pool, "properties", "properties", "properties", "backendIPConfigurations", "items")["$ref"]
+	ip := strings.TrimPrefix(str(ipRef), "#/$defs/")
+	if defs[ip] == nil {
+		t.Fatalf("the pointer to ipConfiguration is not a definition: %v", ipRef)
+	}
+	again := at(defs[ip], "properties", "properties", "properties", "applicationGatewayBackendAddressPools", "items",
+		"properties", "properties", "properties", "backendIPConfigurations", "items")
+	if again["$ref"] != ipRef {
+		t.Errorf("where ipConfiguration recurs, its schema is %v, not a reference to %s", again, ipRef)
+	}
+	js := string(tl.InputSchemaJSON())
+	for _, once := range []string{`"Static","Dynamic"`, `"id":{"type":"string"}`, `"Allow","Deny"`} {
+		if n := strings.Count(js, once); n != 1 {
+			t.Errorf("%s is written %d times in the tool's input schema, not once: %s", once, n, js)
+		}
+	}
+}

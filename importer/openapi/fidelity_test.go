@@ -280,7 +280,8 @@ func (f *fidelity) compare(d any, ddoc string, ts any, path string, stack []stri
 			f.loss(fmt.Sprintf("%s: %s %v, the tool's %v", path, k, v, tm[k]))
 		}
 	}
-	if format, ok := dm["format"].(string); ok && dm["type"] == "string" {
+	// An empty format (hhs.gov's parameters have "format": "") names none.
+	if format, ok := dm["format"].(string); ok && format != "" && dm["type"] == "string" {
 		f.checks++
 		if tm["format"] != format {
 			f.loss(fmt.Sprintf("%s: format %s, the tool's %v", path, format, tm["format"]))

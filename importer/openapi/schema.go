@@ -3,6 +3,9 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,6 +17,12 @@ import (
 // maxSchemaDepth bounds how deep a schema is written out; below it, a
 // schema is {} (any value). Recursion is cut where it recurs.
 const maxSchemaDepth = 12
+
+// maxDefDepth is maxSchemaDepth within a definition of a tool's input.
+// There every reference to a schema that may hold others is a definition
+// of its own, so the depth is the document's own nesting, which Azure's
+// documents, bundled from several files, take past twelve levels.
+const maxDefDepth = 64
 
 // localRef stands for a named schema written once as a local value and
 // referred to as local.<name>.
@@ -61,6 +70,9 @@ type converter struct {
 	// others is a definition (defRef), written whole, at any depth.
 	// Otherwise (outputs) it is a local, and named levels bound it.
 	defs bool
+	// here is set for the next call of walk: the schema it is given is
+	// written in place even if a reference points to it (see pointed).
+	here bool
 }
 
 // locals are the named schemas of a document, converted once each.
@@ -82,6 +94,9 @@ type locals struct {
 	defsUsed  map[string]bool     // the definitions the written tools refer to
 	defSize   map[string]int      // bytes of each definition's JSON, measured once
 	defEdges  map[string][]string // the definitions each definition refers to
+	// pointers are the schemas references point into (see
+	// Spec.pointers), found once, when a tool's input first needs them.
+	pointers map[uintptr]pointer
 }
 
 // use notes that a written tool or local refers to the local n.
@@ -178,6 +193,7 @@ func (c *converter) def(n, key string, target any, tdoc string) defRef {
 	name = l.defsTaken.unique(name, 100)
 	l.defName[dkey] = name
 	l.defState[dkey] = 1
+	c.here = true
 	l.defs[name] = c.walk(target, tdoc, []string{key}, 0, namedLevels)
 	l.defState[dkey] = 2
 	return defRef(name)
@@ -219,6 +235,7 @@ func (c *converter) convertFlat(v any, doc string) any {
 
 func (c *converter) flat(v any, doc string, stack []string, depth int) any {
 	m := obj(v)
+	c.here = true // the body's own schema, whose properties become arguments
 	if m == nil || depth > maxSchemaDepth || m["nullable"] == true || m["x-nullable"] == true {
 		return c.walk(v, doc, stack, depth, namedLevels)
 	}
@@ -237,6 +254,7 @@ func (c *converter) flat(v any, doc string, stack []string, depth int) any {
 	if len(parts) == 0 || foldable(m) {
 		return c.walk(m, doc, stack, depth, namedLevels)
 	}
+	c.here = false
 	rest := make(map[string]any, len(m))
 	for k, e := range m {
 		if k != "allOf" && k != "$defs" {
@@ -264,10 +282,21 @@ func refID(ref, doc string) string {
 // cut), depth bounds nesting, and level is how many named schemas deep it
 // may still go.
 func (c *converter) walk(v any, doc string, stack []string, depth, level int) any {
-	if depth > maxSchemaDepth {
+	here := c.here
+	c.here = false
+	limit := maxSchemaDepth
+	if c.defs {
+		limit = maxDefDepth
+	}
+	if depth > limit {
 		return map[string]any{}
 	}
 	if m, ok := v.(map[string]any); ok {
+		if p, ok := c.pointed(m); ok && !here {
+			// Written in place, it would be written again where the
+			// references to it are.
+			return c.def(p.name, p.key, m, doc)
+		}
 		if n := c.bind(m, doc); n > 0 {
 			defer c.unbind(n)
 		}
@@ -361,15 +390,29 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 	return out
 }
 
-// ref converts a reference: to a named schema, a local (while named levels
-// remain; past them, an object is cut to its type and description unless
-// stub is false); to anything else, the target inlined. A reference to a
-// schema being inlined is a cycle, cut.
+// ref converts a reference. For a tool's input, a reference to a schema
+// that may hold others is a definition: a named schema's, or, for a
+// pointer into one (such as #/components/schemas/Server/properties/ip,
+// which documents bundled from several files are full of), one named
+// after the path. Otherwise a reference to a named schema is a local
+// (while named levels remain; past them, an object is cut to its type and
+// description unless stub is false); to anything else, the target
+// inlined. A reference to a schema being inlined is a cycle, cut.
 func (c *converter) ref(ref, doc string, stack []string, depth, level int, stub bool) any {
 	key := refID(ref, doc)
-	if n, ok := named(ref); ok && c.locals != nil && c.defs {
-		// A definition may refer to itself: nothing to cut.
+	if c.locals != nil && c.defs {
+		// A definition may refer to itself: nothing to cut. A pointer
+		// inlined instead would be written out again, a level deeper,
+		// wherever it is met, and a chain of them (Azure's network
+		// interfaces and address pools) cut by depth, not where it recurs.
 		if target, tdoc, err := c.spec.resolve(ref, doc); err == nil && composite(target) {
+			n, ok := named(ref)
+			if !ok {
+				n = pointerName(ref)
+				if p, ok := c.pointed(obj(target)); ok {
+					n, key = p.name, p.key
+				}
+			}
 			return c.def(n, key, target, tdoc)
 		}
 	}
@@ -800,6 +843,120 @@ func composite(v any) bool {
 		}
 	}
 	return m["type"] == "object" || m["type"] == "array"
+}
+
+// pointer is a schema that a reference of the document points into (not
+// to a named schema, such as #/components/schemas/Server/properties/ip):
+// in a tool's input it is a definition, written once whether it is met
+// through a reference or in place, under one key and one name.
+type pointer struct{ key, name string }
+
+// pointed reports whether m is a schema that a reference points into, for
+// a tool's input.
+func (c *converter) pointed(m map[string]any) (pointer, bool) {
+	if !c.defs || c.locals == nil || m == nil {
+		return pointer{}, false
+	}
+	if c.locals.pointers == nil {
+		c.locals.pointers = c.spec.pointers()
+	}
+	p, ok := c.locals.pointers[reflect.ValueOf(m).Pointer()]
+	return p, ok
+}
+
+// pointers finds the schemas that the references of the documents read
+// so far (and of those they name) point into, other than named schemas
+// and values that hold no schema: each under the least of the keys of
+// the references to it, whatever order they are met in.
+func (s *Spec) pointers() map[uintptr]pointer {
+	out := map[uintptr]pointer{}
+	scanned := map[string]bool{}
+	var visit func(v any, loc string)
+	visit = func(v any, loc string) {
+		switch t := v.(type) {
+		case map[string]any:
+			if ref, ok := t["$ref"].(string); ok {
+				if _, isNamed := named(ref); !isNamed {
+					if target, _, err := s.resolve(ref, loc); err == nil && composite(target) {
+						p, key := reflect.ValueOf(target).Pointer(), refID(ref, loc)
+						if had, ok := out[p]; !ok || key < had.key {
+							out[p] = pointer{key, pointerName(ref)}
+						}
+					}
+				}
+			}
+			for _, e := range t {
+				visit(e, loc)
+			}
+		case []any:
+			for _, e := range t {
+				visit(e, loc)
+			}
+		}
+	}
+	for {
+		var locs []string
+		for loc := range s.docs {
+			if !scanned[loc] {
+				locs = append(locs, loc)
+			}
+		}
+		if len(locs) == 0 {
+			return out
+		}
+		for _, loc := range locs {
+			scanned[loc] = true
+			visit(s.docs[loc], loc)
+		}
+	}
+}
+
+// pointerName names the definition of a reference that is not to a named
+// schema: the schema it points into, then the properties and keywords on
+// the way (the last three), such as Server_ip_item for
+// #/components/schemas/Server/properties/ip/items.
+func pointerName(ref string) string {
+	file, pointer, _ := strings.Cut(ref, "#")
+	for _, prefix := range []string{"/components/schemas/", "/definitions/"} {
+		if i := strings.LastIndex(pointer, prefix); i >= 0 {
+			pointer = pointer[i+len(prefix):]
+			break
+		}
+	}
+	var segs []string
+	for _, s := range strings.Split(strings.Trim(pointer, "/"), "/") {
+		if u, err := url.PathUnescape(s); err == nil {
+			s = u
+		}
+		segs = append(segs, strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~"))
+	}
+	if segs[0] == "" { // a whole document
+		segs[0] = strings.TrimSuffix(path.Base(file), path.Ext(file))
+	}
+	parts := []string{segs[0]}
+	for i := 1; i < len(segs); i++ {
+		switch k := segs[i]; k {
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			if i+1 < len(segs) {
+				i++
+				parts = append(parts, segs[i])
+			}
+		case "allOf", "anyOf", "oneOf", "prefixItems":
+			if i+1 < len(segs) {
+				i++
+				k += segs[i]
+			}
+			parts = append(parts, k)
+		case "items":
+			parts = append(parts, "item")
+		default:
+			parts = append(parts, k)
+		}
+	}
+	if len(parts) > 4 {
+		parts = append(parts[:1], parts[len(parts)-3:]...)
+	}
+	return strings.Join(parts, "_")
 }
 
 // refName is the last segment of a reference, for messages.
