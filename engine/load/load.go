@@ -104,6 +104,7 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 	cfg := l.load(paths)
 	l.explainReferences()
 	l.diags = l.causes()
+	ExplainLabels(l.diags)
 	sortDiagnostics(l.diags)
 	if l.diags.HasErrors() {
 		for _, r := range l.decoded {
