@@ -75,7 +75,13 @@ func placedIn(lang []*spec.Block, in, example, upstreams string) []string {
 		return []string{example}
 	}
 	if in == "tool" {
-		return []string{upstreams + "tool \"t\" {\n  description = \"A tool.\"\n  arg \"id\" {}\n  annotations {\n    read_only_hint = true\n  }\n" + example + "\n}\n"}
+		// Examples read args.id or args.units (the http block's, which the
+		// arg block's example declares): one of these loads each.
+		var srcs []string
+		for _, args := range []string{"  arg \"id\" {}\n", "  arg \"id\" {}\n  arg \"units\" {}\n"} {
+			srcs = append(srcs, upstreams+"tool \"t\" {\n  description = \"A tool.\"\n"+args+"  annotations {\n    read_only_hint = true\n  }\n"+example+"\n}\n")
+		}
+		return srcs
 	}
 	outer, name := "", in
 	if i := strings.LastIndex(in, " › "); i >= 0 {
