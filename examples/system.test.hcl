@@ -34,6 +34,26 @@ test "timezone_refused" {
   }
 }
 
+test "time_in_a_posix_rule" {
+  tool = "current_time"
+  args = { timezone = "EST5EDT,M3.2.0/2:00,M11.1.0/2:00" }
+
+  assert {
+    condition = expr("structured.zone in ['EST', 'EDT']")
+  }
+}
+
+test "timezone_file_refused" {
+  tool         = "current_time"
+  args         = { timezone = "../../../../etc/passwd" }
+  expect_error = true
+
+  assert {
+    condition     = expr("text contains 'timezone'")
+    error_message = "a TZ that names a file, which date would open, is refused"
+  }
+}
+
 test "system_info" {
   tool = "system_info"
 

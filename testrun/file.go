@@ -349,6 +349,7 @@ func ParseSourcesWith(names []string, sources map[string][]byte, lookupEnv func(
 			files = append(files, f)
 		}
 	}
+	load.ExplainLabels(diags)
 	return files, parser.Files(), diags
 }
 

@@ -135,3 +135,12 @@ func TestSnapshotInsideDirectory(t *testing.T) {
 		t.Errorf("failures = %v; want the write refused", res.Failures)
 	}
 }
+
+// TestLabelMistakes: a mock or a test written without its labels is an
+// error that shows how it is written, as in a configuration file.
+func TestLabelMistakes(t *testing.T) {
+	_, diags := parseOne(t, t.TempDir(), "mock \"http_api\" {\n  response {\n    body = {}\n  }\n}\n")
+	wantDiag(t, diags, 1, 17, `A mock block needs 2 labels (kind, name): write mock "kind" "name" { … }.`)
+	_, diags = parseOne(t, t.TempDir(), "test {\n  tool = \"t\"\n}\n")
+	wantDiag(t, diags, 1, 6, `A test block needs its name: write test "name" { … }.`)
+}

@@ -226,9 +226,9 @@ tool "get" {
 // TestCacheNamespaceFiles checks, through one Redis, that the files a
 // configuration reads with file() are part of what identifies it: a
 // changed file, read in a tool (after its cache block) or in a local,
-// reads none of the results kept before it changed; a file read only for
-// a sensitive variable stays out of the keys, as the variable's value
-// does.
+// reads none of the results kept before it changed; nor does one whose
+// sensitive variable (here read from a file) changed, since its results
+// were fetched with another credential.
 func TestCacheNamespaceFiles(t *testing.T) {
 	var hits atomic.Int64
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -306,8 +306,95 @@ tool "get" {
 		t.Errorf("a file read in a local changed: %q after %d upstream calls, want a new call", got, hits.Load())
 	}
 	write("secret.txt", "secret-two")
-	if got := call(); got != "xL2S2" || hits.Load() != 3 {
-		t.Errorf("a file read only for a sensitive variable changed: %q after %d upstream calls, want the kept result", got, hits.Load())
+	if got := call(); got != "xL2S2" || hits.Load() != 4 {
+		t.Errorf("a file read only for a sensitive variable changed: %q after %d upstream calls, want a new call", got, hits.Load())
+	}
+	if got := call(); got != "xL2S2" || hits.Load() != 4 {
+		t.Errorf("the same secret again: %q after %d upstream calls, want the kept result", got, hits.Load())
+	}
+}
+
+// TestCacheNamespaceSecrets checks, through one Redis, that two servers
+// sharing it with the same files but other credentials (a sensitive
+// variable, or a value env() reads) never answer each other's calls from
+// the cache: a result fetched with one tenant's key is not the other's to
+// read. The keys in Redis hold no secret.
+func TestCacheNamespaceSecrets(t *testing.T) {
+	var hits atomic.Int64
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprintf(w, `{"who":%q}`, r.Header.Get("X-Tenant")+"/"+r.Header.Get("X-Key"))
+	}))
+	t.Cleanup(upstream.Close)
+	prefix := fmt.Sprintf("mcpdecl-test-%d", time.Now().UnixNano())
+	src := `
+variable "key" {
+  type      = string
+  sensitive = true
+}
+cache {
+  store     = "redis"
+  redis_url = "redis://` + testservice.Redis(t) + `"
+  prefix    = "` + prefix + `"
+}
+tool "who" {
+  description = "Says whom the upstream sees."
+  annotations { read_only_hint = true }
+  cache { ttl = "1m" }
+  http {
+    url     = "` + upstream.URL + `/who"
+    headers = { "X-Tenant" = env("TENANT"), "X-Key" = var.key }
+  }
+  output "who" {
+    type  = string
+    value = expr("body.who")
+  }
+}
+`
+	call := func(tenant, key string) string {
+		t.Helper()
+		cfg, diags := loadSource(t, src, map[string]string{"TENANT": tenant, "MCPDECL_VAR_key": key})
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		tool, _ := cfg.Tool("who")
+		res := tool.Call(context.Background(), nil)
+		if res.IsError {
+			t.Fatal(res.Text())
+		}
+		return fmt.Sprint(res.Structured["who"])
+	}
+	for i, c := range []struct {
+		tenant, key, want string
+		hits              int64
+	}{
+		{"alice", "key-of-alice", "alice/(sensitive)", 1},
+		{"alice", "key-of-alice", "alice/(sensitive)", 1}, // the same server again: from the cache
+		{"bob", "key-of-alice", "bob/(sensitive)", 2},     // env("TENANT") differs
+		{"bob", "key-of-bob", "bob/(sensitive)", 3},       // the sensitive variable differs
+		{"bob", "key-of-bob", "bob/(sensitive)", 3},
+	} {
+		if got := call(c.tenant, c.key); got != c.want || hits.Load() != c.hits {
+			t.Errorf("call %d (TENANT=%s, key=%s): %q after %d upstream calls, want %q after %d", i, c.tenant, c.key, got, hits.Load(), c.want, c.hits)
+		}
+	}
+	conn, err := redis.Dial("tcp", testservice.Redis(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	keys, err := redis.Strings(conn.Do("KEYS", prefix+"*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 3 {
+		t.Errorf("Redis holds %d keys under the prefix, want 3 (one per server): %q", len(keys), keys)
+	}
+	for _, k := range keys {
+		if strings.Contains(k, "key-of-") || strings.Contains(k, "alice") || strings.Contains(k, "bob") {
+			t.Errorf("a key in Redis shows a secret or an env value: %q", k)
+		}
 	}
 }
 

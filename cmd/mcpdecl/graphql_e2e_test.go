@@ -154,6 +154,9 @@ func TestImportGraphQL(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("import exited %d: %s%s", code, stdout.String(), stderr.String())
 	}
+	if want := "Its tools call " + srv.URL + "/graphql (COUNTRIES_URL, when set, replaces it).\n"; !strings.Contains(stdout.String(), want) || strings.Contains(stdout.String(), "Set COUNTRIES_URL") {
+		t.Errorf("with --endpoint, the import should say which URL the tools call, not ask to set COUNTRIES_URL:\n%s", stdout.String())
+	}
 	if !strings.Contains(stderr.String(), "3 operation files read: 2 imported, 1 skipped.") || !strings.Contains(stderr.String(), `Cannot query field "nope"`) {
 		t.Errorf("the report should say what was imported and why one file was skipped:\n%s", stderr.String())
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -436,7 +437,16 @@ func (a *app) importGraphQL(schemaPath string, paths []string, out string, force
 		return fmt.Errorf("write %s: %w", out, err)
 	}
 	fmt.Fprintf(a.stdout, "Wrote %s\n", out)
-	fmt.Fprintf(a.stdout, "Set %s before calling its tools.\n", strings.Join(res.Env, " and "))
+	env := res.Env
+	if opts.Endpoint != "" {
+		// The endpoint given is the URL variable's default: nothing to set.
+		urlEnv := strings.ToUpper(opts.Name + "_url")
+		env = slices.DeleteFunc(slices.Clone(env), func(e string) bool { return e == urlEnv })
+		fmt.Fprintf(a.stdout, "Its tools call %s (%s, when set, replaces it).\n", opts.Endpoint, urlEnv)
+	}
+	if len(env) > 0 {
+		fmt.Fprintf(a.stdout, "Set %s before calling its tools.\n", strings.Join(env, " and "))
+	}
 	fmt.Fprintf(a.stdout, "Try: mcpdecl list %s\n", out)
 	return nil
 }

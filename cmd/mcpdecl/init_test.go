@@ -30,10 +30,15 @@ func TestInitServes(t *testing.T) {
 		call  string // a tool to call, "" for none (the HTTP one needs the network)
 		args  map[string]any
 		want  string // in the structured content of the call
+		// refused are arguments of call refused before the program runs
+		refused []map[string]any
 	}{
-		{"", []string{"current_weather"}, "", nil, ""},
-		{"--exec", []string{"current_time", "system_info"}, "current_time", map[string]any{"timezone": "UTC"}, `"time":"`},
-		{"--sql", []string{"add_note", "find_notes"}, "find_notes", map[string]any{"text": "welcome"}, `"title":"Welcome"`},
+		{"", []string{"current_weather"}, "", nil, "", nil},
+		{"--exec", []string{"current_time", "system_info"}, "current_time", map[string]any{"timezone": "UTC"}, `"time":"`,
+			// A TZ naming a file (absolute, ../, or after ':') makes date
+			// open it as a zone file: a FIFO hangs it, any file is read.
+			[]map[string]any{{"timezone": "/etc/passwd"}, {"timezone": "../../../../etc/passwd"}, {"timezone": ":/etc/passwd"}, {"timezone": "Europe/../../etc/passwd"}}},
+		{"--sql", []string{"add_note", "find_notes"}, "find_notes", map[string]any{"text": "welcome"}, `"title":"Welcome"`, nil},
 	}
 	for _, tt := range tests {
 		t.Run("init"+tt.flag, func(t *testing.T) {
@@ -79,6 +84,15 @@ func TestInitServes(t *testing.T) {
 			if res.IsError || !strings.Contains(string(got), tt.want) {
 				t.Errorf("tools/call %s = %s (error %v), want %s in it", tt.call, got, res.IsError, tt.want)
 			}
+			for _, args := range tt.refused {
+				res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tt.call, Arguments: args})
+				if err != nil {
+					t.Fatalf("tools/call %s: %v", tt.call, err)
+				}
+				if text := resultText(res); !res.IsError || !strings.Contains(text, "invalid arguments") {
+					t.Errorf("tools/call %s %v = %q (error %v), want the arguments refused", tt.call, args, text, res.IsError)
+				}
+			}
 		})
 	}
 }
@@ -106,4 +120,15 @@ func TestInitNamesTheSpecs(t *testing.T) {
 			t.Errorf("%s: %s: %s", d.Subject, d.Summary, d.Detail)
 		}
 	}
+}
+
+// resultText is the text of a call's result: its text contents, joined.
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
 }

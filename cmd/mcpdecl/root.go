@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -116,7 +117,28 @@ func (a *app) addVarFlag(c *cobra.Command) {
 func args(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := check(cmd, args); err != nil {
-			return usageError{err}
+			// Cobra's "requires at least 2 arg(s), only received 1" says
+			// neither what the command takes nor what it was given.
+			takes := "no arguments"
+			if _, rest, ok := strings.Cut(cmd.Use, " "); ok {
+				takes = rest
+			}
+			given := "none"
+			if len(args) > 0 {
+				quoted := make([]string, len(args))
+				for i, a := range args {
+					if r := []rune(a); len(r) > 40 {
+						a = string(r[:40]) + "…"
+					}
+					quoted[i] = strconv.Quote(a)
+				}
+				given = fmt.Sprintf("%d argument", len(args))
+				if len(args) > 1 {
+					given += "s"
+				}
+				given += ": " + strings.Join(quoted, " ")
+			}
+			return usageError{fmt.Errorf("%s takes %s; it was given %s", cmd.CommandPath(), takes, given)}
 		}
 		return nil
 	}

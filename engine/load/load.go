@@ -106,6 +106,7 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 	cfg := l.load(paths)
 	l.explainReferences()
 	l.diags = l.causes()
+	ExplainLabels(l.diags)
 	sortDiagnostics(l.diags)
 	if l.diags.HasErrors() {
 		for _, r := range l.decoded {
@@ -165,12 +166,30 @@ type loader struct {
 }
 
 // readLog is the absolute paths of every file a load read, in the order
-// first read, and the SHA-256 of the contents of those that file() read
-// (see cacheNamespace); safe for concurrent use.
+// first read, the SHA-256 of the contents of those that file() read, and
+// what env() read (see cacheNamespace); safe for concurrent use.
 type readLog struct {
 	mu    sync.Mutex
 	paths []string
 	sums  [][sha256.Size]byte
+	env   map[string]*string // nil: not set
+}
+
+// lookupEnv is env()'s reading of the environment: it notes each name
+// read and its value, which the cache namespace covers.
+func (l *loader) lookupEnv(name string) (string, bool) {
+	v, ok := l.opts.LookupEnv(name)
+	l.read.mu.Lock()
+	defer l.read.mu.Unlock()
+	if l.read.env == nil {
+		l.read.env = map[string]*string{}
+	}
+	if ok {
+		l.read.env[name] = &v
+	} else {
+		l.read.env[name] = nil
+	}
+	return v, ok
 }
 
 // recordFile notes that the load read the file at path (made absolute), so
@@ -454,7 +473,7 @@ func (l *loader) evalContext(filename string) *hcl.EvalContext {
 		return ctx
 	}
 	ctx := l.root.NewChild()
-	ctx.Functions = functions(filepath.Dir(filename), l.opts.LookupEnv, l.fileRead)
+	ctx.Functions = functions(filepath.Dir(filename), l.lookupEnv, l.fileRead)
 	l.ctxs[filename] = ctx
 	return ctx
 }

@@ -95,9 +95,10 @@ func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
 	}
 	ty, sensitive := v.Type("type"), v.Bool("sensitive")
 	if sensitive {
-		// The files its default reads are as secret as its value: they
-		// stay out of the cache namespace (see cacheNamespace).
-		ctx.Functions = functions(filepath.Dir(b.DefRange.Filename), l.opts.LookupEnv, func(path string, _ []byte, _ error) { l.recordFile(path) })
+		// The files its default reads are as secret as its value: the
+		// cache namespace covers them through the value, as a secret
+		// (see cacheNamespace).
+		ctx.Functions = functions(filepath.Dir(b.DefRange.Filename), l.lookupEnv, func(path string, _ []byte, _ error) { l.recordFile(path) })
 	}
 	val, ok := l.variableValue(b, name, ty, v.Attr("default"), ctx)
 	if !ok {

@@ -34,6 +34,28 @@ type Live struct {
 	opts    Options // as NewLive was given them: toolset, discovery, metrics…
 	subs    *subscriptions
 	runs    *taskRuns // the tasks of the tools with a task block
+	// stopping is cancelled by Close: every request still being answered
+	// is then cancelled (see cancelOnClose).
+	stopping context.Context
+	stop     context.CancelFunc
+}
+
+// errStopped is why a request still running when the server closes is
+// cancelled.
+var errStopped = errors.New("the server is stopping")
+
+// cancelOnClose cancels the requests still running when Live closes: a
+// call whose grace period after SIGTERM ran out (see ShutdownTimeout),
+// and its program, are stopped then, not left running to their own
+// timeout while the server waits for them.
+func (l *Live) cancelOnClose(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		stop := context.AfterFunc(l.stopping, func() { cancel(errStopped) })
+		defer stop()
+		return next(ctx, method, req)
+	}
 }
 
 // generation is one configuration being served, and the calls running on it.
@@ -161,6 +183,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	l := &Live{logger: logger, stderr: os.Stderr, opts: opts}
+	l.stopping, l.stop = context.WithCancel(context.Background())
 	l.subs = newSubscriptions(l)
 	l.runs = newTaskRuns()
 	l.srv = mcp.NewServer(&mcp.Implementation{
@@ -169,7 +192,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 		Version: cfg.Server.Version,
 	}, l.serverOptions(cfg, logger, opts))
 	addTaskMethods(l.srv)
-	l.srv.AddReceivingMiddleware(l.declareServed, l.filterTools, l.taskMethods)
+	l.srv.AddReceivingMiddleware(l.declareServed, l.filterTools, l.taskMethods, l.cancelOnClose)
 	if opts.Tracing != nil {
 		// Added last, so outermost: refused requests have spans too.
 		l.srv.AddReceivingMiddleware(l.traceRequests)
@@ -390,8 +413,10 @@ func (l *Live) retire(g *generation) {
 	}
 }
 
-// Close releases the current configuration.
+// Close cancels the requests still running, waits for their calls to
+// end, and releases the current configuration.
 func (l *Live) Close() error {
+	l.stop() // the requests still running: Close waits for the calls to end
 	l.subs.close()
 	l.runs.stop() // the runs of tasks hold the generation
 	l.mu.Lock()

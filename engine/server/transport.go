@@ -30,11 +30,31 @@ func (l *Live) ServeStdio(ctx context.Context, stdin io.ReadCloser) error {
 // longer than MaxRequestBody allows, is answered with a JSON-RPC error
 // (-32700 parse error, -32600 invalid request; id null) and the session
 // goes on. When r ends, the calls already read are answered (waiting up to
-// ShutdownTimeout) before ServeIO returns.
+// ShutdownTimeout) before ServeIO returns; when ctx is done, so are they,
+// and those still running after ShutdownTimeout are cancelled.
 func (l *Live) ServeIO(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
 	l.mu.Lock()
 	maxLine := MaxRequestBody(l.current.cfg.Settings)
 	l.mu.Unlock()
+	served := make(chan struct{})
+	defer close(served)
+	go func() {
+		select {
+		case <-served:
+			return
+		case <-ctx.Done():
+		}
+		// The SDK waits for the calls in flight, whose own timeouts may
+		// be an hour: give them the grace period, then cancel them.
+		grace := time.NewTimer(ShutdownTimeout)
+		defer grace.Stop()
+		select {
+		case <-served:
+		case <-grace.C:
+			l.logger.Warn("calls still running after the grace period are cancelled", "grace", ShutdownTimeout)
+			l.stop()
+		}
+	}()
 	err := l.srv.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: int(maxLine), DrainTimeout: ShutdownTimeout})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
@@ -79,7 +99,8 @@ func MaxRequestBody(settings engine.Settings) int64 {
 const ShutdownTimeout = 10 * time.Second
 
 // ServeHTTP serves h on ln within limits until ctx is done, then shuts down
-// gracefully, letting calls in flight finish for up to ShutdownTimeout.
+// gracefully, letting calls in flight finish for up to ShutdownTimeout;
+// those still running then are left to the caller to cancel (Live.Close).
 func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, limits Limits, logger *slog.Logger) error {
 	if limits.MaxConnections > 0 {
 		ln = netutil.LimitListener(ln, limits.MaxConnections)
@@ -107,7 +128,10 @@ func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, limits Limi
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
+	if err := srv.Shutdown(shutdown); errors.Is(err, context.DeadlineExceeded) {
+		logger.Warn("calls still running after the grace period are cancelled", "grace", ShutdownTimeout)
+		return nil
+	} else if err != nil {
 		return err
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {

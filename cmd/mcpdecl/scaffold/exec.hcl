@@ -37,7 +37,9 @@ tool "current_time" {
     type        = string
     description = "A TZ value: UTC, a zone such as Europe/Paris, or a POSIX rule such as JST-9"
     default     = "UTC"
-    pattern     = "^[A-Za-z0-9_+:/,.-]{1,64}$"
+    # No file name: not "/…", "../…" nor ":…", which date would open.
+    pattern    = "^[A-Za-z0-9_+,-][A-Za-z0-9_+:,-]*([/.][A-Za-z0-9_+:,-]+)*$"
+    max_length = 64
   }
 
   # The program. expr("…") is a program run at each call; it reads the
