@@ -16,7 +16,7 @@ type Audit struct {
 // when the server sends traces: by default none, as a span may be read by
 // more people than the server's callers. The values recorded are redacted
 // like the audit log's (every known secret, each sensitive argument as
-// [Mask]) and capped in size.
+// [text.Mask]) and capped in size.
 type TraceValues struct {
 	// Arguments records the call's arguments (gen_ai.tool.call.arguments).
 	Arguments bool

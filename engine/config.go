@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/agext/levenshtein"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // ServerInfo is what the server says of itself to clients.
@@ -25,8 +27,8 @@ type Config struct {
 	Settings Settings
 	// Tools are sorted by name.
 	Tools []*Tool
-	// Redactor knows every secret of the configuration.
-	Redactor *Redactor
+	// text.Redactor knows every secret of the configuration.
+	Redactor *text.Redactor
 	// Audit configures the audit log; nil: no audit log.
 	Audit *Audit
 	// TraceValues says which values of a call its span records (the
@@ -106,7 +108,7 @@ func (c *Config) SetFiles(paths []string) { c.files = slices.Clone(paths) }
 // resources are what the adapters decoded from top-level blocks: those that
 // are io.Closer are closed by Close, as are the tools' actions that are,
 // and those that are Checker are asked by Check.
-func NewConfig(info ServerInfo, settings Settings, tools []*Tool, redactor *Redactor, resources []any) *Config {
+func NewConfig(info ServerInfo, settings Settings, tools []*Tool, redactor *text.Redactor, resources []any) *Config {
 	tools = slices.Clone(tools)
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	c := &Config{Server: info, Settings: settings, Tools: tools, Redactor: redactor, resources: resources}

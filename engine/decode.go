@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // SensitiveMark is the cty mark carried by values derived from sensitive
@@ -26,9 +27,9 @@ type DecodeContext struct {
 	Env mapping.Env
 	// Settings are the server-wide defaults.
 	Settings Settings
-	// Redactor knows the values of the sensitive variables; adapters may add
+	// text.Redactor knows the values of the sensitive variables; adapters may add
 	// secrets of their own.
-	Redactor *Redactor
+	Redactor *text.Redactor
 	// Dir is the directory of the file being decoded, for relative paths.
 	Dir string
 	// Logger receives what a resource logs while it serves, such as a
@@ -241,7 +242,7 @@ func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagno
 	return nil, append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid reference",
-		Detail:   fmt.Sprintf("This must refer to %s block by its name, like %s.example.", WithArticle(kind), kind),
+		Detail:   fmt.Sprintf("This must refer to %s block by its name, like %s.example.", text.WithArticle(kind), kind),
 		Subject:  e.Range().Ptr(),
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // PromptArg is one argument of a prompt. Prompt arguments are strings.
@@ -43,9 +45,9 @@ type Prompt struct {
 	// [Caller.Value]); only then is it made for a get.
 	ReadsCaller bool
 	Range       hcl.Range
-	// Redactor hides the configuration's secrets in the messages got, as
+	// text.Redactor hides the configuration's secrets in the messages got, as
 	// in a tool's result: an argument may carry one back.
-	Redactor *Redactor
+	Redactor *text.Redactor
 }
 
 // Get checks args against the prompt's arguments and returns its messages,
@@ -88,7 +90,7 @@ func (p *Prompt) Get(ctx context.Context, args map[string]string) ([]Message, er
 			return nil, fmt.Errorf("message %d of prompt %q: %w", i+1, p.Name, err)
 		}
 		if ok {
-			c.apply(SanitizeString)
+			c.apply(text.SanitizeString)
 			if p.Redactor.Active() {
 				c.apply(p.Redactor.Redact)
 			}

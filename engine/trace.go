@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // TraceField is one named value of a stage of a call's trace, such as the
@@ -109,9 +110,9 @@ func (c *cleanTracer) value(v any) any {
 	case nil, bool, int, int64, float64, json.Number:
 		return x
 	case string:
-		return cutText(c.redact(SanitizeString(x)))
+		return cutText(c.redact(text.SanitizeString(x)))
 	case []byte:
-		return cutText(c.redact(Sanitize(x)))
+		return cutText(c.redact(text.Sanitize(x)))
 	case []string:
 		l := make([]any, len(x))
 		for i, s := range x {
@@ -131,7 +132,7 @@ func (c *cleanTracer) value(v any) any {
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[c.redact(SanitizeString(k))] = c.value(e)
+			m[c.redact(text.SanitizeString(k))] = c.value(e)
 		}
 		return m
 	case error:
@@ -181,7 +182,7 @@ func (t *Tool) startTrace(ctx context.Context, tr Tracer, began time.Time, args 
 	shown := make(map[string]any, len(args))
 	for k, v := range args {
 		if t.IsSensitive(k) {
-			v = Mask
+			v = text.Mask
 		}
 		shown[k] = v
 	}

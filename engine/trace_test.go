@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // tracingAction records a stage of its own, as an adapter does, holding a
@@ -57,7 +58,7 @@ func fieldOf(s engine.TraceStage, name string) any {
 
 func TestTrace(t *testing.T) {
 	const secret = "key-0123456789"
-	red := &engine.Redactor{}
+	red := &text.Redactor{}
 	red.Add(secret)
 	spec := engine.ToolSpec{
 		Name: "t", Description: "d",

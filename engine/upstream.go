@@ -8,6 +8,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // An UpstreamObserver is told of each exchange an action has with what it
@@ -76,7 +78,7 @@ func (x *Exchange) SetAttributes(kv ...attribute.KeyValue) {
 // End ends the exchange: class is its outcome in the metrics' small fixed
 // set (see [UpstreamObserver]). errorType, when not "", marks the span as
 // failed with that error.type and description, redacted as everything the
-// call reports is (see [RedactText]). An exchange ends once.
+// call reports is (see [text.Redacted]). An exchange ends once.
 func (x *Exchange) End(class, errorType, description string) {
 	if o, ok := x.ctx.Value(upstreamKey{}).(UpstreamObserver); ok {
 		o.ObserveUpstream(x.kind, x.upstream, class, time.Since(x.start))
@@ -86,7 +88,7 @@ func (x *Exchange) End(class, errorType, description string) {
 	}
 	if errorType != "" {
 		*x.attrs = append(*x.attrs, attribute.String("error.type", errorType))
-		x.span.SetStatus(codes.Error, RedactText(x.ctx, description))
+		x.span.SetStatus(codes.Error, text.Redacted(x.ctx, description))
 	}
 	setAndReturn(x.span, x.attrs)
 	x.attrs = nil

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // killGrace is how long a process group has to exit after SIGTERM, when a
@@ -193,10 +194,10 @@ func (a *action) failure(ctx context.Context, code int, signal, stderr, stdout s
 	} else {
 		fmt.Fprintf(&b, " exited with code %d", code)
 	}
-	if ex := engine.Excerpt(ctx, stderr); ex != "" {
+	if ex := text.Excerpt(ctx, stderr); ex != "" {
 		b.WriteString(": ")
 		b.WriteString(ex)
-	} else if ex := engine.Excerpt(ctx, stdout); ex != "" {
+	} else if ex := text.Excerpt(ctx, stdout); ex != "" {
 		b.WriteString("; stdout: ")
 		b.WriteString(ex)
 	}
@@ -221,7 +222,7 @@ func (a *action) stopped(parent, run context.Context, stderr string) error {
 	} else {
 		msg = fmt.Sprintf("command %s was stopped before it finished", a.path)
 	}
-	if ex := engine.Excerpt(parent, stderr); ex != "" {
+	if ex := text.Excerpt(parent, stderr); ex != "" {
 		msg += "; its stderr: " + ex
 	}
 	return &stoppedError{msg: msg, cause: run.Err()}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 const benchBody = `{"name":"Paris","main":{"temp":18.5,"humidity":72},"weather":[{"description":"light rain"}]}`
@@ -54,7 +55,7 @@ http {
 		EvalContext: &hcl.EvalContext{Functions: map[string]function.Function{"expr": mapping.Function()}},
 		Env:         mapping.Env{"args": testArgs},
 		Settings:    engine.DefaultSettings(),
-		Redactor:    &engine.Redactor{},
+		Redactor:    &text.Redactor{},
 	}
 	content, _ := rootSpec.Decode(file.Body, ctx)
 	a := New()

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // testArgs is the type of args in the test configurations: any field of
@@ -32,7 +33,7 @@ type fixture struct {
 	t        *testing.T
 	dir      string
 	apis     map[string]cty.Value
-	redactor *engine.Redactor
+	redactor *text.Redactor
 	settings engine.Settings
 	vars     map[string]cty.Value
 }
@@ -42,7 +43,7 @@ func newFixture(t *testing.T) *fixture {
 		t:        t,
 		dir:      t.TempDir(),
 		apis:     map[string]cty.Value{},
-		redactor: &engine.Redactor{},
+		redactor: &text.Redactor{},
 		settings: engine.DefaultSettings(),
 		vars:     map[string]cty.Value{},
 	}

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // describeSpan gives a traced request's span its attributes, as the
@@ -23,7 +24,7 @@ import (
 func (a *action) describeSpan(ctx context.Context, x *engine.Exchange, h http.Header, where string) {
 	x.SetAttributes(
 		attribute.String("http.request.method", a.method),
-		attribute.String("url.full", engine.RedactText(ctx, where)),
+		attribute.String("url.full", text.Redacted(ctx, where)),
 		attribute.String("mcpdecl.http_api", a.api.label()),
 	)
 	if a.dynURL == nil {

@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // systemNames are the OpenTelemetry names of the drivers' databases
@@ -33,7 +34,7 @@ func spanName(query, database string) string {
 func (a *action) describeSpan(ctx context.Context, x *engine.Exchange) {
 	x.SetAttributes(
 		attribute.String("db.system.name", systemNames[a.db.driver]),
-		attribute.String("db.query.text", engine.RedactText(ctx, a.query)),
+		attribute.String("db.query.text", text.Redacted(ctx, a.query)),
 		attribute.String("mcpdecl.database", a.db.name),
 	)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // diagFormatVersion is the version of the shape validate --format json
@@ -66,7 +67,7 @@ type diagCollector struct {
 
 // add records diags, redacting what secrets knows of from their text.
 // Source lines are never recorded: the ranges say where to look.
-func (c *diagCollector) add(diags hcl.Diagnostics, secrets *engine.Redactor) {
+func (c *diagCollector) add(diags hcl.Diagnostics, secrets *text.Redactor) {
 	for _, d := range diags {
 		j := diagJSON{
 			Severity: "error",
@@ -89,7 +90,7 @@ func (c *diagCollector) add(diags hcl.Diagnostics, secrets *engine.Redactor) {
 
 // report prints diags on stderr, or gathers them when validate --format
 // json runs.
-func (a *app) report(files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor) {
+func (a *app) report(files load.Files, diags hcl.Diagnostics, secrets *text.Redactor) {
 	if a.collect != nil {
 		a.collect.add(diags, secrets)
 		return

@@ -27,6 +27,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/engine/tasks"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Options are the inputs of a load besides the files.
@@ -45,7 +46,7 @@ type Options struct {
 	// Redactor, when not nil, receives the configuration's secrets as they
 	// are found, even when the load fails: for hiding them from the source
 	// lines printed with the diagnostics.
-	Redactor *engine.Redactor
+	Redactor *text.Redactor
 	// Values are variable values given with their place in a file, as by a
 	// test; they win over Vars.
 	Values map[string]Value
@@ -84,7 +85,7 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 		opts.LookupEnv = os.LookupEnv
 	}
 	if opts.Redactor == nil {
-		opts.Redactor = &engine.Redactor{}
+		opts.Redactor = &text.Redactor{}
 	}
 	l := &loader{
 		opts:     opts,
@@ -124,7 +125,7 @@ type loader struct {
 	root     *hcl.EvalContext            // var, local and resource references
 	ctxs     map[string]*hcl.EvalContext // per file: the functions, file() relative to it
 	settings engine.Settings
-	redactor *engine.Redactor
+	redactor *text.Redactor
 	decoded  []any                   // what the adapters decoded from top-level blocks
 	limits   *rateLimits             // shared by the tool workers
 	cache    *resultCache            // shared by the tool workers

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // toolName is the rule of the MCP specification for tool names.
@@ -356,7 +357,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	for i, ab := range actions {
 		if i > 0 {
 			l.error(ab.DefRange, "More than one action",
-				"This tool already has %s action at %s. A tool runs one action; split it into two tools.", engine.WithArticle(actions[0].Type), actions[0].DefRange)
+				"This tool already has %s action at %s. A tool runs one action; split it into two tools.", text.WithArticle(actions[0].Type), actions[0].DefRange)
 			continue
 		}
 		adapter, _ := l.opts.Registry.Action(ab.Type)
@@ -481,7 +482,7 @@ func shownBy(typ string) string {
 	if typ == "complete" {
 		return "a complete block"
 	}
-	return engine.WithArticle(typ)
+	return text.WithArticle(typ)
 }
 
 // inputSchema reads the input_schema escape hatch: a JSON Schema object

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // auditor writes the audit log: one JSON line per tool call, or one text
@@ -69,7 +70,7 @@ func (a *auditor) close() error {
 
 // record writes the line of one call. raw are the arguments as sent; only
 // with audit { arguments = true } are they written, each sensitive one as
-// [engine.Mask], after redaction of every known secret. out is res as sent
+// [text.Mask], after redaction of every known secret. out is res as sent
 // to the client.
 func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessage, res *engine.Result, out *mcp.CallToolResult, d time.Duration) {
 	attrs := make([]slog.Attr, 0, 8)
@@ -84,7 +85,7 @@ func (a *auditor) record(t *engine.Tool, caller engine.Caller, raw json.RawMessa
 		attrs = append(attrs, slog.String("confirmation", c))
 	}
 	if res.IsError {
-		attrs = append(attrs, slog.String("error", engine.Excerpt(context.Background(), res.Text())))
+		attrs = append(attrs, slog.String("error", text.Excerpt(context.Background(), res.Text())))
 	}
 	if a.arguments {
 		args, omitted := capArguments(t.AuditArguments(raw))

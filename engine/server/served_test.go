@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -221,7 +222,7 @@ func TestPromptsListGetComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || tc.Text != "Review this (short): "+engine.Mask {
+	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || tc.Text != "Review this (short): "+text.Mask {
 		t.Errorf("first message = %#v, want the secret redacted", got.Messages[0].Content)
 	}
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // maxSpanValue caps a value recorded on a span (arguments and results,
@@ -161,7 +162,7 @@ func traceCall(ctx context.Context, values engine.TraceValues, t *engine.Tool, r
 	}
 	if o := res.Outcome(); o != engine.OutcomeOK {
 		span.SetAttributes(attribute.String("error.type", string(o)))
-		span.SetStatus(codes.Error, engine.Excerpt(ctx, redact(res.Text())))
+		span.SetStatus(codes.Error, text.Excerpt(ctx, redact(res.Text())))
 	}
 	if values.Arguments {
 		args, _ := capArguments(t.AuditArguments(raw))
