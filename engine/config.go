@@ -27,7 +27,7 @@ type Config struct {
 	Settings Settings
 	// Tools are sorted by name.
 	Tools []*Tool
-	// text.Redactor knows every secret of the configuration.
+	// Redactor knows every secret of the configuration.
 	Redactor *text.Redactor
 	// Audit configures the audit log; nil: no audit log.
 	Audit *Audit

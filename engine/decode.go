@@ -27,7 +27,7 @@ type DecodeContext struct {
 	Env mapping.Env
 	// Settings are the server-wide defaults.
 	Settings Settings
-	// text.Redactor knows the values of the sensitive variables; adapters may add
+	// Redactor knows the values of the sensitive variables; adapters may add
 	// secrets of their own.
 	Redactor *text.Redactor
 	// Dir is the directory of the file being decoded, for relative paths.

@@ -45,7 +45,7 @@ type Prompt struct {
 	// [Caller.Value]); only then is it made for a get.
 	ReadsCaller bool
 	Range       hcl.Range
-	// text.Redactor hides the configuration's secrets in the messages got, as
+	// Redactor hides the configuration's secrets in the messages got, as
 	// in a tool's result: an argument may carry one back.
 	Redactor *text.Redactor
 }
