@@ -20,7 +20,7 @@ const SensitiveMark = "sensitive"
 
 // DecodeContext is what an adapter has at hand while it decodes a block.
 type DecodeContext struct {
-	// EvalContext evaluates load-time expressions: var.*, local.*, resource
+	// EvalContext evaluates load-time expressions: var.*, local.*, upstream
 	// references such as http_api.name, and the functions, expr() included.
 	EvalContext *hcl.EvalContext
 	// Env is what programs in the block may read: in an action block, args.
@@ -32,7 +32,7 @@ type DecodeContext struct {
 	Redactor *text.Redactor
 	// Dir is the directory of the file being decoded, for relative paths.
 	Dir string
-	// Logger receives what a resource logs while it serves, such as a
+	// Logger receives what an upstream logs while it serves, such as a
 	// database's init running; nil discards it.
 	Logger *slog.Logger
 	// Record, when not nil, is told the path of every file read with
@@ -223,12 +223,12 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Resource evaluates a reference to a top-level block of the given kind,
+// Upstream evaluates a reference to a top-level block of the given kind,
 // such as http_api.weather, and returns what its adapter decoded. It
 // returns nil and no diagnostics when the block referred to has errors of
 // its own, already reported: the caller should then decode the rest of its
 // block, to report every error, and return no action.
-func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagnostics) {
+func (c *DecodeContext) Upstream(e hcl.Expression, kind string) (any, hcl.Diagnostics) {
 	v, diags := e.Value(c.EvalContext)
 	if diags.HasErrors() {
 		return nil, diags
@@ -236,7 +236,7 @@ func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagno
 	if !v.IsWhollyKnown() {
 		return nil, diags
 	}
-	if ref, ok := ResourceOf(v, kind); ok {
+	if ref, ok := UpstreamOf(v, kind); ok {
 		return ref, diags
 	}
 	return nil, append(diags, &hcl.Diagnostic{

@@ -160,7 +160,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 	a := &action{method: strings.ToUpper(v.String("method")), timeout: v.Duration("timeout"), maxBytes: v.Int("max_response_bytes")}
 	broken := false // the http_api referred to has errors of its own
 	if attr := v.Attr("api"); attr != nil {
-		r, more := ctx.Resource(attr.Expr, "http_api")
+		r, more := ctx.Upstream(attr.Expr, "http_api")
 		diags = append(diags, more...)
 		a.api, _ = r.(*API)
 		broken = a.api == nil

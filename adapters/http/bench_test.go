@@ -59,12 +59,12 @@ http {
 	}
 	content, _ := rootSpec.Decode(file.Body, ctx)
 	a := New()
-	r, diags := a.DecodeResource(ctx, content.Blocks("http_api")[0])
+	r, diags := a.DecodeUpstream(ctx, content.Blocks("http_api")[0])
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
 	b.Cleanup(func() { _ = r.(*API).Close() })
-	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.ResourceVal("http_api", r)})}
+	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.UpstreamVal("http_api", r)})}
 	act, diags := a.DecodeAction(ctx, content.Blocks("http")[0])
 	if diags.HasErrors() {
 		b.Fatal(diags)

@@ -87,15 +87,15 @@ func (f *fixture) decode(src string) (engine.Action, hcl.Diagnostics) {
 	a := New()
 	var all hcl.Diagnostics
 	for _, b := range content.Blocks("http_api") {
-		r, diags := a.DecodeResource(f.ctx(), b)
+		r, diags := a.DecodeUpstream(f.ctx(), b)
 		all = append(all, diags...)
 		if diags.HasErrors() {
-			f.apis[b.Labels[0]] = cty.UnknownVal(engine.ResourceType())
+			f.apis[b.Labels[0]] = cty.UnknownVal(engine.UpstreamType())
 			continue
 		}
 		api := r.(*API)
 		f.t.Cleanup(func() { _ = api.Close() })
-		f.apis[b.Labels[0]] = engine.ResourceVal("http_api", r)
+		f.apis[b.Labels[0]] = engine.UpstreamVal("http_api", r)
 	}
 	var action engine.Action
 	for _, b := range content.Blocks("http") {

@@ -66,12 +66,12 @@ func plainAction(tb testing.TB, base string) engine.Action {
 	}
 	content, _ := rootSpec.Decode(file.Body, ctx)
 	a := New()
-	r, diags := a.DecodeResource(ctx, content.Blocks("http_api")[0])
+	r, diags := a.DecodeUpstream(ctx, content.Blocks("http_api")[0])
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
 	tb.Cleanup(func() { _ = r.(*API).Close() })
-	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.ResourceVal("http_api", r)})}
+	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.UpstreamVal("http_api", r)})}
 	act, diags := a.DecodeAction(ctx, content.Blocks("http")[0])
 	if diags.HasErrors() {
 		tb.Fatal(diags)

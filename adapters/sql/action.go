@@ -100,7 +100,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		a.timeout, a.timeoutBy = v.Duration("timeout"), "the timeout of the sql block"
 	}
 	if attr := v.Attr("database"); attr != nil {
-		r, more := ctx.Resource(attr.Expr, "database")
+		r, more := ctx.Upstream(attr.Expr, "database")
 		diags = append(diags, more...)
 		a.db, _ = r.(*Database)
 	}

@@ -105,7 +105,7 @@ func (a *app) report(files load.Files, diags hcl.Diagnostics, secrets *text.Reda
 func (c *diagCollector) write(w io.Writer, cfg *engine.Config) error {
 	r := diagReport{FormatVersion: diagFormatVersion, Diagnostics: c.diags}
 	if cfg != nil {
-		r.ToolCount, r.ResourceCount = len(cfg.Tools), len(cfg.Served)
+		r.ToolCount, r.ResourceCount = len(cfg.Tools), len(cfg.Resources)
 		r.ResourceTemplateCount, r.PromptCount = len(cfg.Templates), len(cfg.Prompts)
 	}
 	if r.Diagnostics == nil {

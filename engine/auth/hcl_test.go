@@ -203,7 +203,7 @@ auth {
 		t.Fatal(enginetest.Describe(diags))
 	}
 	var front server.Authenticator
-	for _, r := range cfg.Resources() {
+	for _, r := range cfg.Blocks() {
 		if a, ok := r.(server.Authenticator); ok {
 			front = a
 		}

@@ -208,7 +208,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.variables()
 	l.locals()
 	info := l.server()
-	l.resources()
+	l.upstreams()
 	l.checkOverrides()
 	// Values that failed above are unknown from here on, so that the tools
 	// referring to them report their own errors and not the same ones again.
@@ -220,7 +220,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.requestStatesBlock()
 	l.tasksBlock()
 	tools := l.tools()
-	served, templates := l.served()
+	resources, templates := l.resources()
 	prompts := l.prompts()
 	toolsets := l.toolsets()
 	l.decoded = append(l.decoded, l.limits.madeStore()...)
@@ -233,7 +233,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 	cfg.Audit = audit
 	cfg.TraceValues = traced
-	cfg.Served, cfg.Templates, cfg.Prompts = served, templates, prompts
+	cfg.Resources, cfg.Templates, cfg.Prompts = resources, templates, prompts
 	cfg.Toolsets = toolsets
 	cfg.SetFiles(l.read.paths)
 	return cfg
@@ -415,7 +415,7 @@ var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 // rootBlock is rootSpec with the connection blocks of reg's adapters.
 func rootBlock(reg *engine.Registry) *spec.Block {
 	root := &spec.Block{Name: rootSpec.Name, Blocks: slices.Clone(rootSpec.Blocks)}
-	for _, kind := range reg.ResourceKinds() {
+	for _, kind := range reg.UpstreamKinds() {
 		root.Blocks = append(root.Blocks, spec.Nested{Block: &spec.Block{Name: kind, Labels: []string{"name"}}})
 	}
 	return root
@@ -555,7 +555,7 @@ func (l *loader) explainReferences() {
 			kind = "variable"
 		case root == "local":
 			kind = "local value"
-		case slices.Contains(l.opts.Registry.ResourceKinds(), root):
+		case slices.Contains(l.opts.Registry.UpstreamKinds(), root):
 			kind = root + " block"
 		default:
 			continue

@@ -140,7 +140,7 @@ func (b *builder) render(api *apiDecl, tools []*tool) [][]byte {
 			for i := int(next.Add(1) - 1); i < len(tools); i = int(next.Add(1) - 1) {
 				f := hclwrite.NewEmptyFile()
 				if s := b.resources.served[tools[i]]; s != nil {
-					b.servedBlock(f.Body(), api, tools[i], s)
+					b.resourceBlock(f.Body(), api, tools[i], s)
 				} else {
 					b.toolBlock(f.Body(), api, tools[i])
 				}
