@@ -59,7 +59,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		began = time.Now()
 	}
-	_, x := engine.BeginExchange(ctx, "exec", a.name, a.span, trace.SpanKindInternal)
+	_, x := engine.BeginUpstreamCall(ctx, "exec", a.name, a.span, trace.SpanKindInternal)
 	g := &group{}
 	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
 	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
@@ -107,7 +107,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		outLines.flush()
 		errLines.flush()
 	}
-	a.endExchange(&x, g, stopped, err)
+	a.endUpstreamCall(&x, g, stopped, err)
 	if tr != nil {
 		a.trace(tr, time.Since(began), argv, in, g, stopped, stdout, stderr)
 	}

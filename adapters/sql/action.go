@@ -309,7 +309,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		began = time.Now()
 	}
-	xctx, x := engine.BeginExchange(ctx, "sql", d.name, a.span, trace.SpanKindClient)
+	xctx, x := engine.BeginUpstreamCall(ctx, "sql", d.name, a.span, trace.SpanKindClient)
 	if x.Traced() {
 		a.describeSpan(ctx, &x)
 	}
