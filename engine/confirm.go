@@ -362,6 +362,9 @@ var processKey = sync.OnceValue(func() []byte {
 	return k
 })
 
+// newStateSigner returns the signer of a tool's request states: signed
+// with the first of keys (with processKey when there are none), checked
+// against each, and remembered as answered in shared when it is not nil.
 func newStateSigner(keys [][]byte, shared StateStore) *stateSigner {
 	if len(keys) == 0 {
 		keys = [][]byte{processKey()}

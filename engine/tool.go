@@ -219,17 +219,15 @@ func NewTool(spec ToolSpec, settings Settings, redactor *text.Redactor) (*Tool, 
 		}
 		t.spec.Roots = &r
 	}
-	if spec.Confirm != nil || t.askable != nil || t.spec.Roots != nil {
-		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
-	}
 	if s, ok := spec.Action.(Sampler); ok {
 		t.samples = true
 		// A sample whose messages read neither confirm nor roots is
 		// asked with the confirmation.
 		t.sampleEarly = !s.Reads("confirm") && !s.Reads("roots")
-		if t.states == nil {
-			t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
-		}
+	}
+	if spec.Confirm != nil || t.askable != nil || t.spec.Roots != nil || t.samples {
+		// A tool that asks the client carries its rounds in request states.
+		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
 	if t.spec.Timeout == 0 {
 		t.spec.Timeout = settings.Timeout
