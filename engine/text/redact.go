@@ -294,7 +294,8 @@ type redactionKey struct{}
 // WithRedaction returns a context whose calls to [Excerpt] and [Redacted]
 // first apply r to the whole text. The engine sets it for every call: its
 // call scope redacts the configuration's secrets and the call's sensitive
-// argument values.
+// argument values. r replaces what ctx carried, so that outside the engine
+// it is for text handled outside a tool call (a test run's messages).
 func WithRedaction(ctx context.Context, r Redaction) context.Context {
 	return context.WithValue(ctx, redactionKey{}, r)
 }
