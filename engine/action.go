@@ -54,16 +54,17 @@ type Adapter interface {
 	DecodeAction(ctx *DecodeContext, block *hcl.Block) (Action, hcl.Diagnostics)
 }
 
-// ResourceAdapter is an Adapter that also declares a kind of named top-level
+// UpstreamAdapter is an Adapter that also declares a kind of named top-level
 // block that its actions refer to, such as http_api "name" { … }, referred to
-// as http_api.name.
-type ResourceAdapter interface {
+// as http_api.name: an upstream, what the tools' actions call (an HTTP API,
+// a database).
+type UpstreamAdapter interface {
 	Adapter
-	// ResourceKind is the name of the top-level block, such as "http_api".
-	ResourceKind() string
-	// DecodeResource provisions a resource from its block. A resource that
-	// implements io.Closer is closed when its Config is closed.
-	DecodeResource(ctx *DecodeContext, block *hcl.Block) (any, hcl.Diagnostics)
+	// UpstreamKind is the name of the top-level block, such as "http_api".
+	UpstreamKind() string
+	// DecodeUpstream provisions an upstream from its block. An upstream
+	// that implements io.Closer is closed when its Config is closed.
+	DecodeUpstream(ctx *DecodeContext, block *hcl.Block) (any, hcl.Diagnostics)
 }
 
 // ConcurrencyLimiter is an Action that bounds how many of its runs may be
@@ -88,7 +89,7 @@ type ResultTyper interface {
 	ResultTypes() mapping.Env
 }
 
-// Checker is a resource that can tell whether what it connects to is
+// Checker is a decoded top-level block that can tell whether what it connects to is
 // reachable, such as a database pool with a ping. The error must say what
 // is unreachable, without secrets.
 type Checker interface {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/agext/levenshtein"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // ServerInfo is what the server says of itself to clients.
@@ -26,24 +28,24 @@ type Config struct {
 	// Tools are sorted by name.
 	Tools []*Tool
 	// Redactor knows every secret of the configuration.
-	Redactor *Redactor
+	Redactor *text.Redactor
 	// Layers are the configuration's layers of the per-call path of each of
 	// its tools (ToolSpec.Outer, which every tool is made with): its audit
 	// log (package audit) and what its calls' spans record (package
 	// callspan).
 	Layers []CallLayer
-	// Served are the resource blocks, Templates the resource_template
+	// Resources are the resource blocks, Templates the resource_template
 	// blocks and Prompts the prompt blocks, each sorted by name.
-	Served    []*ServedResource
+	Resources []*Resource
 	Templates []*ResourceTemplate
 	Prompts   []*Prompt
 	// Toolsets are the toolset blocks, sorted by name.
 	Toolsets []*Toolset
 
-	resources []any
-	closers   []io.Closer
-	checkers  []Checker
-	files     []string
+	blocks   []any
+	closers  []io.Closer
+	checkers []Checker
+	files    []string
 }
 
 // Prompt returns the prompt called name.
@@ -59,8 +61,8 @@ func (c *Config) Prompt(name string) (*Prompt, bool) {
 // ResourceAt returns what serves the resource at uri: a resource of that
 // URI, else the first template (by name) that matches it; both nil when
 // there is none.
-func (c *Config) ResourceAt(uri string) (*ServedResource, *ResourceTemplate) {
-	for _, r := range c.Served {
+func (c *Config) ResourceAt(uri string) (*Resource, *ResourceTemplate) {
+	for _, r := range c.Resources {
 		if r.URI == uri {
 			return r, nil
 		}
@@ -103,19 +105,19 @@ func (c *Config) Files() []string { return slices.Clone(c.files) }
 func (c *Config) SetFiles(paths []string) { c.files = slices.Clone(paths) }
 
 // NewConfig assembles a configuration; tools are sorted by name. The
-// resources are what the adapters decoded from top-level blocks: those that
+// blocks are what the adapters decoded from top-level blocks: those that
 // are io.Closer are closed by Close, as are the tools' actions that are,
 // and those that are Checker are asked by Check.
-func NewConfig(info ServerInfo, settings Settings, tools []*Tool, redactor *Redactor, resources []any) *Config {
+func NewConfig(info ServerInfo, settings Settings, tools []*Tool, redactor *text.Redactor, blocks []any) *Config {
 	tools = slices.Clone(tools)
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.Name(), b.Name()) })
-	c := &Config{Server: info, Settings: settings, Tools: tools, Redactor: redactor, resources: resources}
+	c := &Config{Server: info, Settings: settings, Tools: tools, Redactor: redactor, blocks: blocks}
 	for _, t := range tools {
 		if cl, ok := t.spec.Action.(io.Closer); ok {
 			c.closers = append(c.closers, cl)
 		}
 	}
-	for _, r := range resources {
+	for _, r := range blocks {
 		if cl, ok := r.(io.Closer); ok {
 			c.closers = append(c.closers, cl)
 		}
@@ -135,12 +137,12 @@ func (c *Config) Tool(name string) (*Tool, bool) {
 	return c.Tools[i], true
 }
 
-// Resources are what the adapters and the server's own blocks (auth,
-// rate_limit) decoded from top-level blocks, for the parts of the server that
-// look for one kind by its type.
-func (c *Config) Resources() []any { return c.resources }
+// Blocks are what the adapters (upstreams such as an http_api) and the
+// server's own blocks (auth, rate_limit) decoded from top-level blocks, for
+// the parts of the server that look for one kind by its type.
+func (c *Config) Blocks() []any { return c.blocks }
 
-// Check asks every resource that can (see Checker) whether what it
+// Check asks every decoded block that can (see Checker) whether what it
 // connects to is reachable, and returns every failure.
 func (c *Config) Check(ctx context.Context) error {
 	var errs []error

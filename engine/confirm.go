@@ -16,6 +16,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Confirm is a tool's confirm block: the person behind the client consents
@@ -231,7 +232,7 @@ func (t *Tool) confirmAnswer(ctx context.Context, r *round, args map[string]any,
 		res.Confirmation = ConfirmCancelled
 		return res, nil, false
 	}
-	res = refused(OutcomeInvalid, fmt.Sprintf("the answer to the confirmation has the action %q, not accept, decline or cancel, so nothing was done", SanitizeString(ans.Action)))
+	res = refused(OutcomeInvalid, fmt.Sprintf("the answer to the confirmation has the action %q, not accept, decline or cancel, so nothing was done", text.SanitizeString(ans.Action)))
 	res.Confirmation = ConfirmRefused
 	return res, nil, false
 }
@@ -252,7 +253,7 @@ func (t *Tool) question(ctx context.Context, args map[string]any, redact func(st
 	if !ok {
 		msg = jsonText(v)
 	}
-	return &Question{Key: c.Key, Message: redact(SanitizeString(msg)), Schema: t.formSchema}, nil
+	return &Question{Key: c.Key, Message: redact(text.SanitizeString(msg)), Schema: t.formSchema}, nil
 }
 
 // formDefaults are the form's defaults, which a call that ran without
@@ -366,6 +367,9 @@ var processKey = sync.OnceValue(func() []byte {
 	return k
 })
 
+// newStateSigner returns the signer of a tool's request states: signed
+// with the first of keys (with processKey when there are none), checked
+// against each, and remembered as answered in shared when it is not nil.
 func newStateSigner(keys [][]byte, shared StateStore) *stateSigner {
 	if len(keys) == 0 {
 		keys = [][]byte{processKey()}
@@ -569,7 +573,7 @@ func (t *Tool) askArguments(ctx context.Context, r *round, raw json.RawMessage) 
 		}
 		return raw, res, false
 	default:
-		res := refused(OutcomeInvalid, fmt.Sprintf("the answer has the action %q, not accept, decline or cancel, so nothing was done", SanitizeString(ans.Action)))
+		res := refused(OutcomeInvalid, fmt.Sprintf("the answer has the action %q, not accept, decline or cancel, so nothing was done", text.SanitizeString(ans.Action)))
 		res.Confirmation = ConfirmRefused
 		return raw, res, false
 	}

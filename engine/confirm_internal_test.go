@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // confirmTool is a tool without action that asks "Sure?" with a form of
@@ -24,7 +25,7 @@ func confirmTool(t *testing.T, keys ...string) *Tool {
 		Args:    []schema.Arg{{Name: "table", Type: &schema.Type{Kind: schema.String}}},
 		Confirm: &Confirm{Message: mapping.Const("Sure?"), Fields: []schema.Arg{{Name: "why", Type: &schema.Type{Kind: schema.String}, Enum: []any{"old", "wrong"}}}},
 		Text:    passWhy{},
-	}, s, &Redactor{})
+	}, s, &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestAskArguments(t *testing.T) {
 		Name: "greet", Description: "Greets.",
 		Args: []schema.Arg{{Name: "name", Type: str, MinLength: new(2), Ask: "Your name?"}, {Name: "greeting", Type: str, HasDefault: true, Default: "Hello"}},
 		Text: greet{},
-	}, DefaultSettings(), &Redactor{})
+	}, DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // ContentSpec is one declared content block of a tool: its fields are
@@ -20,7 +21,7 @@ type ContentSpec struct {
 
 // build evaluates the block for one call; ok is false when When leaves it
 // out. With clean, a text written as the JSON of a value is written from
-// the value cleaned (see [SanitizeValue]): once in JSON, a control
+// the value cleaned (see [text.SanitizeValue]): once in JSON, a control
 // character is an escape that cleaning the text cannot see.
 func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok bool, err error) {
 	if c.When != nil {
@@ -30,7 +31,7 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		}
 		b, isBool := v.(bool)
 		if !isBool {
-			return Content{}, false, fmt.Errorf("the when of %s content block must yield true or false, but it yielded %s", WithArticle(string(c.Type)), describe(v))
+			return Content{}, false, fmt.Errorf("the when of %s content block must yield true or false, but it yielded %s", text.WithArticle(string(c.Type)), describe(v))
 		}
 		if !b {
 			return Content{}, false, nil
@@ -63,10 +64,10 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		case nil:
 		default:
 			if f.name != "text" {
-				return Content{}, false, fmt.Errorf("the %s of %s content block must be a string, but it is %s", f.name, WithArticle(string(c.Type)), describe(v))
+				return Content{}, false, fmt.Errorf("the %s of %s content block must be a string, but it is %s", f.name, text.WithArticle(string(c.Type)), describe(v))
 			}
 			if clean {
-				v = SanitizeValue(v)
+				v = text.SanitizeValue(v)
 			}
 			*f.dst = jsonText(v)
 		}
@@ -84,10 +85,10 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		}
 		s, isString := v.(string)
 		if !isString {
-			return Content{}, false, fmt.Errorf("the %s of %s content block must be a base64 string, but it is %s", f.name, WithArticle(string(c.Type)), describe(v))
+			return Content{}, false, fmt.Errorf("the %s of %s content block must be a base64 string, but it is %s", f.name, text.WithArticle(string(c.Type)), describe(v))
 		}
 		if content.Data, err = base64.StdEncoding.DecodeString(s); err != nil {
-			return Content{}, false, fmt.Errorf("the %s of %s content block is not valid base64: %v", f.name, WithArticle(string(c.Type)), err)
+			return Content{}, false, fmt.Errorf("the %s of %s content block is not valid base64: %v", f.name, text.WithArticle(string(c.Type)), err)
 		}
 	}
 	return content, true, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // SensitiveMark is the cty mark carried by values derived from sensitive
@@ -19,7 +20,7 @@ const SensitiveMark = "sensitive"
 
 // DecodeContext is what an adapter has at hand while it decodes a block.
 type DecodeContext struct {
-	// EvalContext evaluates load-time expressions: var.*, local.*, resource
+	// EvalContext evaluates load-time expressions: var.*, local.*, upstream
 	// references such as http_api.name, and the functions, expr() included.
 	EvalContext *hcl.EvalContext
 	// Env is what programs in the block may read: in an action block, args.
@@ -28,10 +29,10 @@ type DecodeContext struct {
 	Settings Settings
 	// Redactor knows the values of the sensitive variables; adapters may add
 	// secrets of their own.
-	Redactor *Redactor
+	Redactor *text.Redactor
 	// Dir is the directory of the file being decoded, for relative paths.
 	Dir string
-	// Logger receives what a resource logs while it serves, such as a
+	// Logger receives what an upstream logs while it serves, such as a
 	// database's init running; nil discards it.
 	Logger *slog.Logger
 	// Record, when not nil, is told the path of every file read with
@@ -222,12 +223,12 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Resource evaluates a reference to a top-level block of the given kind,
+// Upstream evaluates a reference to a top-level block of the given kind,
 // such as http_api.weather, and returns what its adapter decoded. It
 // returns nil and no diagnostics when the block referred to has errors of
 // its own, already reported: the caller should then decode the rest of its
 // block, to report every error, and return no action.
-func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagnostics) {
+func (c *DecodeContext) Upstream(e hcl.Expression, kind string) (any, hcl.Diagnostics) {
 	v, diags := e.Value(c.EvalContext)
 	if diags.HasErrors() {
 		return nil, diags
@@ -235,13 +236,13 @@ func (c *DecodeContext) Resource(e hcl.Expression, kind string) (any, hcl.Diagno
 	if !v.IsWhollyKnown() {
 		return nil, diags
 	}
-	if ref, ok := ResourceOf(v, kind); ok {
+	if ref, ok := UpstreamOf(v, kind); ok {
 		return ref, diags
 	}
 	return nil, append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid reference",
-		Detail:   fmt.Sprintf("This must refer to %s block by its name, like %s.example.", WithArticle(kind), kind),
+		Detail:   fmt.Sprintf("This must refer to %s block by its name, like %s.example.", text.WithArticle(kind), kind),
 		Subject:  e.Range().Ptr(),
 	})
 }

@@ -9,7 +9,11 @@
 //
 // The engine knows nothing of HTTP, processes or SQL: an [Adapter] decodes
 // its own action block into an Action at load time, and the command line
-// passes the adapters to the loader in a [Registry].
+// passes the adapters to the loader in a [Registry]. An [UpstreamAdapter]
+// also decodes the top-level block its actions call (an upstream: an
+// http_api, a database); a [Resource] is an MCP resource (a resource
+// block). What is done to text that leaves the server (redaction,
+// sanitizing, excerpts) is package text.
 //
 // A call runs top to bottom through the [CallLayer]s that Tool.layers (in
 // layer.go) lists, outermost first, each built once as the tool is made:

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // A CallLayer is a feature of the per-call path of a tool, such as its rate
@@ -94,7 +96,7 @@ func (rateLimit) Wrap(t *Tool, next CallStep) (CallStep, error) {
 	}
 	return func(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
 		if err := t.spec.RateLimiter.Admit(ctx, rateLimitKey(t.spec.Name, caller.ID)); err != nil {
-			return refused(OutcomeRateLimited, t.redactor.Redact(SanitizeString(err.Error())))
+			return refused(OutcomeRateLimited, t.redactor.Redact(text.SanitizeString(err.Error())))
 		}
 		return next(ctx, caller, raw)
 	}, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // LogLevels are the levels of MCP's log messages (notifications/message),
@@ -42,12 +43,12 @@ func Logging(ctx context.Context) bool {
 	return f != nil
 }
 
-// Log sends a log message of the call, when ctx carries a [LogFunc]: text
-// is redacted as everything the call reports is (see [RedactText]) and
+// Log sends a log message of the call, when ctx carries a [LogFunc]: msg
+// is redacted as everything the call reports is (see [text.Redacted]) and
 // cleaned of terminal controls first.
-func Log(ctx context.Context, level, text string) {
+func Log(ctx context.Context, level, msg string) {
 	if f, _ := ctx.Value(logKey{}).(LogFunc); f != nil {
-		f(level, SanitizeString(RedactText(ctx, text)))
+		f(level, text.SanitizeString(text.Redacted(ctx, msg)))
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // ProgressFunc sends one progress notification of a call to its client
@@ -91,7 +93,7 @@ func (p *progress) report(ctx context.Context, done, total float64, message stri
 	// Sent under the lock, so that the client sees the values in order.
 	defer p.mu.Unlock()
 	if message != "" {
-		message = SanitizeString(RedactText(ctx, message))
+		message = text.SanitizeString(text.Redacted(ctx, message))
 	}
 	p.send(done, total, message)
 }

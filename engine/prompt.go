@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // PromptArg is one argument of a prompt. Prompt arguments are strings.
@@ -45,7 +47,7 @@ type Prompt struct {
 	Range       hcl.Range
 	// Redactor hides the configuration's secrets in the messages got, as
 	// in a tool's result: an argument may carry one back.
-	Redactor *Redactor
+	Redactor *text.Redactor
 	// Confirm, when not nil, asks the person before the messages are
 	// made (see [Prompt.SetConfirm]); they read the answer as confirm.
 	Confirm *Confirm
@@ -116,7 +118,7 @@ func (p *Prompt) Answer(ctx context.Context, args map[string]string) ([]Message,
 			return nil, nil, &PromptError{Message: fmt.Sprintf("message %d of prompt %q: %v", i+1, p.Name, err)}
 		}
 		if ok {
-			c.apply(SanitizeString)
+			c.apply(text.SanitizeString)
 			if p.Redactor.Active() {
 				c.apply(p.Redactor.Redact)
 			}

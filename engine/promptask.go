@@ -6,6 +6,7 @@ import (
 	"maps"
 
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // promptAsk is what a prompt with a confirm block needs to ask: the form,
@@ -87,7 +88,7 @@ func (p *Prompt) confirmed(ctx context.Context, args map[string]string, env map[
 		if !ok {
 			msg = jsonText(v)
 		}
-		msg = SanitizeString(msg)
+		msg = text.SanitizeString(msg)
 		if p.Redactor.Active() {
 			msg = p.Redactor.Redact(msg)
 		}
@@ -118,5 +119,5 @@ func (p *Prompt) confirmed(ctx context.Context, args map[string]string, env map[
 	case AnswerCancel:
 		return nil, nil, &PromptError{Message: fmt.Sprintf("the person dismissed the question without answering, so the prompt %s gave no messages", p.Name)}
 	}
-	return nil, nil, &PromptError{Message: fmt.Sprintf("the answer to the confirmation has the action %q, not accept, decline or cancel, so the prompt gave no messages", SanitizeString(ans.Action))}
+	return nil, nil, &PromptError{Message: fmt.Sprintf("the answer to the confirmation has the action %q, not accept, decline or cancel, so the prompt gave no messages", text.SanitizeString(ans.Action))}
 }

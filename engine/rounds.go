@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // round is what a call of a tool that asks has been answered so far, and
@@ -173,7 +175,7 @@ func cleanRoots(roots []Root) []Root {
 	}
 	out := make([]Root, len(roots))
 	for i, root := range roots {
-		out[i] = Root{URI: SanitizeString(TruncateUTF8(root.URI, 4096)), Name: SanitizeString(TruncateUTF8(root.Name, 256))}
+		out[i] = Root{URI: text.SanitizeString(TruncateUTF8(root.URI, 4096)), Name: text.SanitizeString(TruncateUTF8(root.Name, 256))}
 	}
 	return out
 }
@@ -200,7 +202,7 @@ func (t *Tool) checkRoots(args map[string]any, roots []Root, redact func(string)
 		s, _ := v.(string)
 		shown := "its value"
 		if !arg.Sensitive {
-			shown = fmt.Sprintf("%q", TruncateUTF8(SanitizeString(s), 512))
+			shown = fmt.Sprintf("%q", TruncateUTF8(text.SanitizeString(s), 512))
 		}
 		if len(dirs) == 0 {
 			why := "the client shares no roots"

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // SampleRequest is what a sample action asks the client's model
@@ -108,9 +110,9 @@ func Sample(ctx context.Context, key string, req *SampleRequest) (ans *SampleAns
 		out.Text, truncated = TruncateUTF8(out.Text, MaxSampleBytes), true
 	}
 	if s := scopeOf(ctx); s == nil || !s.keepControls {
-		out.Text = SanitizeString(out.Text)
+		out.Text = text.SanitizeString(out.Text)
 	}
-	out.Model, out.StopReason, out.Role = SanitizeString(TruncateUTF8(out.Model, 256)), SanitizeString(TruncateUTF8(out.StopReason, 256)), SanitizeString(TruncateUTF8(out.Role, 32))
+	out.Model, out.StopReason, out.Role = text.SanitizeString(TruncateUTF8(out.Model, 256)), text.SanitizeString(TruncateUTF8(out.StopReason, 256)), text.SanitizeString(TruncateUTF8(out.Role, 32))
 	return &out, truncated, nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Step is one step of a multi-step tool: one action, run after the steps
@@ -92,9 +93,9 @@ func (s *Steps) Run(ctx context.Context, args map[string]any) (*Response, error)
 		if span != nil {
 			switch {
 			case err != nil:
-				span.SetStatus(codes.Error, RedactText(ctx, err.Error()))
+				span.SetStatus(codes.Error, text.Redacted(ctx, err.Error()))
 			case failure != "":
-				span.SetStatus(codes.Error, RedactText(ctx, failure))
+				span.SetStatus(codes.Error, text.Redacted(ctx, failure))
 			}
 			span.End()
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Annotations are the hints a tool gives clients about its behaviour. A nil
@@ -139,7 +140,7 @@ type Tool struct {
 	input     *schema.Validator
 	output    *schema.Validator
 	settings  Settings
-	redactor  *Redactor
+	redactor  *text.Redactor
 	slots     chan struct{} // nil: no bound on concurrent runs
 	sensitive []string      // the names of the sensitive arguments
 	// trace records the stages of a call, in the copy of the tool that
@@ -177,7 +178,7 @@ type Tool struct {
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
-func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error) {
+func NewTool(spec ToolSpec, settings Settings, redactor *text.Redactor) (*Tool, error) {
 	t := &Tool{spec: spec, settings: settings, redactor: redactor}
 	t.heartbeat = spec.Action != nil && settings.ProgressHeartbeat > 0 && !emitsProgress(spec.Action)
 	t.scope = &callScope{maxResultBytes: spec.MaxResultBytes, redact: redactor.Redact, keepControls: spec.NoSanitize}
@@ -236,9 +237,6 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 	// A confirmation whose message reads no argument is asked with the
 	// arguments the call lacks.
 	t.confirmEarly = spec.Confirm != nil && t.askable != nil && !mapping.Reads(spec.Confirm.Message, "args")
-	if spec.Confirm != nil || t.askable != nil || t.spec.Roots != nil {
-		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
-	}
 	if s, ok := spec.Action.(Sampler); ok {
 		t.samples = true
 		// A sample whose messages read no roots is asked with the
@@ -246,9 +244,10 @@ func NewTool(spec ToolSpec, settings Settings, redactor *Redactor) (*Tool, error
 		// then nothing, the client's model included, is asked before the
 		// person has said yes.
 		t.sampleEarly = spec.Confirm == nil && !s.Reads("roots")
-		if t.states == nil {
-			t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
-		}
+	}
+	if spec.Confirm != nil || t.askable != nil || t.spec.Roots != nil || t.samples {
+		// A tool that asks the client carries its rounds in request states.
+		t.states = newStateSigner(settings.RequestStateKeys, settings.RequestStates)
 	}
 	if t.spec.Timeout == 0 {
 		t.spec.Timeout = settings.Timeout
@@ -505,7 +504,7 @@ func (t *Tool) IsSensitive(name string) bool { return slices.Contains(t.sensitiv
 // or null for none), for the caller ctx carries (see [WithCaller]). Every
 // failure, from bad arguments to an upstream that is down, comes back as a
 // tool error. Before the result leaves, terminal control sequences are
-// stripped from its strings (see [SanitizeValue] and ToolSpec.NoSanitize),
+// stripped from its strings (see [text.SanitizeValue] and ToolSpec.NoSanitize),
 // it is cut to the tool's max_result_bytes, and
 // every secret of the configuration and every value of a sensitive argument
 // of this call is redacted from it.
@@ -535,7 +534,7 @@ func (t *Tool) secretsOf(ctx context.Context, args map[string]any) callSecrets {
 }
 
 // active reports whether there is anything to redact.
-func (c callSecrets) active(r *Redactor) bool { return len(c.values) > 0 || r.Active() }
+func (c callSecrets) active(r *text.Redactor) bool { return len(c.values) > 0 || r.Active() }
 
 // call runs the tool, and returns with its result the call's redaction,
 // worked out as soon as its arguments are read.
@@ -587,7 +586,7 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 	if t.trace != nil {
 		t.traceArguments(args, sec.redact)
 	}
-	// What the action quotes in its errors (see Excerpt) is redacted whole
+	// What the action quotes in its errors (see text.Excerpt) is redacted whole
 	// before it is cut.
 	scope := t.scope
 	if len(sec.values) > 0 {
@@ -882,7 +881,7 @@ func (t *Tool) failed(resp *Response, env map[string]any) (bool, string) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			s = jsonText(SanitizeValue(v)) // errors are always cleaned
+			s = jsonText(text.SanitizeValue(v)) // errors are always cleaned
 		}
 		if strings.TrimSpace(s) != "" {
 			return true, s
@@ -912,7 +911,7 @@ func (t *Tool) outputs(env map[string]any) (map[string]any, string) {
 			// Cleaned before validation, so that what is validated is
 			// what the client gets, and before the default text is
 			// written from it.
-			v = SanitizeValue(v)
+			v = text.SanitizeValue(v)
 		}
 		out[o.Name] = v
 	}
@@ -937,7 +936,7 @@ func (t *Tool) text(env map[string]any, structured map[string]any) (string, bool
 			return s, true, nil
 		}
 		if !t.spec.NoSanitize {
-			v = SanitizeValue(v) // cleaned before escapes hide its controls
+			v = text.SanitizeValue(v) // cleaned before escapes hide its controls
 		}
 		return jsonText(v), true, nil
 	}
@@ -979,18 +978,18 @@ func (t *Tool) finish(res *Result, sec callSecrets) *Result {
 	for i := range res.Content {
 		c := &res.Content[i]
 		if clean {
-			c.apply(SanitizeString)
+			c.apply(text.SanitizeString)
 		}
 		c.apply(redact)
 	}
 	if res.Structured != nil && sec.active(t.redactor) {
-		res.Structured = redactStrings(res.Structured, redact).(map[string]any)
+		res.Structured = text.RedactValue(res.Structured, redact).(map[string]any)
 	}
 	return capResult(res, t.spec.MaxResultBytes, approxJSONSize(res.Structured))
 }
 
 // redactFunc returns what redacts a text: the configuration's secrets and
-// secrets, the sensitive values of one call, in every form [SecretForms]
+// secrets, the sensitive values of one call, in every form [text.SecretForms]
 // lists.
 func (t *Tool) redactFunc(secrets []string) func(string) string {
 	if len(secrets) == 0 {
@@ -998,9 +997,9 @@ func (t *Tool) redactFunc(secrets []string) func(string) string {
 	}
 	// One replacer for all, so that a secret holding another, whichever
 	// is known where, is hidden whole.
-	forms := t.redactor.recorded()
+	forms := t.redactor.Recorded()
 	for _, v := range secrets {
-		for _, f := range SecretForms(v) {
+		for _, f := range text.SecretForms(v) {
 			if !slices.Contains(forms, f) {
 				forms = append(forms, f)
 			}
@@ -1010,14 +1009,14 @@ func (t *Tool) redactFunc(secrets []string) func(string) string {
 	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(forms))
 	for _, f := range forms {
-		pairs = append(pairs, f, Mask)
+		pairs = append(pairs, f, text.Mask)
 	}
 	rep := strings.NewReplacer(pairs...)
 	return rep.Replace
 }
 
 // AuditArguments are the arguments a client sent, raw JSON, as an audit
-// log may show them: each sensitive one as [Mask], the configuration's
+// log may show them: each sensitive one as [text.Mask], the configuration's
 // secrets and the call's sensitive values redacted from the others, and a
 // short phrase when they are not a JSON object.
 func (t *Tool) AuditArguments(raw json.RawMessage) any {
@@ -1033,10 +1032,10 @@ func (t *Tool) AuditArguments(raw json.RawMessage) any {
 	redact := t.redactFunc(t.sensitiveValues(args))
 	for name, v := range args {
 		if t.IsSensitive(name) {
-			args[name] = Mask
+			args[name] = text.Mask
 			continue
 		}
-		args[name] = redactStrings(v, redact)
+		args[name] = text.RedactValue(v, redact)
 	}
 	return args
 }
@@ -1052,7 +1051,7 @@ func (t *Tool) sensitiveValues(args map[string]any) []string {
 	collect = func(v any) {
 		switch v := v.(type) {
 		case string:
-			if len(v) >= minSecretLen && !slices.Contains(out, v) {
+			if len(v) >= text.MinSecretLen && !slices.Contains(out, v) {
 				out = append(out, v)
 			}
 		case []any:
@@ -1078,20 +1077,6 @@ func (t *Tool) sensitiveValues(args map[string]any) []string {
 	}
 	// Longest first, so that a value holding another is hidden whole.
 	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
-	return out
-}
-
-// redactStrings returns v with redact applied to every string in it. v is
-// not modified: it may be a constant of the configuration, shared by every
-// call, so what holds a string to change is copied (see [rewrite]).
-func redactStrings(v any, redact func(string) string) any {
-	out, _ := rewrite{
-		str: func(s string) (string, bool) {
-			r := redact(s)
-			return r, r != s
-		},
-		json: func(b []byte) bool { return redact(string(b)) != string(b) },
-	}.value(v)
 	return out
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // gate is an action that counts the runs under way and blocks each until
@@ -50,7 +51,7 @@ func (limitedGate) DefaultMaxConcurrency() int { return 2 }
 func newTool(t *testing.T, spec engine.ToolSpec) *engine.Tool {
 	t.Helper()
 	spec.Name, spec.Description = "t", "d"
-	tool, err := engine.NewTool(spec, engine.DefaultSettings(), &engine.Redactor{})
+	tool, err := engine.NewTool(spec, engine.DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestResultLeavesConstantsAlone(t *testing.T) {
 	// what they change, never write into it, which would change later
 	// results and race between concurrent calls.
 	constant := map[string]any{"title": "\x1b]0;pwned\x07Paris", "key": []any{"supersecretvalue"}, "n": 1}
-	redactor := &engine.Redactor{}
+	redactor := &text.Redactor{}
 	redactor.Add("supersecretvalue")
 	tool, err := engine.NewTool(engine.ToolSpec{
 		Name: "t", Description: "d",
@@ -275,7 +276,7 @@ func TestResultLeavesConstantsAlone(t *testing.T) {
 			for range 50 {
 				res := tool.Call(context.Background(), nil)
 				o := res.Structured["o"].(map[string]any)
-				if o["title"] != "Paris" || o["key"].([]any)[0] != engine.Mask {
+				if o["title"] != "Paris" || o["key"].([]any)[0] != text.Mask {
 					t.Errorf("structured content = %q, want the title cleaned and the key redacted", o)
 					return
 				}
@@ -334,7 +335,7 @@ func (echoArg) Eval(env map[string]any) (any, error) {
 // holds a secret of the configuration is hidden whole, not cut around the
 // inner one.
 func TestSecretHoldingAnother(t *testing.T) {
-	redactor := &engine.Redactor{}
+	redactor := &text.Redactor{}
 	redactor.Add("inner-secret")
 	spec := engine.ToolSpec{Name: "t", Description: "d", Text: echoArg{}, Timeout: time.Second,
 		Args: []schema.Arg{{Name: "token", Type: &schema.Type{Kind: schema.String}, Sensitive: true}}}
@@ -343,7 +344,7 @@ func TestSecretHoldingAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := tool.Call(context.Background(), []byte(`{"token": "outer-inner-secret-outer"}`))
-	if got := res.Text(); got != "got "+engine.Mask {
-		t.Errorf("text = %q, want %q", got, "got "+engine.Mask)
+	if got := res.Text(); got != "got "+text.Mask {
+		t.Errorf("text = %q, want %q", got, "got "+text.Mask)
 	}
 }

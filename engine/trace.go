@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // traceCalls runs each call whose context carries a call tracer (package
@@ -40,7 +41,7 @@ func traceNow(tr *calltrace.Cleaner) time.Time {
 // setRedact makes the tracer of a traced call clean with redact, the
 // call's redaction, once its arguments are read.
 func (t *Tool) setRedact(redact func(string) string) {
-	t.trace.Clean = func(s string) string { return redact(SanitizeString(s)) }
+	t.trace.Clean = func(s string) string { return redact(text.SanitizeString(s)) }
 }
 
 // traceRefused records arguments that were refused: what was sent, with
@@ -59,7 +60,7 @@ func (t *Tool) traceArguments(args map[string]any, redact func(string) string) {
 	shown := make(map[string]any, len(args))
 	for k, v := range args {
 		if t.IsSensitive(k) {
-			v = Mask
+			v = text.Mask
 		}
 		shown[k] = v
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/calltrace"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // tracingAction records a stage of its own, as an adapter does, holding a
@@ -58,7 +59,7 @@ func fieldOf(s calltrace.Stage, name string) any {
 
 func TestTrace(t *testing.T) {
 	const secret = "key-0123456789"
-	red := &engine.Redactor{}
+	red := &text.Redactor{}
 	red.Add(secret)
 	spec := engine.ToolSpec{
 		Name: "t", Description: "d",

@@ -8,6 +8,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // An UpstreamObserver is told of each exchange an action has with what it
@@ -31,11 +33,13 @@ func WithUpstreamObserver(ctx context.Context, o UpstreamObserver) context.Conte
 // adapters make spans with (the OpenTelemetry instrumentation scope).
 const Instrumentation = "github.com/mcpdecl/mcpdecl"
 
-// An Exchange is one exchange of an action with what it wraps (a request
-// to an HTTP API, a statement, a program's run), as the metrics and the
-// traces of the call see it. Begin one with [BeginExchange] when the
-// exchange starts and [Exchange.End] it when it is over.
-type Exchange struct {
+// An UpstreamCall records one call of an action to its upstream, what it
+// wraps (a request to an HTTP API, a statement, a program's run), for the
+// metrics (see [UpstreamObserver]) and, when the tool call is traced, as a
+// span. Begin one with [BeginUpstreamCall] when the upstream call starts
+// and [UpstreamCall.End] it when it is over. (The OAuth token exchange of
+// an http_api is another thing.)
+type UpstreamCall struct {
 	ctx      context.Context
 	kind     string
 	upstream string
@@ -44,13 +48,13 @@ type Exchange struct {
 	attrs    *[]attribute.KeyValue // the span's attributes until End sets them
 }
 
-// BeginExchange starts an exchange of kind ("http", "sql", "exec") with
+// BeginUpstreamCall starts an upstream call of kind ("http", "sql", "exec") with
 // upstream (named as the configuration names it). When the call is traced
-// (the span ctx carries records), the exchange has a child span named
+// (the span ctx carries records), the upstream call has a child span named
 // spanName, of spanKind, and the context returned carries it; otherwise
 // ctx is returned as is and nothing is allocated.
-func BeginExchange(ctx context.Context, kind, upstream, spanName string, spanKind trace.SpanKind) (context.Context, Exchange) {
-	x := Exchange{ctx: ctx, kind: kind, upstream: upstream, start: time.Now()}
+func BeginUpstreamCall(ctx context.Context, kind, upstream, spanName string, spanKind trace.SpanKind) (context.Context, UpstreamCall) {
+	x := UpstreamCall{ctx: ctx, kind: kind, upstream: upstream, start: time.Now()}
 	if parent := trace.SpanFromContext(ctx); parent.IsRecording() {
 		ctx, x.span = parent.TracerProvider().Tracer(Instrumentation).Start(ctx, spanName,
 			SpanKindOption(spanKind), trace.WithTimestamp(x.start))
@@ -59,25 +63,25 @@ func BeginExchange(ctx context.Context, kind, upstream, spanName string, spanKin
 	return ctx, x
 }
 
-// Traced reports whether the exchange has a span: whether its attributes
+// Traced reports whether the upstream call has a span: whether its attributes
 // are worth computing.
-func (x *Exchange) Traced() bool { return x.span != nil }
+func (x *UpstreamCall) Traced() bool { return x.span != nil }
 
-// SetAttributes adds attributes to the exchange's span (never a value that
+// SetAttributes adds attributes to the upstream call's span (never a value that
 // may be secret); it does nothing when the call is not traced. They are set
-// on the span when the exchange ends, all at once: the span keeps one copy
+// on the span when the upstream call ends, all at once: the span keeps one copy
 // of them, instead of growing its list at each addition.
-func (x *Exchange) SetAttributes(kv ...attribute.KeyValue) {
+func (x *UpstreamCall) SetAttributes(kv ...attribute.KeyValue) {
 	if x.attrs != nil {
 		*x.attrs = append(*x.attrs, kv...)
 	}
 }
 
-// End ends the exchange: class is its outcome in the metrics' small fixed
+// End ends the upstream call: class is its outcome in the metrics' small fixed
 // set (see [UpstreamObserver]). errorType, when not "", marks the span as
 // failed with that error.type and description, redacted as everything the
-// call reports is (see [RedactText]). An exchange ends once.
-func (x *Exchange) End(class, errorType, description string) {
+// call reports is (see [text.Redacted]). An upstream call ends once.
+func (x *UpstreamCall) End(class, errorType, description string) {
 	if o, ok := x.ctx.Value(upstreamKey{}).(UpstreamObserver); ok {
 		o.ObserveUpstream(x.kind, x.upstream, class, time.Since(x.start))
 	}
@@ -86,7 +90,7 @@ func (x *Exchange) End(class, errorType, description string) {
 	}
 	if errorType != "" {
 		*x.attrs = append(*x.attrs, attribute.String("error.type", errorType))
-		x.span.SetStatus(codes.Error, RedactText(x.ctx, description))
+		x.span.SetStatus(codes.Error, text.Redacted(x.ctx, description))
 	}
 	setAndReturn(x.span, x.attrs)
 	x.attrs = nil
@@ -95,7 +99,7 @@ func (x *Exchange) End(class, errorType, description string) {
 
 // spanAttributes lends the buffers in which spans' attributes are gathered
 // before they are set at once (see [SetSpanAttributes] and
-// [Exchange.SetAttributes]): a cache of memory, like fmt's printers, that
+// [UpstreamCall.SetAttributes]): a cache of memory, like fmt's printers, that
 // holds nothing from one span to the next.
 var spanAttributes = sync.Pool{New: func() any {
 	s := make([]attribute.KeyValue, 0, 12)

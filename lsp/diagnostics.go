@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
@@ -164,7 +165,7 @@ func (s *server) load(out map[string][]protocol.Diagnostic, names []string, sour
 	if size >= largeBuffers {
 		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
 	}
-	secrets := &engine.Redactor{}
+	secrets := &text.Redactor{}
 	programs := &siteCollector{}
 	cfg, files, diags := load.Load(load.Options{
 		Registry:  s.opts.Registry,
@@ -212,7 +213,7 @@ func (s *server) diagnoseTests(out map[string][]protocol.Diagnostic, dir string)
 		out[path] = nil
 		s.keepParses(docs, files)
 		s.keepSites(programs, map[string]*document{path: d}, fileTexts(files), diags)
-		addDiagnostics(out, diags, files, sources, &engine.Redactor{})
+		addDiagnostics(out, diags, files, sources, &text.Redactor{})
 	}
 }
 
@@ -249,7 +250,7 @@ func fileTexts(files load.Files) map[string]string {
 // addDiagnostics converts diags to the protocol's, by file, with what
 // secrets knows of redacted. Diagnostics without a place in a file go to
 // every buffer of sources, at its start.
-func addDiagnostics(out map[string][]protocol.Diagnostic, diags hcl.Diagnostics, files load.Files, sources map[string][]byte, secrets *engine.Redactor) {
+func addDiagnostics(out map[string][]protocol.Diagnostic, diags hcl.Diagnostics, files load.Files, sources map[string][]byte, secrets *text.Redactor) {
 	for _, d := range diags {
 		pd := protocol.Diagnostic{Message: secrets.Redact(d.Summary), Source: ptr("mcpdecl")}
 		if detail := secrets.Redact(d.Detail); detail != "" {

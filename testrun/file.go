@@ -27,6 +27,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // File is one test file: the configuration it tests, and its variables,
@@ -342,7 +343,7 @@ func ParseSourcesWith(names []string, sources map[string][]byte, lookupEnv func(
 		abs, _ := filepath.Abs(filepath.Dir(name))
 		vars := map[string]cty.Value{"path": cty.ObjectVal(map[string]cty.Value{"dir": cty.StringVal(abs)})}
 		d := &decoder{ctx: &hcl.EvalContext{Functions: load.Functions(filepath.Dir(name), lookupEnv), Variables: vars}, dir: filepath.Dir(name), src: hf.Bytes, outlines: outlines, compiled: programs}
-		d.dctx = &engine.DecodeContext{EvalContext: d.ctx, Dir: d.dir, Redactor: &engine.Redactor{}, Compiled: programs}
+		d.dctx = &engine.DecodeContext{EvalContext: d.ctx, Dir: d.dir, Redactor: &text.Redactor{}, Compiled: programs}
 		f := d.file(name, hf.Body)
 		diags = append(diags, d.diags...)
 		if !d.diags.HasErrors() {
@@ -577,7 +578,7 @@ func (d *decoder) args(a *hcl.Attribute, v cty.Value) json.RawMessage {
 	}
 	g, err := mapping.FromCty(v)
 	if err != nil {
-		d.error(a.Expr.Range(), "Invalid args", "%s.", upperFirst(err.Error()))
+		d.error(a.Expr.Range(), "Invalid args", "%s.", text.UpperFirst(err.Error()))
 		return nil
 	}
 	b, err := json.Marshal(g)
@@ -820,7 +821,7 @@ func (d *decoder) response(r *Response, body hcl.Body) {
 		}
 		b, err := engine.ReadConfigFile(path)
 		if err != nil {
-			d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", upperFirst(err.Error()))
+			d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", text.UpperFirst(err.Error()))
 		}
 		r.Body = b
 		if r.Headers.Get("Content-Type") == "" {
@@ -870,13 +871,6 @@ func normalJSON(v any) any {
 	var out any
 	_ = json.Unmarshal(b, &out)
 	return out
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // sortedKeys is m's keys, sorted.

@@ -25,6 +25,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Runner runs tests. Its fields are set before Run, and not changed after.
@@ -63,7 +64,7 @@ type Result struct {
 	Files load.Files
 	// Redactor hides the configuration's secrets from what is printed of
 	// the result.
-	Redactor *engine.Redactor
+	Redactor *text.Redactor
 	// Trace is every stage of the call, to show with the failures.
 	Trace []calltrace.Stage
 	// Took is the time of the test, the configuration's load included.
@@ -138,7 +139,7 @@ func (r *Runner) Run(ctx context.Context, tests []*Test, report func(*Result)) e
 
 // run runs one test; dbDir is where its mock databases go.
 func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
-	res := &Result{Test: t, Redactor: &engine.Redactor{}}
+	res := &Result{Test: t, Redactor: &text.Redactor{}}
 	began := time.Now()
 	defer func() { res.Took = time.Since(began) }()
 
@@ -177,7 +178,7 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 	defer cancel()
 	run, limit, err := subject(cfg, t)
 	if err != nil {
-		res.fail(&t.TargetRange, "%s.", upperFirst(err.Error()))
+		res.fail(&t.TargetRange, "%s.", text.UpperFirst(err.Error()))
 		return res
 	}
 	done := make(chan *outcome, 1)
@@ -298,8 +299,8 @@ type hiding struct {
 
 // hider is the hiding of a call with args, whose sensitive arguments are
 // named sensitive.
-func hider(config *engine.Redactor, args any, sensitive []string) *hiding {
-	values := &engine.Redactor{}
+func hider(config *text.Redactor, args any, sensitive []string) *hiding {
+	values := &text.Redactor{}
 	var collect func(v any)
 	collect = func(v any) {
 		switch v := v.(type) {
@@ -337,20 +338,20 @@ func (h *hiding) reads(a *Assert, env map[string]any) string {
 		}
 		if p.Root() == "args" && len(h.sensitive) > 0 {
 			if slices.Contains(h.sensitive, p.Field()) {
-				fmt.Fprintf(&b, "\n  %s = %s", p, engine.Mask)
+				fmt.Fprintf(&b, "\n  %s = %s", p, text.Mask)
 				continue
 			}
 			if m, whole := v.(map[string]any); whole && p.Field() == "" {
 				m = maps.Clone(m)
 				for _, name := range h.sensitive {
 					if _, given := m[name]; given {
-						m[name] = engine.Mask
+						m[name] = text.Mask
 					}
 				}
 				v = m
 			}
 		}
-		text := engine.Excerpt(engine.WithRedaction(context.Background(), h.redact), jsonenc.Text(v))
+		text := text.Excerpt(text.WithRedaction(context.Background(), text.RedactFunc(h.redact)), jsonenc.Text(v))
 		fmt.Fprintf(&b, "\n  %s = %s", p, text)
 	}
 	return b.String()

@@ -172,7 +172,7 @@ func resourceSubject(cfg *engine.Config, t *Test) (func(context.Context) *outcom
 		return func(ctx context.Context) *outcome { return readOutcome(tmpl.Read(ctx, uri)) }, tmpl.Tool.Timeout(), nil
 	}
 	var uris []string
-	for _, r := range cfg.Served {
+	for _, r := range cfg.Resources {
 		uris = append(uris, r.URI)
 	}
 	for _, tmpl := range cfg.Templates {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/calltrace"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // DefaultKillTimeout is how long a process group has to exit after SIGTERM,
@@ -60,7 +61,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		began = time.Now()
 	}
-	_, x := engine.BeginExchange(ctx, "exec", a.name, a.span, trace.SpanKindInternal)
+	_, x := engine.BeginUpstreamCall(ctx, "exec", a.name, a.span, trace.SpanKindInternal)
 	g := &group{grace: a.killTimeout}
 	stdout := &capped{max: a.maxOutput, stop: g.cutOff}
 	stderr := &capped{max: a.maxOutput, stop: g.cutOff}
@@ -108,7 +109,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 		outLines.flush()
 		errLines.flush()
 	}
-	a.endExchange(&x, g, stopped, err)
+	a.endUpstreamCall(&x, g, stopped, err)
 	if tr != nil {
 		a.trace(tr, time.Since(began), argv, in, g, stopped, stdout, stderr)
 	}
@@ -195,10 +196,10 @@ func (a *action) failure(ctx context.Context, code int, signal, stderr, stdout s
 	} else {
 		fmt.Fprintf(&b, " exited with code %d", code)
 	}
-	if ex := engine.Excerpt(ctx, stderr); ex != "" {
+	if ex := text.Excerpt(ctx, stderr); ex != "" {
 		b.WriteString(": ")
 		b.WriteString(ex)
-	} else if ex := engine.Excerpt(ctx, stdout); ex != "" {
+	} else if ex := text.Excerpt(ctx, stdout); ex != "" {
 		b.WriteString("; stdout: ")
 		b.WriteString(ex)
 	}
@@ -223,7 +224,7 @@ func (a *action) stopped(parent, run context.Context, stderr string) error {
 	} else {
 		msg = fmt.Sprintf("command %s was stopped before it finished", a.path)
 	}
-	if ex := engine.Excerpt(parent, stderr); ex != "" {
+	if ex := text.Excerpt(parent, stderr); ex != "" {
 		msg += "; its stderr: " + ex
 	}
 	return &stoppedError{msg: msg, cause: run.Err()}

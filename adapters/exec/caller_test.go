@@ -53,9 +53,9 @@ tool "sub" {
 	}
 }
 
-// TestExchangesObserved checks what metrics see of a program's runs: the
+// TestUpstreamCallsObserved checks what metrics see of a program's runs: the
 // program's name, ok for an exit of 0, error otherwise.
-func TestExchangesObserved(t *testing.T) {
+func TestUpstreamCallsObserved(t *testing.T) {
 	cfg, _ := mustLoad(t, `
 tool "yes" {
   description = "d"

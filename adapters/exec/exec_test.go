@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // sh is a tool running a shell script as the program under test; the
@@ -99,7 +99,7 @@ tool "printf" {
 			args, _ = json.Marshal(map[string]any{"one": h})
 			res = call(t, cfg, "printf", string(args))
 			mustSucceed(t, res)
-			if want := engine.Sanitize([]byte(h + "\n")); res.Text() != want {
+			if want := text.Sanitize([]byte(h + "\n")); res.Text() != want {
 				t.Errorf("printf printed %q, want %q", res.Text(), want)
 			}
 		})

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // argvDumpEnv names the file into which this test binary, started as the
@@ -140,7 +140,7 @@ tool "printf" {
 			args, _ = json.Marshal(map[string]any{"v": h})
 			res = call(t, cfg, "printf", string(args))
 			mustSucceed(t, res)
-			if want := engine.Sanitize([]byte(h + "\n")); res.Text() != want {
+			if want := text.Sanitize([]byte(h + "\n")); res.Text() != want {
 				t.Errorf("printf printed %q, want %q", res.Text(), want)
 			}
 		})

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // capped keeps the first max bytes written to it. Once more arrive it
@@ -100,7 +101,7 @@ func (c *capped) text(ctx context.Context) string {
 	if !c.over {
 		return engine.OutputText(ctx, c.buf)
 	}
-	s := engine.RedactText(ctx, engine.OutputText(ctx, c.buf))
+	s := text.Redacted(ctx, engine.OutputText(ctx, c.buf))
 	if len(s) > c.max {
 		s = string(trimPartialRune([]byte(s[:c.max])))
 	}
@@ -172,7 +173,7 @@ func jsonAt(data []byte, offset int64, msg string) *jsonError {
 	for start > 0 && start < offset && data[start]&0xc0 == 0x80 {
 		start++
 	}
-	ex := strconv.Quote(engine.Sanitize(data[start:offset]))
+	ex := strconv.Quote(text.Sanitize(data[start:offset]))
 	if start > 0 {
 		ex = "…" + ex
 	}

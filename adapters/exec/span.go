@@ -8,11 +8,11 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 )
 
-// endExchange ends a finished run's exchange: for the metrics, ok or error
+// endUpstreamCall ends a finished run's upstream call: for the metrics, ok or error
 // (killed, or an exit code other than 0); for its span, if the call is
 // traced, the program and its exit code. The arguments, input and output
 // of the run never go into a span.
-func (a *action) endExchange(x *engine.Exchange, g *group, stopped bool, err error) {
+func (a *action) endUpstreamCall(x *engine.UpstreamCall, g *group, stopped bool, err error) {
 	if !x.Traced() {
 		class := "ok"
 		if stopped || err != nil || g.cmd.ProcessState == nil || !g.cmd.ProcessState.Success() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // action is a compiled graphql block.
@@ -57,7 +58,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	out.Vars["data"] = body["data"]
 	if len(errs) > 0 {
 		out.Vars["errors"] = errs
-		out.Failure = "the GraphQL server answered with errors: " + engine.Excerpt(ctx, messages(errs))
+		out.Failure = "the GraphQL server answered with errors: " + text.Excerpt(ctx, messages(errs))
 		return out, nil
 	}
 	out.Failure = resp.Failure

@@ -32,7 +32,7 @@ func decode(ctx *engine.DecodeContext, block *hcl.Block, schemas *schemaCache) (
 	var api *httpaction.API
 	broken := false // the http_api referred to has errors of its own
 	if attr := v.Attr("api"); attr != nil {
-		r, more := ctx.Resource(attr.Expr, "http_api")
+		r, more := ctx.Upstream(attr.Expr, "http_api")
 		diags = append(diags, more...)
 		api, _ = r.(*httpaction.API)
 		broken = api == nil

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // action is a decoded http block: everything a call needs, compiled.
@@ -161,7 +162,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 	a := &action{method: strings.ToUpper(v.String("method")), timeout: v.Duration("timeout"), maxBytes: v.Int("max_response_bytes")}
 	broken := false // the http_api referred to has errors of its own
 	if attr := v.Attr("api"); attr != nil {
-		r, more := ctx.Resource(attr.Expr, "http_api")
+		r, more := ctx.Upstream(attr.Expr, "http_api")
 		diags = append(diags, more...)
 		a.api, _ = r.(*API)
 		broken = a.api == nil
@@ -282,18 +283,18 @@ func (a *action) decodeTarget(ctx *engine.DecodeContext, block *hcl.Block, v *sp
 // readTarget reads a fixed url or path and its placeholders, and reports
 // those outside the path.
 func readTarget(ctx *engine.DecodeContext, target *hcl.Attribute) (string, []placeholder, hcl.Diagnostics) {
-	text, diags := ctx.String(target.Expr)
+	written, diags := ctx.String(target.Expr)
 	if diags.HasErrors() {
 		return "", nil, diags
 	}
-	phs, err := scanPlaceholders(text)
+	phs, err := scanPlaceholders(written)
 	if err != nil {
-		return "", nil, append(diags, errorf(textRange(target.Expr, text, err.start, err.end), "Invalid "+target.Name, "%s.", upperFirst(err.msg)))
+		return "", nil, append(diags, errorf(textRange(target.Expr, written, err.start, err.end), "Invalid "+target.Name, "%s.", text.UpperFirst(err.msg)))
 	}
 	// A placeholder outside the path gets the one error that says so, and
 	// no advice to give it a path parameter.
-	phs, outside := placeholdersOutsidePath(target, text, phs)
-	return text, phs, append(diags, outside...)
+	phs, outside := placeholdersOutsidePath(target, written, phs)
+	return written, phs, append(diags, outside...)
 }
 
 // inherit completes a decoded action with what its upstream says: headers
@@ -401,11 +402,11 @@ func (a *action) decodePath(target *hcl.Attribute, text string, phs []placeholde
 
 // decodeURL reads the url of an action without api, and makes the action's
 // own upstream for it.
-func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, text string, phs []placeholder, index map[string]int) (*API, hcl.Diagnostics) {
-	scheme, rest, ok := strings.Cut(text, "://")
+func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, rawURL string, phs []placeholder, index map[string]int) (*API, hcl.Diagnostics) {
+	scheme, rest, ok := strings.Cut(rawURL, "://")
 	if !ok {
 		return nil, hcl.Diagnostics{errorf(target.Expr.Range(), "Invalid url",
-			"%q is not an absolute URL: write it like https://api.example.com/users/{id}, or use api and path.", text)}
+			"%q is not an absolute URL: write it like https://api.example.com/users/{id}, or use api and path.", rawURL)}
 	}
 	hostEnd := len(scheme) + 3 + len(rest)
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
@@ -413,17 +414,17 @@ func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, tex
 	}
 	for _, ph := range phs {
 		if ph.start < hostEnd {
-			return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, ph.start, ph.end), "Placeholder outside the path",
+			return nil, hcl.Diagnostics{errorf(textRange(target.Expr, rawURL, ph.start, ph.end), "Placeholder outside the path",
 				"Placeholders may only stand in the path of a url: the scheme, host and port of a request are fixed.")}
 		}
 	}
-	origin := text[:hostEnd]
+	origin := rawURL[:hostEnd]
 	u, err := url.Parse(origin)
 	if err == nil {
 		err = checkOrigin(origin, u)
 	}
 	if err != nil {
-		return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, 0, hostEnd), "Invalid url", "%s.", upperFirst(engine.UnwrapURLError(err).Error()))}
+		return nil, hcl.Diagnostics{errorf(textRange(target.Expr, rawURL, 0, hostEnd), "Invalid url", "%s.", text.UpperFirst(text.UnwrapURLError(err).Error()))}
 	}
 	api := &API{
 		header:   http.Header{"User-Agent": {userAgent}},
@@ -431,7 +432,7 @@ func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, tex
 		maxBytes: ctx.Settings.MaxResponseBytes,
 	}
 	api.setOrigin(u)
-	diags := a.decodePath(target, text, phs, index, api.prefix, hostEnd)
+	diags := a.decodePath(target, rawURL, phs, index, api.prefix, hostEnd)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -554,7 +555,7 @@ func decodePairs(ctx *engine.DecodeContext, attr *hcl.Attribute, what string) (p
 	add := func(name string, rng hcl.Range, v mapping.Value) {
 		if c, ok := mapping.IsConst(v); ok {
 			if err := w.write(url.QueryEscape(name), name, c, what); err != nil {
-				diags = append(diags, errorf(rng, "Invalid "+attr.Name, "%s.", upperFirst(err.Error())))
+				diags = append(diags, errorf(rng, "Invalid "+attr.Name, "%s.", text.UpperFirst(err.Error())))
 			}
 			return
 		}
@@ -623,7 +624,7 @@ func (a *action) decodeHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) (
 		}
 		values, err := headerValues(canon, c)
 		if err != nil {
-			diags = append(diags, errorf(valueRange, "Invalid header value", "%s.", upperFirst(err.Error())))
+			diags = append(diags, errorf(valueRange, "Invalid header value", "%s.", text.UpperFirst(err.Error())))
 			return
 		}
 		if values != nil {

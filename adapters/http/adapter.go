@@ -15,7 +15,7 @@ import (
 type Adapter struct{}
 
 var (
-	_ engine.ResourceAdapter = (*Adapter)(nil)
+	_ engine.UpstreamAdapter = (*Adapter)(nil)
 	_ spec.Declarer          = (*Adapter)(nil)
 )
 
@@ -25,8 +25,8 @@ func New() *Adapter { return &Adapter{} }
 // Kind is the name of the action block, "http".
 func (*Adapter) Kind() string { return "http" }
 
-// ResourceKind is the name of the top-level block, "http_api".
-func (*Adapter) ResourceKind() string { return "http_api" }
+// UpstreamKind is the name of the top-level block, "http_api".
+func (*Adapter) UpstreamKind() string { return "http_api" }
 
 // Result declares what a call exposes to the programs that run after it:
 // status, headers (by lower-case name, first value), body and content_type.
@@ -39,8 +39,8 @@ func (*Adapter) Result() mapping.Env {
 	}
 }
 
-// DecodeResource decodes an http_api block into an [*API].
-func (*Adapter) DecodeResource(ctx *engine.DecodeContext, block *hcl.Block) (any, hcl.Diagnostics) {
+// DecodeUpstream decodes an http_api block into an [*API].
+func (*Adapter) DecodeUpstream(ctx *engine.DecodeContext, block *hcl.Block) (any, hcl.Diagnostics) {
 	api, diags := decodeAPI(ctx, block)
 	if api == nil || diags.HasErrors() {
 		return nil, diags

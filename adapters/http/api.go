@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // API is a decoded http_api block: an upstream's base URL, what every
@@ -177,7 +178,7 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 func (a *API) setBase(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a URL: %v", s, engine.UnwrapURLError(err))
+		return fmt.Errorf("%q is not a URL: %v", s, text.UnwrapURLError(err))
 	}
 	if err := checkOrigin(s, u); err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 const benchBody = `{"name":"Paris","main":{"temp":18.5,"humidity":72},"weather":[{"description":"light rain"}]}`
@@ -54,16 +55,16 @@ http {
 		EvalContext: &hcl.EvalContext{Functions: map[string]function.Function{"expr": mapping.Function()}},
 		Env:         mapping.Env{"args": testArgs},
 		Settings:    engine.DefaultSettings(),
-		Redactor:    &engine.Redactor{},
+		Redactor:    &text.Redactor{},
 	}
 	content, _ := rootSpec.Decode(file.Body, ctx)
 	a := New()
-	r, diags := a.DecodeResource(ctx, content.Blocks("http_api")[0])
+	r, diags := a.DecodeUpstream(ctx, content.Blocks("http_api")[0])
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
 	b.Cleanup(func() { _ = r.(*API).Close() })
-	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.ResourceVal("http_api", r)})}
+	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.UpstreamVal("http_api", r)})}
 	act, diags := a.DecodeAction(ctx, content.Blocks("http")[0])
 	if diags.HasErrors() {
 		b.Fatal(diags)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // TestCallerToken checks auth { caller_token { audience } }: the caller's
@@ -47,7 +48,7 @@ tool "orders" {
 		want   string
 		isErr  bool
 	}{
-		{"meant for the API", &engine.Caller{ID: "jwt:ann", Authenticated: true, Token: token, Audience: []string{"https://mcp.example.com/mcp", "https://orders.example.com"}}, "you sent: Bearer " + engine.Mask, false},
+		{"meant for the API", &engine.Caller{ID: "jwt:ann", Authenticated: true, Token: token, Audience: []string{"https://mcp.example.com/mcp", "https://orders.example.com"}}, "you sent: Bearer " + text.Mask, false},
 		{"meant for another", &engine.Caller{ID: "jwt:ann", Authenticated: true, Token: token, Audience: []string{"https://mcp.example.com/mcp"}},
 			`http_api "orders" sends the caller's own token only when it is meant for https://orders.example.com, and this caller's token is not (its audience is https://mcp.example.com/mcp)`, true},
 		{"a static token", &engine.Caller{ID: "token:ci", Authenticated: true}, `http_api "orders" sends the caller's own token, and this call has none`, true},

@@ -305,7 +305,7 @@ func TestLoadErrors(t *testing.T) {
 // of its own reports its other errors and returns no action.
 func TestBrokenAPI(t *testing.T) {
 	f := newFixture(t)
-	f.apis["x"] = cty.UnknownVal(engine.ResourceType())
+	f.apis["x"] = cty.UnknownVal(engine.UpstreamType())
 	a, diags := f.decode(`http {
   api    = http_api.x
   method = "FETCH"

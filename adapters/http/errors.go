@@ -9,14 +9,14 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // describeTransportError says in words why a request got no response. The
 // text never holds the URL's query string: the *url.Error that repeats the
 // URL is dropped.
 func describeTransportError(err error) string {
-	err = engine.UnwrapURLError(err)
+	err = text.UnwrapURLError(err)
 	var origin *originError
 	var redirect *redirectError
 	var refusal *dialRefusal

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // The token types of a token exchange (RFC 8693, section 3).
@@ -33,7 +34,7 @@ type exchanged struct {
 	flight singleflight.Group
 }
 
-func newExchanged(redactor *engine.Redactor) *exchanged {
+func newExchanged(redactor *text.Redactor) *exchanged {
 	e := &exchanged{}
 	// A token that leaves the cache is no longer redacted: it is no longer
 	// sent.

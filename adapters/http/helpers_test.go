@@ -19,6 +19,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // testArgs is the type of args in the test configurations: any field of
@@ -32,7 +33,7 @@ type fixture struct {
 	t        *testing.T
 	dir      string
 	apis     map[string]cty.Value
-	redactor *engine.Redactor
+	redactor *text.Redactor
 	settings engine.Settings
 	vars     map[string]cty.Value
 }
@@ -42,7 +43,7 @@ func newFixture(t *testing.T) *fixture {
 		t:        t,
 		dir:      t.TempDir(),
 		apis:     map[string]cty.Value{},
-		redactor: &engine.Redactor{},
+		redactor: &text.Redactor{},
 		settings: engine.DefaultSettings(),
 		vars:     map[string]cty.Value{},
 	}
@@ -86,15 +87,15 @@ func (f *fixture) decode(src string) (engine.Action, hcl.Diagnostics) {
 	a := New()
 	var all hcl.Diagnostics
 	for _, b := range content.Blocks("http_api") {
-		r, diags := a.DecodeResource(f.ctx(), b)
+		r, diags := a.DecodeUpstream(f.ctx(), b)
 		all = append(all, diags...)
 		if diags.HasErrors() {
-			f.apis[b.Labels[0]] = cty.UnknownVal(engine.ResourceType())
+			f.apis[b.Labels[0]] = cty.UnknownVal(engine.UpstreamType())
 			continue
 		}
 		api := r.(*API)
 		f.t.Cleanup(func() { _ = api.Close() })
-		f.apis[b.Labels[0]] = engine.ResourceVal("http_api", r)
+		f.apis[b.Labels[0]] = engine.UpstreamVal("http_api", r)
 	}
 	var action engine.Action
 	for _, b := range content.Blocks("http") {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // listBody is a JSON body of about size bytes: a list of small objects, the
@@ -61,16 +62,16 @@ func plainAction(tb testing.TB, base string) engine.Action {
 		EvalContext: &hcl.EvalContext{Functions: map[string]function.Function{"expr": mapping.Function()}},
 		Env:         mapping.Env{"args": testArgs},
 		Settings:    engine.DefaultSettings(),
-		Redactor:    &engine.Redactor{},
+		Redactor:    &text.Redactor{},
 	}
 	content, _ := rootSpec.Decode(file.Body, ctx)
 	a := New()
-	r, diags := a.DecodeResource(ctx, content.Blocks("http_api")[0])
+	r, diags := a.DecodeUpstream(ctx, content.Blocks("http_api")[0])
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
 	tb.Cleanup(func() { _ = r.(*API).Close() })
-	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.ResourceVal("http_api", r)})}
+	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.UpstreamVal("http_api", r)})}
 	act, diags := a.DecodeAction(ctx, content.Blocks("http")[0])
 	if diags.HasErrors() {
 		tb.Fatal(diags)
@@ -85,7 +86,7 @@ func BenchmarkBody(b *testing.B) {
 	for _, size := range []int{1 << 20, 9 << 20} {
 		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) {
 			srv := bodyServer(b, listBody(size))
-			tool, err := engine.NewTool(engine.ToolSpec{Name: "t", Action: plainAction(b, srv.URL)}, engine.DefaultSettings(), &engine.Redactor{})
+			tool, err := engine.NewTool(engine.ToolSpec{Name: "t", Action: plainAction(b, srv.URL)}, engine.DefaultSettings(), &text.Redactor{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -168,7 +169,7 @@ func TestDefaultMaxConcurrency(t *testing.T) {
 		mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
-	tool, err := engine.NewTool(engine.ToolSpec{Name: "slow", Action: plainAction(t, srv.URL), Timeout: 30 * time.Second}, engine.DefaultSettings(), &engine.Redactor{})
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "slow", Action: plainAction(t, srv.URL), Timeout: 30 * time.Second}, engine.DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestDefaultMaxConcurrency(t *testing.T) {
 // body of 9 MiB: peak-heap-MiB is the most heap in use meanwhile.
 func BenchmarkBodyConcurrent(b *testing.B) {
 	srv := bodyServer(b, listBody(9<<20))
-	tool, err := engine.NewTool(engine.ToolSpec{Name: "t", Action: plainAction(b, srv.URL)}, engine.DefaultSettings(), &engine.Redactor{})
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "t", Action: plainAction(b, srv.URL)}, engine.DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // oauth2Attrs are the attributes of oauth2 and token_exchange.
@@ -85,7 +86,7 @@ type tokenSource struct {
 	config clientcredentials.Config
 	client *http.Client // for the token endpoint: its own, bounded in time
 
-	redactor *engine.Redactor
+	redactor *text.Redactor
 	logger   *slog.Logger // says once how the client authenticates, found without auth_style
 
 	// style is the oauth2.AuthStyle found to work when the block sets
@@ -348,7 +349,7 @@ func stringList(v cty.Value) ([]string, bool) {
 func checkTokenURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a URL: %v", s, engine.UnwrapURLError(err))
+		return fmt.Errorf("%q is not a URL: %v", s, text.UnwrapURLError(err))
 	}
 	if err := checkOrigin(s, u); err != nil {
 		return err

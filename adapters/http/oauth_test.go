@@ -18,6 +18,7 @@ import (
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // tokenServer is an OAuth2 token endpoint for the client credentials
@@ -151,7 +152,7 @@ func TestOAuth2ClientCredentials(t *testing.T) {
 		var wg sync.WaitGroup
 		for range 20 {
 			wg.Go(func() {
-				if res := tool.Call(ctx, nil); res.IsError || res.Text() != "got Bearer "+engine.Mask {
+				if res := tool.Call(ctx, nil); res.IsError || res.Text() != "got Bearer "+text.Mask {
 					t.Errorf("result: %v %q (the token must be sent, and redacted from the result)", res.IsError, res.Text())
 				}
 			})

@@ -114,7 +114,7 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 			return nil, err
 		}
 	}
-	ctx, x := engine.BeginExchange(ctx, "http", a.api.label(), a.method, trace.SpanKindClient)
+	ctx, x := engine.BeginUpstreamCall(ctx, "http", a.api.label(), a.method, trace.SpanKindClient)
 	if x.Traced() {
 		a.describeSpan(ctx, &x, req.Header, where)
 		req.SetContext(ctx)
@@ -150,7 +150,7 @@ func (a *action) exchange(ctx context.Context, env map[string]any, target string
 		x.End("error", transportErrorType(ctx, err), failure.Error())
 		return nil, failure
 	}
-	endExchange(&x, resp.StatusCode())
+	endUpstreamCall(&x, resp.StatusCode())
 	raw := resp.RawResponse
 	defer raw.Body.Close()
 	out, err := a.response(parent, raw, where)

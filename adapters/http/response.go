@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 var _ engine.ConcurrencyLimiter = (*action)(nil)
@@ -58,7 +59,7 @@ func (a *action) response(ctx context.Context, raw *http.Response, where string)
 
 	out := &engine.Response{}
 	var body any
-	text, isText := "", true
+	shown, isText := "", true
 	switch {
 	case strings.HasPrefix(mediaType, "image/"):
 		out.Content = []engine.Content{{Type: engine.ImageContent, Data: data, MIMEType: mediaType}}
@@ -67,27 +68,27 @@ func (a *action) response(ctx context.Context, raw *http.Response, where string)
 		out.Content = []engine.Content{{Type: engine.AudioContent, Data: data, MIMEType: mediaType}}
 		isText = false
 	case isJSON(mediaType):
-		text = bodyText(data)
+		shown = bodyText(data)
 		if len(data) > 0 {
-			v, err := decodeJSON(data, text)
+			v, err := decodeJSON(data, shown)
 			switch {
 			case err == nil:
 				body = v
 			case status < 400:
-				return nil, &invalidJSONError{mediaType: mediaType, err: err, excerpt: engine.Excerpt(ctx, string(data))}
+				return nil, &invalidJSONError{mediaType: mediaType, err: err, excerpt: text.Excerpt(ctx, string(data))}
 			default:
 				// An error page that says it is JSON: keep it as text.
-				body = text
+				body = shown
 			}
 		}
 	case !utf8.Valid(data):
-		text = fmt.Sprintf("(%d bytes of %s, which cannot be shown as text)", len(data), orUnknown(mediaType))
+		shown = fmt.Sprintf("(%d bytes of %s, which cannot be shown as text)", len(data), orUnknown(mediaType))
 		isText = false
 	default:
-		text = bodyText(data)
-		body = text
+		shown = bodyText(data)
+		body = shown
 		if mediaType == "" && looksLikeJSON(data) {
-			if v, err := decodeJSON(data, text); err == nil {
+			if v, err := decodeJSON(data, shown); err == nil {
 				body = v
 			}
 		}
@@ -96,9 +97,9 @@ func (a *action) response(ctx context.Context, raw *http.Response, where string)
 		if len(data) == 0 && status < 400 {
 			// Nothing to show but that it worked: say so, for the model
 			// that reads the result (an empty text tells it nothing).
-			text = "HTTP " + strconv.Itoa(status) + " " + http.StatusText(status)
+			shown = "HTTP " + strconv.Itoa(status) + " " + http.StatusText(status)
 		}
-		out.Content = []engine.Content{{Type: engine.TextContent, Text: text}}
+		out.Content = []engine.Content{{Type: engine.TextContent, Text: shown}}
 	}
 	out.Vars = make(map[string]any, 5) // the engine adds args
 	out.Vars["status"] = status
@@ -116,7 +117,7 @@ func (a *action) response(ctx context.Context, raw *http.Response, where string)
 		}
 		msg += " from " + a.method + " " + where
 		if isText && len(data) > 0 {
-			if e := engine.Excerpt(ctx, string(data)); e != "" {
+			if e := text.Excerpt(ctx, string(data)); e != "" {
 				msg += ": " + e
 			}
 		}

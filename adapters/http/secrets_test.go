@@ -23,6 +23,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -183,20 +184,20 @@ tool "edge" {
 				t.Fatal(err)
 			}
 			raw, _ := json.Marshal(res.Content)
-			text := string(raw)
-			if !res.IsError || !strings.Contains(text, "HTTP 401") {
-				t.Fatalf("want an HTTP 401 tool error, got %s", text)
+			got := string(raw)
+			if !res.IsError || !strings.Contains(got, "HTTP 401") {
+				t.Fatalf("want an HTTP 401 tool error, got %s", got)
 			}
-			if !strings.Contains(text, engine.Mask) {
-				t.Errorf("nothing was redacted: %s", text)
+			if !strings.Contains(got, text.Mask) {
+				t.Errorf("nothing was redacted: %s", got)
 			}
 			logLine := logs.String()[before:]
 			if !strings.Contains(logLine, "tool call failed") {
 				t.Fatalf("no log line for the failed call: %q", logLine)
 			}
 			for _, leak := range leaks {
-				if strings.Contains(text, leak) {
-					t.Errorf("the tool error holds %q: %s", leak, text)
+				if strings.Contains(got, leak) {
+					t.Errorf("the tool error holds %q: %s", leak, got)
 				}
 				if strings.Contains(logLine, leak) {
 					t.Errorf("the log line holds %q: %s", leak, logLine)
@@ -249,13 +250,13 @@ tool %q {
 		for _, tool := range []string{"body", "raw", "form", "query", "path", "header"} {
 			args, _ := json.Marshal(map[string]string{"pw": pw})
 			res := enginetest.Call(t.Context(), t, cfg, tool, string(args))
-			text := res.Text()
-			if res.IsError || !strings.Contains(text, engine.Mask) {
-				t.Errorf("%s, %s: want the echo with the argument redacted, got %s", tool, pw, text)
+			got := res.Text()
+			if res.IsError || !strings.Contains(got, text.Mask) {
+				t.Errorf("%s, %s: want the echo with the argument redacted, got %s", tool, pw, got)
 				continue
 			}
-			if m := leak.FindString(text); m != "" {
-				t.Errorf("%s, %s: the result holds %q: %s", tool, pw, m, text)
+			if m := leak.FindString(got); m != "" {
+				t.Errorf("%s, %s: the result holds %q: %s", tool, pw, m, got)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // describeSpan gives a traced request's span its attributes, as the
@@ -20,10 +21,10 @@ import (
 // URL without its query string, which may hold secrets (an api_key in the
 // query): the query never goes into a span, and the rest is redacted like
 // everything else the call reports.
-func (a *action) describeSpan(ctx context.Context, x *engine.Exchange, h http.Header, where string) {
+func (a *action) describeSpan(ctx context.Context, x *engine.UpstreamCall, h http.Header, where string) {
 	x.SetAttributes(
 		attribute.String("http.request.method", a.method),
-		attribute.String("url.full", engine.RedactText(ctx, where)),
+		attribute.String("url.full", text.Redacted(ctx, where)),
 		attribute.String("mcpdecl.http_api", a.api.label()),
 	)
 	if a.dynURL == nil {
@@ -53,10 +54,10 @@ func originAttributes(u *url.URL) []attribute.KeyValue {
 	return attrs
 }
 
-// endExchange ends the exchange of a request answered with status: its
+// endUpstreamCall ends the upstream call of a request answered with status: its
 // class for the metrics, and for its span the status, an error from 400 on
 // (error.type is the status code, as the conventions say).
-func endExchange(x *engine.Exchange, status int) {
+func endUpstreamCall(x *engine.UpstreamCall, status int) {
 	if x.Traced() {
 		x.SetAttributes(attribute.Int("http.response.status_code", status))
 		if status >= 400 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/calltrace"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // credentialHeaders are the headers whose values a trace never shows but
@@ -36,9 +37,9 @@ func traceHeaders(h http.Header) map[string]any {
 // before a space, such as Bearer) and masks the rest.
 func maskCredential(v string) string {
 	if scheme, _, ok := strings.Cut(v, " "); ok && scheme != "" && !strings.ContainsAny(scheme, "=;") {
-		return scheme + " " + engine.Mask
+		return scheme + " " + text.Mask
 	}
-	return engine.Mask
+	return text.Mask
 }
 
 // traceRequest records the request of a call as it is sent.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // action is a decoded sample block.
@@ -86,7 +87,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 			if truncated {
 				resp.Failure = "the client's model answered more than 1 MiB, which was cut, so it is not JSON"
 			} else {
-				resp.Failure = "the client's model did not answer JSON (" + err.Error() + "): " + engine.Excerpt(ctx, ans.Text)
+				resp.Failure = "the client's model did not answer JSON (" + err.Error() + "): " + text.Excerpt(ctx, ans.Text)
 			}
 			return resp, nil
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // ActionSpec is the sample block of a tool.
@@ -134,22 +135,22 @@ func messages(v any) ([]engine.SampleMessage, error) {
 				out[i] = engine.SampleMessage{Role: "user", Text: e}
 			case map[string]any:
 				role, _ := e["role"].(string)
-				text, ok := e["text"].(string)
+				msgText, ok := e["text"].(string)
 				if role == "" {
 					role = "user"
 				}
 				if role != "user" && role != "assistant" {
-					return nil, fmt.Errorf("message %d has the role %q: a message's role is \"user\" or \"assistant\"", i+1, engine.SanitizeString(role))
+					return nil, fmt.Errorf("message %d has the role %q: a message's role is \"user\" or \"assistant\"", i+1, text.SanitizeString(role))
 				}
 				if !ok {
 					return nil, fmt.Errorf("message %d has no text: a message is a string, or an object { role, text } whose text is a string", i+1)
 				}
 				for k := range e {
 					if k != "role" && k != "text" {
-						return nil, fmt.Errorf("message %d has %q: a message object has role and text alone", i+1, engine.SanitizeString(k))
+						return nil, fmt.Errorf("message %d has %q: a message object has role and text alone", i+1, text.SanitizeString(k))
 					}
 				}
-				out[i] = engine.SampleMessage{Role: role, Text: text}
+				out[i] = engine.SampleMessage{Role: role, Text: msgText}
 			default:
 				return nil, fmt.Errorf("message %d is %s: a message is a string, or an object { role, text }", i+1, describe(e))
 			}

@@ -103,7 +103,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		a.timeout, a.timeoutBy = v.Duration("timeout"), "the timeout of the sql block"
 	}
 	if attr := v.Attr("database"); attr != nil {
-		r, more := ctx.Resource(attr.Expr, "database")
+		r, more := ctx.Upstream(attr.Expr, "database")
 		diags = append(diags, more...)
 		a.db, _ = r.(*Database)
 	}
@@ -312,7 +312,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 	if tr != nil {
 		began = time.Now()
 	}
-	xctx, x := engine.BeginExchange(ctx, "sql", d.name, a.span, trace.SpanKindClient)
+	xctx, x := engine.BeginUpstreamCall(ctx, "sql", d.name, a.span, trace.SpanKindClient)
 	if x.Traced() {
 		a.describeSpan(ctx, &x)
 	}

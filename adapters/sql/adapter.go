@@ -15,7 +15,7 @@ import (
 type Adapter struct{}
 
 var (
-	_ engine.ResourceAdapter = (*Adapter)(nil)
+	_ engine.UpstreamAdapter = (*Adapter)(nil)
 	_ spec.Declarer          = (*Adapter)(nil)
 )
 
@@ -25,8 +25,8 @@ func New() *Adapter { return &Adapter{} }
 // Kind is the name of the action block, "sql".
 func (*Adapter) Kind() string { return "sql" }
 
-// ResourceKind is the name of the top-level block, "database".
-func (*Adapter) ResourceKind() string { return "database" }
+// UpstreamKind is the name of the top-level block, "database".
+func (*Adapter) UpstreamKind() string { return "database" }
 
 // Result declares what a call exposes to the programs that run after it:
 // rows (a list of objects keyed by column name), columns (a list of
@@ -40,9 +40,9 @@ func (*Adapter) Result() mapping.Env {
 	}
 }
 
-// DecodeResource decodes a database block into a [*Database] and opens its
+// DecodeUpstream decodes a database block into a [*Database] and opens its
 // pool; no connection is made until one is needed.
-func (*Adapter) DecodeResource(ctx *engine.DecodeContext, block *hcl.Block) (any, hcl.Diagnostics) {
+func (*Adapter) DecodeUpstream(ctx *engine.DecodeContext, block *hcl.Block) (any, hcl.Diagnostics) {
 	d, diags := decodeDatabase(ctx, block)
 	if d == nil || diags.HasErrors() {
 		return nil, diags

@@ -60,9 +60,9 @@ tool "my_orders" {
 	}
 }
 
-// TestExchangesObserved checks what metrics see of statements: the
+// TestUpstreamCallsObserved checks what metrics see of statements: the
 // database's name, ok, or error for a statement that fails.
-func TestExchangesObserved(t *testing.T) {
+func TestUpstreamCallsObserved(t *testing.T) {
 	path := sqliteFile(t, `CREATE TABLE t (id INTEGER PRIMARY KEY)`)
 	cfg := mustLoad(t, "", fmt.Sprintf(`
 database "db" {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Database is a decoded database block: one pool of connections, shared by
@@ -268,9 +269,9 @@ func (d *Database) addSecret(ctx *engine.DecodeContext, dsn, password string) {
 	}
 	ctx.Redactor.Add(password)
 	ctx.Redactor.Add(dsn)
-	pairs := []string{dsn, engine.Mask, ":" + password + "@", ":" + engine.Mask + "@", "password=" + password, "password=" + engine.Mask}
+	pairs := []string{dsn, text.Mask, ":" + password + "@", ":" + text.Mask + "@", "password=" + password, "password=" + text.Mask}
 	if len(password) >= 4 {
-		pairs = append(pairs, password, engine.Mask)
+		pairs = append(pairs, password, text.Mask)
 	}
 	d.secrets = strings.NewReplacer(pairs...)
 }

@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // systemNames are the OpenTelemetry names of the drivers' databases
@@ -27,13 +28,13 @@ func spanName(query, database string) string {
 	return strings.ToUpper(op) + " " + database
 }
 
-// describeSpan gives the exchange's span its attributes: the database and
+// describeSpan gives the upstream call's span its attributes: the database and
 // the statement as written, with its placeholders. The values bound to
 // them never go into a span.
-func (a *action) describeSpan(ctx context.Context, x *engine.Exchange) {
+func (a *action) describeSpan(ctx context.Context, x *engine.UpstreamCall) {
 	x.SetAttributes(
 		attribute.String("db.system.name", systemNames[a.db.driver]),
-		attribute.String("db.query.text", engine.RedactText(ctx, a.query)),
+		attribute.String("db.query.text", text.Redacted(ctx, a.query)),
 		attribute.String("mcpdecl.database", a.db.name),
 	)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // diagFormatVersion is the version of the shape validate --format json
@@ -66,7 +67,7 @@ type diagCollector struct {
 
 // add records diags, redacting what secrets knows of from their text.
 // Source lines are never recorded: the ranges say where to look.
-func (c *diagCollector) add(diags hcl.Diagnostics, secrets *engine.Redactor) {
+func (c *diagCollector) add(diags hcl.Diagnostics, secrets *text.Redactor) {
 	for _, d := range diags {
 		j := diagJSON{
 			Severity: "error",
@@ -89,7 +90,7 @@ func (c *diagCollector) add(diags hcl.Diagnostics, secrets *engine.Redactor) {
 
 // report prints diags on stderr, or gathers them when validate --format
 // json runs.
-func (a *app) report(files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor) {
+func (a *app) report(files load.Files, diags hcl.Diagnostics, secrets *text.Redactor) {
 	if a.collect != nil {
 		a.collect.add(diags, secrets)
 		return
@@ -104,7 +105,7 @@ func (a *app) report(files load.Files, diags hcl.Diagnostics, secrets *engine.Re
 func (c *diagCollector) write(w io.Writer, cfg *engine.Config) error {
 	r := diagReport{FormatVersion: diagFormatVersion, Diagnostics: c.diags}
 	if cfg != nil {
-		r.ToolCount, r.ResourceCount = len(cfg.Tools), len(cfg.Served)
+		r.ToolCount, r.ResourceCount = len(cfg.Tools), len(cfg.Resources)
 		r.ResourceTemplateCount, r.PromptCount = len(cfg.Templates), len(cfg.Prompts)
 	}
 	if r.Diagnostics == nil {

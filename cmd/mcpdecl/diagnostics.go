@@ -10,8 +10,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // writeDiagnostics prints each diagnostic as
@@ -26,7 +26,7 @@ import (
 // and then a count of the errors. Nothing printed holds a secret that
 // secrets records (sensitive variables, credentials), and the source lines
 // hide the passwords of URLs and DSNs too (see [maskSource]).
-func writeDiagnostics(w io.Writer, files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor) {
+func writeDiagnostics(w io.Writer, files load.Files, diags hcl.Diagnostics, secrets *text.Redactor) {
 	for _, d := range diags {
 		severity := "Error"
 		if d.Severity == hcl.DiagWarning {
@@ -48,7 +48,7 @@ func writeDiagnostics(w io.Writer, files load.Files, diags hcl.Diagnostics, secr
 
 // writeSnippet prints where rng is, and its first line underlined, with
 // its secrets masked.
-func writeSnippet(w io.Writer, files load.Files, rng hcl.Range, secrets *engine.Redactor) {
+func writeSnippet(w io.Writer, files load.Files, rng hcl.Range, secrets *text.Redactor) {
 	fmt.Fprintf(w, "  --> %s:%d:%d\n", rng.Filename, rng.Start.Line, rng.Start.Column)
 	f, ok := files[rng.Filename]
 	if !ok || f == nil {
@@ -90,11 +90,11 @@ var (
 // maskSource hides the secrets of a line of configuration: those secrets
 // records, and any password of a URL or a DSN, even one the load could not
 // read (a DSN its driver refuses).
-func maskSource(line string, secrets *engine.Redactor) string {
+func maskSource(line string, secrets *text.Redactor) string {
 	line = secrets.Redact(line)
-	line = urlPassword.ReplaceAllString(line, "${1}"+engine.Mask+"@")
-	line = mysqlPassword.ReplaceAllString(line, "${1}"+engine.Mask+"@${2}")
-	return keywordPassword.ReplaceAllString(line, "${1}"+engine.Mask)
+	line = urlPassword.ReplaceAllString(line, "${1}"+text.Mask+"@")
+	line = mysqlPassword.ReplaceAllString(line, "${1}"+text.Mask+"@${2}")
+	return keywordPassword.ReplaceAllString(line, "${1}"+text.Mask)
 }
 
 func plural(n int, one, many string) string {

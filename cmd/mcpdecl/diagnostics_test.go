@@ -3,11 +3,11 @@ package main
 import (
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 func TestMaskSource(t *testing.T) {
-	secrets := &engine.Redactor{}
+	secrets := &text.Redactor{}
 	secrets.Add("var-secret-1")
 	tests := map[string]string{
 		`  dsn = "root:MyS3cret@tcp(db:3306)/app"`:              `  dsn = "root:(sensitive)@tcp(db:3306)/app"`,

@@ -15,8 +15,8 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // maxFmtBytes caps the size of a file fmt reads: a configuration is
@@ -126,7 +126,7 @@ func (a *app) fmtFile(name string, write, showDiff bool) (bool, error) {
 	}
 	out, f, diags := formatHCL(src, name)
 	if diags.HasErrors() {
-		writeDiagnostics(a.stderr, load.Files{name: f}, diags, &engine.Redactor{})
+		writeDiagnostics(a.stderr, load.Files{name: f}, diags, &text.Redactor{})
 		return false, exitCoder{exitError}
 	}
 	if bytes.Equal(src, out) {

@@ -46,7 +46,7 @@ the configuration has some.`,
 				}
 				writeTool(a.stdout, t, t.OutputSchemas())
 			}
-			writeServed(a.stdout, cfg)
+			writeResources(a.stdout, cfg)
 			return nil
 		},
 	}
@@ -55,9 +55,9 @@ the configuration has some.`,
 	return c
 }
 
-// writeServed prints the resources, resource templates and prompts of
+// writeResources prints the resources, resource templates and prompts of
 // cfg, after its tools.
-func writeServed(w io.Writer, cfg *engine.Config) {
+func writeResources(w io.Writer, cfg *engine.Config) {
 	about := func(title, description string) string {
 		s := title
 		if description != "" {
@@ -68,9 +68,9 @@ func writeServed(w io.Writer, cfg *engine.Config) {
 		}
 		return s
 	}
-	if len(cfg.Served) > 0 {
+	if len(cfg.Resources) > 0 {
 		fmt.Fprintf(w, "\nresources:\n")
-		for _, r := range cfg.Served {
+		for _, r := range cfg.Resources {
 			writeLine(w, r.URI, []string{r.Name, orNone(r.MIMEType)}, about(r.Title, r.Description))
 		}
 	}

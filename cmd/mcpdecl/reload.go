@@ -14,9 +14,9 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // settle is how long the files must stay unchanged before a reload, so
@@ -67,7 +67,7 @@ func (a *app) reloadLoop(ctx context.Context, paths []string, live *server.Live,
 // logDiagnostics logs each diagnostic of a reload as one record, at error
 // or warn, with its place and text as attributes, secrets redacted: text
 // logs show them one a line, JSON logs as fields.
-func logDiagnostics(logger *slog.Logger, diags hcl.Diagnostics, secrets *engine.Redactor) {
+func logDiagnostics(logger *slog.Logger, diags hcl.Diagnostics, secrets *text.Redactor) {
 	for _, d := range diags {
 		level := slog.LevelError
 		if d.Severity == hcl.DiagWarning {

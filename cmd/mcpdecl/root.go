@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Exit codes of the command.
@@ -186,7 +187,7 @@ func (a *app) load(paths []string) (*engine.Config, error) {
 // loadDiagnostics reads the configuration at paths and returns it (nil
 // when diags has errors) with the files read, the diagnostics and the
 // secrets to redact from them. err is a mistake in the flags.
-func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Files, diags hcl.Diagnostics, secrets *engine.Redactor, err error) {
+func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Files, diags hcl.Diagnostics, secrets *text.Redactor, err error) {
 	vars, err := a.varValues()
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -203,7 +204,7 @@ func (a *app) loadDiagnostics(paths []string) (cfg *engine.Config, files load.Fi
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	secrets = &engine.Redactor{}
+	secrets = &text.Redactor{}
 	lookupEnv, envDiags := a.envLookup()
 	if envDiags.HasErrors() {
 		return nil, nil, envDiags, secrets, nil

@@ -187,7 +187,7 @@ func trigger(reloads chan<- string, why string) {
 // hasAuth reports whether cfg has an auth block: whether HTTP requests
 // need a token.
 func hasAuth(cfg *engine.Config) bool {
-	for _, r := range cfg.Resources() {
+	for _, r := range cfg.Blocks() {
 		if _, ok := r.(server.Authenticator); ok {
 			return true
 		}
@@ -232,7 +232,7 @@ func served(cfg *engine.Config, more ...any) []any {
 	for _, c := range []struct {
 		name string
 		n    int
-	}{{"resources", len(cfg.Served)}, {"resource_templates", len(cfg.Templates)}, {"prompts", len(cfg.Prompts)}} {
+	}{{"resources", len(cfg.Resources)}, {"resource_templates", len(cfg.Templates)}, {"prompts", len(cfg.Prompts)}} {
 		if c.n > 0 {
 			attrs = append(attrs, c.name, c.n)
 		}

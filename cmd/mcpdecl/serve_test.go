@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // anyToken stands for an auth block.
@@ -22,8 +23,8 @@ func (anyToken) MetadataHandler() http.Handler       { return http.NotFoundHandl
 // without an auth block is warned about at start, saying what, why and
 // what to do; on loopback, or with an auth block, nothing is said.
 func TestWarnOpenAddress(t *testing.T) {
-	open := engine.NewConfig(engine.ServerInfo{Name: "t", Version: "1"}, engine.DefaultSettings(), nil, &engine.Redactor{}, nil)
-	guarded := engine.NewConfig(engine.ServerInfo{Name: "t", Version: "1"}, engine.DefaultSettings(), nil, &engine.Redactor{}, []any{anyToken{}})
+	open := engine.NewConfig(engine.ServerInfo{Name: "t", Version: "1"}, engine.DefaultSettings(), nil, &text.Redactor{}, nil)
+	guarded := engine.NewConfig(engine.ServerInfo{Name: "t", Version: "1"}, engine.DefaultSettings(), nil, &text.Redactor{}, []any{anyToken{}})
 	tests := []struct {
 		cfg  *engine.Config
 		addr string

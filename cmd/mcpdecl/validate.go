@@ -68,7 +68,7 @@ func counts(cfg *engine.Config) string {
 		n         int
 		one, many string
 	}{
-		{len(cfg.Served), "resource", "resources"},
+		{len(cfg.Resources), "resource", "resources"},
 		{len(cfg.Templates), "resource template", "resource templates"},
 		{len(cfg.Prompts), "prompt", "prompts"},
 	} {

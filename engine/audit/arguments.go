@@ -20,7 +20,7 @@ const (
 )
 
 // Arguments are the arguments a client sent to t, raw JSON, as an audit
-// line or a span may show them: each sensitive one as [engine.Mask], every
+// line or a span may show them: each sensitive one as [text.Mask], every
 // known secret redacted from the others (see [engine.Tool.AuditArguments]),
 // every string cut to 256 bytes, and the arguments kept, in name order,
 // while they fit in 4 KiB of JSON. omitted is the number left out.

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Spec is the audit block.
@@ -175,7 +176,7 @@ func (a *Log) Wrap(t *engine.Tool, next engine.CallStep) (engine.CallStep, error
 
 // record writes the line of one call that took d. raw are the arguments as
 // sent; only with audit { arguments = true } are they written, each
-// sensitive one as [engine.Mask], after redaction of every known secret.
+// sensitive one as [text.Mask], after redaction of every known secret.
 func (w *writer) record(t *engine.Tool, caller engine.Caller, raw json.RawMessage, res *engine.Result, d time.Duration) {
 	attrs := make([]slog.Attr, 0, 8)
 	attrs = append(attrs,
@@ -189,7 +190,7 @@ func (w *writer) record(t *engine.Tool, caller engine.Caller, raw json.RawMessag
 		attrs = append(attrs, slog.String("confirmation", c))
 	}
 	if res.IsError {
-		attrs = append(attrs, slog.String("error", engine.Excerpt(context.Background(), res.Text())))
+		attrs = append(attrs, slog.String("error", text.Excerpt(context.Background(), res.Text())))
 	}
 	if w.arguments {
 		args, omitted := Arguments(t, raw)

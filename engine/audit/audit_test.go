@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/audit"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // TestLogWritesOnlyWhileOpen checks that a tool whose path holds an audit
@@ -26,7 +27,7 @@ func TestLogWritesOnlyWhileOpen(t *testing.T) {
 		{Name: "user", Type: &schema.Type{Kind: schema.String}},
 		{Name: "password", Type: &schema.Type{Kind: schema.String}, Sensitive: true},
 	}}
-	tool, err := engine.NewTool(spec, engine.DefaultSettings(), &engine.Redactor{})
+	tool, err := engine.NewTool(spec, engine.DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestLogWritesOnlyWhileOpen(t *testing.T) {
 	if err := json.Unmarshal(lines[0], &line); err != nil {
 		t.Fatalf("the line is not JSON: %v\n%s", err, raw)
 	}
-	if line.Tool != "login" || line.Client != "static:ci" || line.Outcome != "ok" || line.Arguments["user"] != "ann" || line.Arguments["password"] != engine.Mask {
+	if line.Tool != "login" || line.Client != "static:ci" || line.Outcome != "ok" || line.Arguments["user"] != "ann" || line.Arguments["password"] != text.Mask {
 		t.Errorf("line = %s, want tool login, client static:ci, outcome ok, user ann and the password masked", lines[0])
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Config is the auth block, decoded.
@@ -62,26 +63,26 @@ type OAuth struct {
 }
 
 // Secret is a value never printed: formatting it, with any verb, encoding
-// it as JSON or text, or logging it gives [engine.Mask].
+// it as JSON or text, or logging it gives [text.Mask].
 type Secret string
 
-// String returns [engine.Mask].
-func (Secret) String() string { return engine.Mask }
+// String returns [text.Mask].
+func (Secret) String() string { return text.Mask }
 
-// GoString returns [engine.Mask], quoted.
-func (Secret) GoString() string { return fmt.Sprintf("%q", engine.Mask) }
+// GoString returns [text.Mask], quoted.
+func (Secret) GoString() string { return fmt.Sprintf("%q", text.Mask) }
 
-// Format writes [engine.Mask], whatever the verb.
-func (Secret) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, engine.Mask) }
+// Format writes [text.Mask], whatever the verb.
+func (Secret) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, text.Mask) }
 
-// MarshalJSON returns [engine.Mask] as a JSON string.
-func (Secret) MarshalJSON() ([]byte, error) { return json.Marshal(engine.Mask) }
+// MarshalJSON returns [text.Mask] as a JSON string.
+func (Secret) MarshalJSON() ([]byte, error) { return json.Marshal(text.Mask) }
 
-// MarshalText returns [engine.Mask].
-func (Secret) MarshalText() ([]byte, error) { return []byte(engine.Mask), nil }
+// MarshalText returns [text.Mask].
+func (Secret) MarshalText() ([]byte, error) { return []byte(text.Mask), nil }
 
-// LogValue returns [engine.Mask].
-func (Secret) LogValue() slog.Value { return slog.StringValue(engine.Mask) }
+// LogValue returns [text.Mask].
+func (Secret) LogValue() slog.Value { return slog.StringValue(text.Mask) }
 
 // MinTokenBytes is the length of the shortest static token accepted:
 // shorter ones can be guessed.

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/auth"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -28,7 +29,7 @@ const secret = "s3cret-token-0123456789"
 
 // decode decodes the auth block of src, with var.tok (sensitive) and
 // var.scopes defined.
-func decode(t *testing.T, src string) (*auth.Config, hcl.Diagnostics, *engine.Redactor) {
+func decode(t *testing.T, src string) (*auth.Config, hcl.Diagnostics, *text.Redactor) {
 	t.Helper()
 	file, diags := hclsyntax.ParseConfig([]byte(src), "t.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
@@ -43,7 +44,7 @@ func decode(t *testing.T, src string) (*auth.Config, hcl.Diagnostics, *engine.Re
 			"tok":    cty.StringVal(secret).Mark(engine.SensitiveMark),
 			"scopes": cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}).Mark(engine.SensitiveMark),
 		})}},
-		Redactor: &engine.Redactor{},
+		Redactor: &text.Redactor{},
 		Settings: engine.DefaultSettings(),
 	}
 	cfg, diags := auth.Decode(blocks[0].AsHCLBlock(), ctx)
@@ -150,7 +151,7 @@ func TestDecode(t *testing.T) {
 				}
 			}
 			if cfg != nil && len(cfg.Tokens) > 0 {
-				if got := redactor.Redact("x " + secret + " y"); got != "x "+engine.Mask+" y" {
+				if got := redactor.Redact("x " + secret + " y"); got != "x "+text.Mask+" y" {
 					t.Errorf("the token is not redacted: %q", got)
 				}
 			}
@@ -202,7 +203,7 @@ auth {
 		t.Fatal(enginetest.Describe(diags))
 	}
 	var front server.Authenticator
-	for _, r := range cfg.Resources() {
+	for _, r := range cfg.Blocks() {
 		if a, ok := r.(server.Authenticator); ok {
 			front = a
 		}
@@ -226,7 +227,7 @@ auth {
 			t.Errorf("token %q: %d, want %d", cfg.Redactor.Redact(token), resp.StatusCode, want)
 		}
 	}
-	if got := cfg.Redactor.Redact(secret + " file-token-0123456789"); got != engine.Mask+" "+engine.Mask {
+	if got := cfg.Redactor.Redact(secret + " file-token-0123456789"); got != text.Mask+" "+text.Mask {
 		t.Errorf("redacted: %q", got)
 	}
 

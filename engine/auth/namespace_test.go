@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -57,7 +58,7 @@ func TestCallerKindsHaveTheirOwnBuckets(t *testing.T) {
 			store := open(t)
 			t.Cleanup(func() { _ = store.Close() })
 			limit := ratelimit.Limit{Requests: 1, Per: time.Hour}
-			tool, err := engine.NewTool(engine.ToolSpec{Name: "echo", RateLimiter: ratelimit.Bind(store, limit)}, engine.DefaultSettings(), &engine.Redactor{})
+			tool, err := engine.NewTool(engine.ToolSpec{Name: "echo", RateLimiter: ratelimit.Bind(store, limit)}, engine.DefaultSettings(), &text.Redactor{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/audit"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // MaxValue caps a value recorded on a span (arguments and results), in
@@ -80,7 +81,7 @@ func (l *Layer) Wrap(t *engine.Tool, next engine.CallStep) (engine.CallStep, err
 func (l *Layer) record(ctx context.Context, span trace.Span, t *engine.Tool, raw json.RawMessage, res *engine.Result) {
 	if o := res.Outcome(); o != engine.OutcomeOK {
 		span.SetAttributes(attribute.String("error.type", string(o)))
-		span.SetStatus(codes.Error, engine.Excerpt(ctx, l.redact(res.Text())))
+		span.SetStatus(codes.Error, text.Excerpt(ctx, l.redact(res.Text())))
 	}
 	if l.Arguments {
 		args, _ := audit.Arguments(t, raw)

@@ -69,11 +69,11 @@ tool "t" {
 	}
 }
 
-// TestCallerInServedPrograms checks that the programs of resources,
+// TestCallerInResourcePrograms checks that the programs of resources,
 // resource templates, prompts and completions read the caller as a tool's
 // do: typed by the auth block's claims, never the token, and the local
 // caller when none is given.
-func TestCallerInServedPrograms(t *testing.T) {
+func TestCallerInResourcePrograms(t *testing.T) {
 	cfg, diags := loadString(t, `
 auth {
   oauth {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // contentSpec is the content block of a tool (and of a resource or a
@@ -82,9 +83,9 @@ func (l *loader) content(ctx *engine.DecodeContext, b *hcl.Block) (engine.Conten
 	for _, a := range contentSpec.Attrs[1:] { // all but when
 		takes := slices.Contains(fields.all, a.Name)
 		if at := v.Attr(a.Name); at != nil && !takes {
-			l.error(at.NameRange, "Unsupported argument", "%s content block takes no %s; its attributes are: %s.", upperFirst(engine.WithArticle(string(typ))), a.Name, strings.Join(fields.all, ", "))
+			l.error(at.NameRange, "Unsupported argument", "%s content block takes no %s; its attributes are: %s.", text.UpperFirst(text.WithArticle(string(typ))), a.Name, strings.Join(fields.all, ", "))
 		} else if at == nil && slices.Contains(fields.required, a.Name) {
-			l.error(b.Body.MissingItemRange(), "Missing required argument", "%s content block needs %s.", upperFirst(engine.WithArticle(string(typ))), a.Name)
+			l.error(b.Body.MissingItemRange(), "Missing required argument", "%s content block needs %s.", text.UpperFirst(text.WithArticle(string(typ))), a.Name)
 		}
 	}
 	if l.diags[before:].HasErrors() {
@@ -99,7 +100,7 @@ func (l *loader) content(ctx *engine.DecodeContext, b *hcl.Block) (engine.Conten
 		// Every field but when reaches the client: a secret spliced in,
 		// even into a program's text, could come out in any form, so
 		// redacting the result cannot be relied on to hide it.
-		if name != "when" && !l.public(ctx, a.Expr, "the "+name+" of "+engine.WithArticle(string(typ))+" content block") {
+		if name != "when" && !l.public(ctx, a.Expr, "the "+name+" of "+text.WithArticle(string(typ))+" content block") {
 			return nil
 		}
 		v, diags := ctx.Value(a.Expr)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -146,15 +147,15 @@ func FuzzCall(f *testing.F) {
 		}
 		if json.Unmarshal(raw, &args) == nil {
 			// The text of the result, less the notices the server adds.
-			var text strings.Builder
+			var kept strings.Builder
 			for _, c := range res.Content {
 				for line := range strings.SplitSeq(c.Text, "\n") {
 					if !strings.HasPrefix(line, "[") {
-						text.WriteString(line + "\n")
+						kept.WriteString(line + "\n")
 					}
 				}
 			}
-			if pw, ok := args.PW.(string); ok && len(pw) >= 8 && !strings.Contains(engine.Mask, pw) && strings.Contains(text.String(), pw) {
+			if pw, ok := args.PW.(string); ok && len(pw) >= 8 && !strings.Contains(text.Mask, pw) && strings.Contains(kept.String(), pw) {
 				t.Fatalf("a sensitive argument leaked: %s", all)
 			}
 		}

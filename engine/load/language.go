@@ -44,15 +44,15 @@ func FileSpec(r *engine.Registry) *spec.Block {
 		if !ok {
 			continue
 		}
-		resource := ""
-		if ra, ok := a.(engine.ResourceAdapter); ok {
-			resource = ra.ResourceKind()
+		upstream := ""
+		if ua, ok := a.(engine.UpstreamAdapter); ok {
+			upstream = ua.UpstreamKind()
 		}
 		for _, b := range d.Specs() {
 			switch {
 			case b.Name == kind && b.In == "tool":
 				actions = append(actions, spec.Nested{Block: b})
-			case b.Name == resource && b.In == "":
+			case b.Name == upstream && b.In == "":
 				top = append(top, spec.Nested{Block: b})
 			}
 		}

@@ -24,7 +24,7 @@ func TestSpecExamplesLoad(t *testing.T) {
 	lang := load.Language(reg)
 	var upstreams string
 	for _, b := range lang {
-		if _, ok := reg.Resource(b.Name); ok && b.In == "" {
+		if _, ok := reg.Upstream(b.Name); ok && b.In == "" {
 			upstreams += b.Example + "\n"
 		}
 	}

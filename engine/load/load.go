@@ -29,6 +29,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/engine/tasks"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Options are the inputs of a load besides the files.
@@ -47,7 +48,7 @@ type Options struct {
 	// Redactor, when not nil, receives the configuration's secrets as they
 	// are found, even when the load fails: for hiding them from the source
 	// lines printed with the diagnostics.
-	Redactor *engine.Redactor
+	Redactor *text.Redactor
 	// Values are variable values given with their place in a file, as by a
 	// test; they win over Vars.
 	Values map[string]Value
@@ -86,7 +87,7 @@ func Load(opts Options, paths ...string) (*engine.Config, Files, hcl.Diagnostics
 		opts.LookupEnv = os.LookupEnv
 	}
 	if opts.Redactor == nil {
-		opts.Redactor = &engine.Redactor{}
+		opts.Redactor = &text.Redactor{}
 	}
 	l := &loader{
 		opts:     opts,
@@ -127,7 +128,7 @@ type loader struct {
 	root     *hcl.EvalContext            // var, local and resource references
 	ctxs     map[string]*hcl.EvalContext // per file: the functions, file() relative to it
 	settings engine.Settings
-	redactor *engine.Redactor
+	redactor *text.Redactor
 	decoded  []any                   // what the adapters decoded from top-level blocks
 	limits   *rateLimits             // shared by the tool workers
 	cache    *resultCache            // shared by the tool workers
@@ -231,7 +232,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.variables()
 	l.locals()
 	info := l.server()
-	l.resources()
+	l.upstreams()
 	l.checkOverrides()
 	// Values that failed above are unknown from here on, so that the tools
 	// referring to them report their own errors and not the same ones again.
@@ -243,7 +244,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.requestStatesBlock()
 	l.tasksBlock()
 	tools := l.tools()
-	served, templates := l.served()
+	resources, templates := l.resources()
 	prompts := l.prompts()
 	toolsets := l.toolsets()
 	l.decoded = append(l.decoded, l.limits.madeStore()...)
@@ -255,7 +256,7 @@ func (l *loader) load(paths []string) *engine.Config {
 	l.setCacheNamespace()
 	cfg := engine.NewConfig(info, l.settings, tools, l.redactor, l.decoded)
 	cfg.Layers = l.outer
-	cfg.Served, cfg.Templates, cfg.Prompts = served, templates, prompts
+	cfg.Resources, cfg.Templates, cfg.Prompts = resources, templates, prompts
 	cfg.Toolsets = toolsets
 	cfg.SetFiles(l.read.paths)
 	return cfg
@@ -437,7 +438,7 @@ var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 // rootBlock is rootSpec with the connection blocks of reg's adapters.
 func rootBlock(reg *engine.Registry) *spec.Block {
 	root := &spec.Block{Name: rootSpec.Name, Blocks: slices.Clone(rootSpec.Blocks)}
-	for _, kind := range reg.ResourceKinds() {
+	for _, kind := range reg.UpstreamKinds() {
 		root.Blocks = append(root.Blocks, spec.Nested{Block: &spec.Block{Name: kind, Labels: []string{"name"}}})
 	}
 	return root
@@ -577,7 +578,7 @@ func (l *loader) explainReferences() {
 			kind = "variable"
 		case root == "local":
 			kind = "local value"
-		case slices.Contains(l.opts.Registry.ResourceKinds(), root):
+		case slices.Contains(l.opts.Registry.UpstreamKinds(), root):
 			kind = root + " block"
 		default:
 			continue

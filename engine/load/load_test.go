@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -233,7 +234,7 @@ tool "t" {
 		}
 		tool, _ := cfg.Tool("t")
 		res := tool.Call(context.Background(), json.RawMessage(`{"fail": true, "echo": "tok-12345"}`))
-		if !res.IsError || res.Text() != "failed with "+engine.Mask {
+		if !res.IsError || res.Text() != "failed with "+text.Mask {
 			t.Errorf("error text = %q, want the token redacted", res.Text())
 		}
 	})

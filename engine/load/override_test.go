@@ -49,7 +49,7 @@ func loadOverridden(t *testing.T, opts load.Options) (*engine.Config, hcl.Diagno
 
 func apiOf(t *testing.T, cfg *engine.Config) *httpaction.API {
 	t.Helper()
-	for _, r := range cfg.Resources() {
+	for _, r := range cfg.Blocks() {
 		if a, ok := r.(*httpaction.API); ok {
 			return a
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // These tests check what every result goes through before it leaves the
@@ -164,7 +165,7 @@ func (l *limiter) Admit(_ context.Context, key string) error {
 
 func TestRateLimiterKeys(t *testing.T) {
 	lim := &limiter{seen: map[string]bool{}}
-	tool, err := engine.NewTool(engine.ToolSpec{Name: "t", Description: "d", RateLimiter: lim}, engine.DefaultSettings(), &engine.Redactor{})
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "t", Description: "d", RateLimiter: lim}, engine.DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}

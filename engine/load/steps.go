@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // maxStepItems bounds a step's max_items: what for_each may run per call.
@@ -133,7 +134,7 @@ func (l *loader) steps(ctx *engine.DecodeContext, blocks hcl.Blocks, bodySpec *s
 		fields := result.(types.Map)
 		for i, ab := range actions {
 			if i > 0 {
-				l.error(ab.DefRange, "More than one action", "This step already has %s action at %s. A step runs one action; make it two steps.", engine.WithArticle(actions[0].Type), actions[0].DefRange)
+				l.error(ab.DefRange, "More than one action", "This step already has %s action at %s. A step runs one action; make it two steps.", text.WithArticle(actions[0].Type), actions[0].DefRange)
 				continue
 			}
 			adapter, _ := l.opts.Registry.Action(ab.Type)

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // toolName is the rule of the MCP specification for tool names.
@@ -51,7 +52,7 @@ var toolSpec = &spec.Block{
 	},
 }
 
-// toolAttrs are the attributes of a tool; a served block's tool, and a
+// toolAttrs are the attributes of a tool; a resource block's tool, and a
 // complete block's, have some of them.
 var toolAttrs = []*spec.Attr{
 	spec.String("description", "is what the tool does, for the model").Mandatory().Shown(),
@@ -107,7 +108,7 @@ var annotationsSpec = &spec.Block{
 }
 
 // withActions is b with the action blocks of the registry, for a block
-// that runs an action: a tool, a served block, a complete block.
+// that runs an action: a tool, a resource block, a complete block.
 func (l *loader) withActions(b *spec.Block) *spec.Block {
 	blocks := slices.Clone(b.Blocks)
 	for i, n := range blocks {
@@ -235,7 +236,7 @@ func (l *loader) tool(b *hcl.Block, bodySpec *spec.Block) *engine.Tool {
 }
 
 // toolFor decodes a block as a tool for use, through bodySpec: the tool
-// block's, or a served block's, which has some of a tool's attributes and
+// block's, or a resource block's, which has some of a tool's attributes and
 // blocks and some of its own. It returns the tool, nil when the block has
 // errors, and the values decoded, for the block's own attributes.
 func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engine.Tool, *spec.Values) {
@@ -361,7 +362,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	for i, ab := range actions {
 		if i > 0 {
 			l.error(ab.DefRange, "More than one action",
-				"This tool already has %s action at %s. A tool runs one action; split it into two tools.", engine.WithArticle(actions[0].Type), actions[0].DefRange)
+				"This tool already has %s action at %s. A tool runs one action; split it into two tools.", text.WithArticle(actions[0].Type), actions[0].DefRange)
 			continue
 		}
 		adapter, _ := l.opts.Registry.Action(ab.Type)
@@ -486,7 +487,7 @@ func shownBy(typ string) string {
 	if typ == "complete" {
 		return "a complete block"
 	}
-	return engine.WithArticle(typ)
+	return text.WithArticle(typ)
 }
 
 // inputSchema reads the input_schema escape hatch: a JSON Schema object

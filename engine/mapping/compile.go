@@ -23,6 +23,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Env describes the variables a program may read, by name, with their types:
@@ -177,7 +179,7 @@ func (s *Scope) Compile(v cty.Value, expression hcl.Expression) (Value, hcl.Diag
 		return nil, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value",
-			Detail:   upperFirst(err.Error()) + ".",
+			Detail:   text.UpperFirst(err.Error()) + ".",
 			Subject:  expression.Range().Ptr(),
 		})
 	}
@@ -497,16 +499,6 @@ func ResultType(v Value) reflect.Type {
 // newVM is used by the pool of expr virtual machines; a VM keeps its stack
 // between runs, so reusing one saves allocations on every call.
 func newVM() any { return new(vm.VM) }
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	if c := s[0]; c >= 'a' && c <= 'z' {
-		return string(c-'a'+'A') + s[1:]
-	}
-	return s
-}
 
 // ElemType is the type of the items of t, a list type made by [Array];
 // ok is false for any other type.

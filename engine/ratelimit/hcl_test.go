@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -26,7 +27,7 @@ func decodeContext() *engine.DecodeContext {
 			"empty":     cty.StringVal(""),
 			"n":         cty.NumberIntVal(7),
 		})}},
-		Redactor: &engine.Redactor{},
+		Redactor: &text.Redactor{},
 		Settings: engine.DefaultSettings(),
 	}
 }
@@ -179,7 +180,7 @@ func TestDecode(t *testing.T) {
 			// The password is a secret wherever it came from, and never
 			// printed.
 			if strings.Contains(tt.src, password) || strings.Contains(tt.src, "var.redis_url") {
-				if got := ctx.Redactor.Redact("auth " + password); got != "auth "+engine.Mask {
+				if got := ctx.Redactor.Redact("auth " + password); got != "auth "+text.Mask {
 					t.Errorf("the password is not redacted: %q", got)
 				}
 			}

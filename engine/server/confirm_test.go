@@ -140,7 +140,7 @@ func TestConfirm(t *testing.T) {
 
 			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"reason": "fraud"}})
 			res, err := call("42")
-			if err != nil || res.IsError || text(res) != "deleted 42 (fraud)" {
+			if err != nil || res.IsError || firstText(res) != "deleted 42 (fraud)" {
 				t.Fatalf("accepted: %v %+v", err, res)
 			}
 			if got := deleted(); got != "42 fraud true\n" {
@@ -159,7 +159,7 @@ func TestConfirm(t *testing.T) {
 			for _, c := range []struct{ action, says string }{{"decline", "declined"}, {"cancel", "dismissed"}} {
 				ans.set(&mcp.ElicitResult{Action: c.action})
 				res, err := call("43")
-				if err != nil || !res.IsError || !strings.Contains(text(res), c.says) || !strings.Contains(text(res), "nothing was done") {
+				if err != nil || !res.IsError || !strings.Contains(firstText(res), c.says) || !strings.Contains(firstText(res), "nothing was done") {
 					t.Errorf("%s: %v %+v", c.action, err, res)
 				}
 			}
@@ -213,8 +213,8 @@ func TestConfirmWithoutElicitation(t *testing.T) {
 				cs = connectLive(t, live, "2025-11-25", nil)
 			}
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_order", Arguments: map[string]any{"id": "42"}})
-			if err != nil || !res.IsError || !strings.Contains(text(res), why) || !strings.Contains(text(res), "nothing was done") {
-				t.Errorf("delete_order: %v %q, want a tool error that says %q", err, text(res), why)
+			if err != nil || !res.IsError || !strings.Contains(firstText(res), why) || !strings.Contains(firstText(res), "nothing was done") {
+				t.Errorf("delete_order: %v %q, want a tool error that says %q", err, firstText(res), why)
 			}
 			answeredAnyway(t, cs, log)
 		})
@@ -260,8 +260,8 @@ func answeredAnyway(t *testing.T, cs *mcp.ClientSession, log string) {
 	}
 }
 
-// text is the text of a result's first block.
-func text(res *mcp.CallToolResult) string {
+// firstText is the text of a result's first block.
+func firstText(res *mcp.CallToolResult) string {
 	if res == nil || len(res.Content) == 0 {
 		return ""
 	}
@@ -323,7 +323,7 @@ func TestAskMissingArgument(t *testing.T) {
 			}
 			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"city": "Lyon"}})
 			res, err := call(map[string]any{"days": 3})
-			if err != nil || res.IsError || text(res) != "Weather in Lyon for 3 days" {
+			if err != nil || res.IsError || firstText(res) != "Weather in Lyon for 3 days" {
 				t.Fatalf("answered: %v %+v", err, res)
 			}
 			if len(ans.asked) != 1 || ans.asked[0].Message != "Which city?" {
@@ -335,11 +335,11 @@ func TestAskMissingArgument(t *testing.T) {
 			}
 
 			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"city": "Lyon"}})
-			if res, err := call(map[string]any{"city": "Paris"}); err != nil || text(res) != "Weather in Paris for 1 days" || len(ans.asked) != 0 {
+			if res, err := call(map[string]any{"city": "Paris"}); err != nil || firstText(res) != "Weather in Paris for 1 days" || len(ans.asked) != 0 {
 				t.Errorf("a call with the argument: %v %+v, asked %d times", err, res, len(ans.asked))
 			}
 			ans.set(&mcp.ElicitResult{Action: "decline"})
-			if res, err := call(nil); err != nil || !res.IsError || !strings.Contains(text(res), "gave no city") {
+			if res, err := call(nil); err != nil || !res.IsError || !strings.Contains(firstText(res), "gave no city") {
 				t.Errorf("declined: %v %+v", err, res)
 			}
 			// The go-sdk client checks the answer against the form itself
@@ -347,7 +347,7 @@ func TestAskMissingArgument(t *testing.T) {
 			// nothing runs.
 			ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"city": "X"}})
 			if res, err := call(nil); err == nil && !res.IsError {
-				t.Errorf("an answer the argument's schema refuses was taken: %q", text(res))
+				t.Errorf("an answer the argument's schema refuses was taken: %q", firstText(res))
 			}
 		})
 	}

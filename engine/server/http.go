@@ -479,7 +479,7 @@ func hostOf(addr string) string {
 
 // authenticator finds the auth block's authenticator among cfg's resources.
 func authenticator(cfg *engine.Config) Authenticator {
-	for _, r := range cfg.Resources() {
+	for _, r := range cfg.Blocks() {
 		if a, ok := r.(Authenticator); ok {
 			return a
 		}

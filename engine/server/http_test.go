@@ -24,6 +24,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // tokens is an Authenticator for tests: each token maps to a subject and
@@ -76,7 +77,7 @@ func (k *keys) Admit(_ context.Context, key string) error {
 func frontConfig(t *testing.T, limiter engine.RateLimiter, log *audit.Log, resources ...any) *engine.Config {
 	t.Helper()
 	settings := engine.DefaultSettings()
-	redactor := &engine.Redactor{}
+	redactor := &text.Redactor{}
 	redactor.Add("s3cr3t-api-key")
 	specs := []engine.ToolSpec{
 		{Name: "open", Description: "d", Text: mapping.Const("open"), RateLimiter: limiter},

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // closedWithin is how long a test waits for the server to act on a bound;
@@ -325,11 +326,11 @@ func TestLongCallOutlivesReadTimeout(t *testing.T) {
 	limits.ReadTimeout = 200 * time.Millisecond
 	limits.WriteTimeout = 200 * time.Millisecond
 	settings := engine.DefaultSettings()
-	tool, err := engine.NewTool(engine.ToolSpec{Name: "sleep", Description: "d", Action: sleeper(time.Second)}, settings, &engine.Redactor{})
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "sleep", Description: "d", Action: sleeper(time.Second)}, settings, &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, []*engine.Tool{tool}, &engine.Redactor{}, nil)
+	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, []*engine.Tool{tool}, &text.Redactor{}, nil)
 	addr := serveLimited(t, cfg, limits)
 	cs, err := connectHTTP(t, "http://"+addr, "")
 	if err != nil {

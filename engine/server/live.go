@@ -192,7 +192,7 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 		Version: cfg.Server.Version,
 	}, l.serverOptions(cfg, logger, opts))
 	addTaskMethods(l.srv)
-	l.srv.AddReceivingMiddleware(l.declareServed, l.filterTools, l.taskMethods, l.cancelOnClose)
+	l.srv.AddReceivingMiddleware(l.declareCapabilities, l.filterTools, l.taskMethods, l.cancelOnClose)
 	if opts.Tracing != nil {
 		// Added last, so outermost: refused requests have spans too.
 		l.srv.AddReceivingMiddleware(l.traceRequests)
@@ -203,11 +203,11 @@ func NewLive(cfg *engine.Config, logger *slog.Logger, opts Options) *Live {
 
 // serverOptions are the SDK's options for serving cfg: the capabilities
 // of what it declares (resources, prompts and completions only when it
-// has some; declareServed keeps them true to the configuration served
+// has some; declareCapabilities keeps them true to the configuration served
 // after a reload).
 func (l *Live) serverOptions(cfg *engine.Config, logger *slog.Logger, opts Options) *mcp.ServerOptions {
 	// The SDK's own capabilities say what it may send and what a listen
-	// stream may ask for; declareServed says, to each client, what it
+	// stream may ask for; declareCapabilities says, to each client, what it
 	// will be sent.
 	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 	declaredBy(cfg).apply(caps, opts.Watch, true)
@@ -219,9 +219,9 @@ func (l *Live) serverOptions(cfg *engine.Config, logger *slog.Logger, opts Optio
 		// For clients that set no level (before 2026-07-28).
 		DefaultLogLevel: mcp.LoggingLevel(cfg.Settings.LogLevel),
 		// Always set, so that a reload may add the first prompt or
-		// template; declareServed says whether it is declared.
+		// template; declareCapabilities says whether it is declared.
 		CompletionHandler: l.complete,
-		// Likewise: declareServed says whether subscribe is declared.
+		// Likewise: declareCapabilities says whether subscribe is declared.
 		SubscribeHandler:   l.subs.subscribe,
 		UnsubscribeHandler: l.subs.unsubscribe,
 	}
@@ -381,7 +381,7 @@ func (l *Live) Swap(cfg *engine.Config) {
 // The SDK debounces the list_changed notifications of these changes.
 func (l *Live) install(g *generation, old *generation) {
 	l.current = g
-	l.installServed(g, old)
+	l.installResources(g, old)
 	if l.opts.Discovery {
 		// Discovery mode serves its three tools whatever the catalog.
 		if old == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/exec"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -103,7 +104,7 @@ func loggingConfig(t *testing.T, more ...string) *engine.Config {
 	return cfg
 }
 
-var wantLogs = []string{"info noisy: started", "info noisy: using " + engine.Mask, "info noisy: done"}
+var wantLogs = []string{"info noisy: started", "info noisy: using " + text.Mask, "info noisy: done"}
 
 // TestLogStderrOverStdio: the lines of log_stderr reach a client that set
 // a level at or below the tool's (logging/setLevel, or on 2026-07-28 the
@@ -152,7 +153,7 @@ func TestLogStderrOverStdio(t *testing.T) {
 		if err != nil || res.IsError {
 			t.Fatalf("greet: %v %v", err, res)
 		}
-		declared := []string{"info greet: greeting Ada (pin " + engine.Mask + ")", "debug greet: details"}
+		declared := []string{"info greet: greeting Ada (pin " + text.Mask + ")", "debug greet: details"}
 		if got := lc.await(len(wantLogs) + 2); !slices.Equal(got[len(wantLogs):], declared) {
 			t.Errorf("declared log messages %q, want %q", got[len(wantLogs):], declared)
 		}
@@ -262,7 +263,7 @@ func TestDefaultLogLevel(t *testing.T) {
 			cs, lc := connect(t, "2025-11-25", overHTTP)
 			call(t, cs, "noisy")
 			call(t, cs, "greet") // its debug message is below log_level
-			want := append(slices.Clone(wantLogs), "info greet: greeting Bo (pin "+engine.Mask+")")
+			want := append(slices.Clone(wantLogs), "info greet: greeting Bo (pin "+text.Mask+")")
 			if got := lc.await(len(want)); !slices.Equal(got, want) {
 				t.Errorf("log messages %q, want %q", got, want)
 			}
@@ -271,7 +272,7 @@ func TestDefaultLogLevel(t *testing.T) {
 					t.Fatal(err)
 				}
 				call(t, cs, "greet")
-				want = append(want, "info greet: greeting Bo (pin "+engine.Mask+")", "debug greet: details")
+				want = append(want, "info greet: greeting Bo (pin "+text.Mask+")", "debug greet: details")
 				if got := lc.await(len(want)); !slices.Equal(got, want) {
 					t.Errorf("after logging/setLevel debug: %q, want %q", got, want)
 				}

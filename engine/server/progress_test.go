@@ -19,6 +19,7 @@ import (
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -240,7 +241,7 @@ func TestProgress(t *testing.T) {
 
 			call("steps", "tok-steps")
 			got := pc.await(3)
-			want := []string{"tok-steps 1/3 1 of 3 with " + engine.Mask, "tok-steps 2/3 2 of 3", "tok-steps 3/3 3 of 3"}
+			want := []string{"tok-steps 1/3 1 of 3 with " + text.Mask, "tok-steps 2/3 2 of 3", "tok-steps 3/3 3 of 3"}
 			if got := notes(got); !slices.Equal(got, want) {
 				t.Errorf("steps: got %+v, want %+v", got, want)
 			}

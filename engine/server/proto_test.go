@@ -17,6 +17,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
@@ -302,11 +303,11 @@ func TestHTTPMalformedBody(t *testing.T) {
 // TestStdioAnswersBeforeEOF: a client that writes its requests and closes
 // its end gets every answer, the one to a call still running included.
 func TestStdioAnswersBeforeEOF(t *testing.T) {
-	tool, err := engine.NewTool(engine.ToolSpec{Name: "slow", Description: "d", Action: slowAction{}}, engine.DefaultSettings(), &engine.Redactor{})
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "slow", Description: "d", Action: slowAction{}}, engine.DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, engine.DefaultSettings(), []*engine.Tool{tool}, &engine.Redactor{}, nil)
+	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, engine.DefaultSettings(), []*engine.Tool{tool}, &text.Redactor{}, nil)
 	got := stdioSession(t, cfg, initialize, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`)
 	if res, _, ok := answer(t, got, "1"); !ok || !strings.Contains(string(res), `"protocolVersion":"2025-11-25"`) {
 		t.Errorf("initialize: %s (found %v); all: %q", res, ok, got)
@@ -400,11 +401,11 @@ func TestToolMembersByRevision(t *testing.T) {
 		Icons:       []engine.Icon{{Src: "https://example.com/rich.png"}},
 		Meta:        map[string]any{"example.com/owner": "team"},
 		Outputs:     []engine.Output{{Output: schema.Output{Name: "n", Type: &schema.Type{Kind: schema.Integer}}, Value: mapping.Const(1)}},
-	}, engine.DefaultSettings(), &engine.Redactor{})
+	}, engine.DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, engine.DefaultSettings(), []*engine.Tool{tool}, &engine.Redactor{}, nil)
+	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, engine.DefaultSettings(), []*engine.Tool{tool}, &text.Redactor{}, nil)
 	ts := serveFront(t, cfg)
 	since := map[string]string{ // the revision that defined each member
 		"name": "2024-11-05", "description": "2024-11-05", "inputSchema": "2024-11-05",

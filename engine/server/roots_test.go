@@ -133,12 +133,12 @@ func TestWithinRoots(t *testing.T) {
 			read := func(path string) (*mcp.CallToolResult, error) {
 				return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": path}})
 			}
-			if res, err := read(inside); err != nil || res.IsError || text(res) != "inside" {
+			if res, err := read(inside); err != nil || res.IsError || firstText(res) != "inside" {
 				t.Fatalf("a file within the roots: %v %+v", err, res)
 			}
 			if res, err := read(fileURI(inside)); err != nil || res.IsError {
 				// cat gets the URI as given, and fails; the check let it through.
-				if res == nil || strings.Contains(text(res), "roots") {
+				if res == nil || strings.Contains(firstText(res), "roots") {
 					t.Errorf("a file:// URI within the roots: %v %+v", err, res)
 				}
 			}
@@ -150,10 +150,10 @@ func TestWithinRoots(t *testing.T) {
 				{"https://example.com/x", "is not an absolute path"},
 			} {
 				res, err := read(c.path)
-				if err != nil || !res.IsError || !strings.Contains(text(res), c.says) || !strings.Contains(text(res), "nothing was done") || strings.Contains(text(res), "secret") && !strings.Contains(c.path, "secret") {
-					t.Errorf("%s: %v %q, want a tool error that says %q", c.path, err, text(res), c.says)
+				if err != nil || !res.IsError || !strings.Contains(firstText(res), c.says) || !strings.Contains(firstText(res), "nothing was done") || strings.Contains(firstText(res), "secret") && !strings.Contains(c.path, "secret") {
+					t.Errorf("%s: %v %q, want a tool error that says %q", c.path, err, firstText(res), c.says)
 				}
-				if res != nil && strings.Contains(text(res), "\nsecret") {
+				if res != nil && strings.Contains(firstText(res), "\nsecret") {
 					t.Errorf("%s: the file outside was read", c.path)
 				}
 			}
@@ -171,8 +171,8 @@ func TestWithinRootsRefused(t *testing.T) {
 			_, inside, _, _ := rootsFixture(t)
 			cs := connectRoots(t, transport, "", nil)
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": inside}})
-			if err != nil || !res.IsError || !strings.Contains(text(res), "the client shares no roots") {
-				t.Errorf("no roots: %v %q", err, text(res))
+			if err != nil || !res.IsError || !strings.Contains(firstText(res), "the client shares no roots") {
+				t.Errorf("no roots: %v %q", err, firstText(res))
 			}
 
 			cs = connectRoots(t, transport, "", &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
@@ -182,8 +182,8 @@ func TestWithinRootsRefused(t *testing.T) {
 				if !errors.As(err, &werr) || werr.Code != mcp.CodeMissingRequiredClientCapabilities || !strings.Contains(string(werr.Data), `"roots"`) {
 					t.Errorf("undeclared roots: %v, want the error %d naming roots", err, mcp.CodeMissingRequiredClientCapabilities)
 				}
-			} else if err != nil || !res.IsError || !strings.Contains(text(res), "did not declare the roots capability") {
-				t.Errorf("undeclared roots: %v %q", err, text(res))
+			} else if err != nil || !res.IsError || !strings.Contains(firstText(res), "did not declare the roots capability") {
+				t.Errorf("undeclared roots: %v %q", err, firstText(res))
 			}
 		})
 	}
@@ -217,7 +217,7 @@ func TestRounds(t *testing.T) {
 			}
 			cs := connectRoots(t, transport, "", opts)
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{}})
-			if err != nil || res.IsError || text(res) != "Hello Ada (warm)" {
+			if err != nil || res.IsError || firstText(res) != "Hello Ada (warm)" {
 				t.Fatalf("greet: %v %+v", err, res)
 			}
 			if strings.Join(asked, "|") != "Whom do I greet?|Greet Ada?|(the model)" {
@@ -268,7 +268,7 @@ func TestRoundStates(t *testing.T) {
 	res, err = call(r1.RequestState, final)
 	refused("the first round's state again", res, err)
 	res, err = call(r3.RequestState, final)
-	if err != nil || res.IsError || text(res) != "Hi Ada (dry)" {
+	if err != nil || res.IsError || firstText(res) != "Hi Ada (dry)" {
 		t.Fatalf("round 4: %v %+v", err, res)
 	}
 	res, err = call(r3.RequestState, final)

@@ -188,7 +188,7 @@ func TestOneRoundTwoQuestionsStdio(t *testing.T) {
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
 	}})
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "send", Arguments: map[string]any{}})
-	if err != nil || res.IsError || text(res) != "sent to Main St" {
+	if err != nil || res.IsError || firstText(res) != "sent to Main St" {
 		t.Fatalf("%v %+v", err, res)
 	}
 	slices.Sort(asked)

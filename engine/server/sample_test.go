@@ -154,13 +154,13 @@ func TestSample(t *testing.T) {
 			}
 			m.set(`{"label": 3}`)
 			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "classify", Arguments: map[string]any{"message": "hello"}})
-			if err != nil || !res.IsError || !strings.Contains(text(res), "label") {
-				t.Errorf("classify with a wrong answer: %v %q, want a tool error that names label", err, text(res))
+			if err != nil || !res.IsError || !strings.Contains(firstText(res), "label") {
+				t.Errorf("classify with a wrong answer: %v %q, want a tool error that names label", err, firstText(res))
 			}
 			m.set("I cannot do that.")
 			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "classify", Arguments: map[string]any{"message": "hello"}})
-			if err != nil || !res.IsError || !strings.Contains(text(res), "did not answer JSON") {
-				t.Errorf("classify answered in prose: %v %q, want a tool error that says it is not JSON", err, text(res))
+			if err != nil || !res.IsError || !strings.Contains(firstText(res), "did not answer JSON") {
+				t.Errorf("classify answered in prose: %v %q, want a tool error that says it is not JSON", err, firstText(res))
 			}
 		})
 	}
@@ -175,7 +175,7 @@ func TestSampleHugeAnswer(t *testing.T) {
 	m.set(strings.Repeat("é", engine.MaxSampleBytes)) // 2 MiB
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "u"}})
 	if err != nil || res.IsError {
-		t.Fatalf("summarise: %v %q", err, text(res))
+		t.Fatalf("summarise: %v %q", err, firstText(res))
 	}
 	got, _ := res.StructuredContent.(map[string]any)["summary"].(string)
 	if len(got) != engine.MaxSampleBytes || !strings.HasSuffix(got, "é") {
@@ -193,8 +193,8 @@ func TestSampleWithoutSampling(t *testing.T) {
 		t.Cleanup(func() { _ = live.Close() })
 		cs := connectLive(t, live, "2025-11-25", nil)
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "u"}})
-		if err != nil || !res.IsError || !strings.Contains(text(res), "did not declare the sampling capability") {
-			t.Errorf("summarise: %v %q, want a tool error that says the client did not declare sampling", err, text(res))
+		if err != nil || !res.IsError || !strings.Contains(firstText(res), "did not declare the sampling capability") {
+			t.Errorf("summarise: %v %q, want a tool error that says the client did not declare sampling", err, firstText(res))
 		}
 	})
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
@@ -214,8 +214,8 @@ func TestSampleWithoutSampling(t *testing.T) {
 			t.Cleanup(func() { _ = cs.Close() })
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "u"}})
 			if version == "2025-11-25" {
-				if err != nil || !res.IsError || !strings.Contains(text(res), "which this HTTP server does not keep (its server block keeps them with http_sessions = true") {
-					t.Errorf("summarise: %v %q, want a tool error that says a session is needed", err, text(res))
+				if err != nil || !res.IsError || !strings.Contains(firstText(res), "which this HTTP server does not keep (its server block keeps them with http_sessions = true") {
+					t.Errorf("summarise: %v %q, want a tool error that says a session is needed", err, firstText(res))
 				}
 				return
 			}

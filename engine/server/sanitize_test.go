@@ -212,7 +212,7 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 		}
 		return res
 	}
-	text := func(res *mcp.CallToolResult) string {
+	firstText := func(res *mcp.CallToolResult) string {
 		var b strings.Builder
 		for _, c := range res.Content {
 			if tc, ok := c.(*mcp.TextContent); ok {
@@ -227,7 +227,7 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 			t.Run("structured content and its text", func(t *testing.T) {
 				res := call(t, prefix)
 				if res.IsError {
-					t.Fatalf("tool error: %s", text(res))
+					t.Fatalf("tool error: %s", firstText(res))
 				}
 				for _, c := range controls(asClientSees(t, res), "result") {
 					t.Error(c)
@@ -245,7 +245,7 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 				}
 				// The text block is the JSON of the structured content:
 				// no \u001b escapes either.
-				if s := text(res); strings.Contains(s, `\u00`) || s != string(wantJSON) {
+				if s := firstText(res); strings.Contains(s, `\u00`) || s != string(wantJSON) {
 					t.Errorf("text = %s, want %s", s, wantJSON)
 				}
 			})
@@ -261,8 +261,8 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 			})
 			t.Run("tool error", func(t *testing.T) {
 				res := call(t, prefix+"_error")
-				if !res.IsError || text(res) != "Paris" {
-					t.Errorf("error = %v %q, want the cleaned Paris", res.IsError, text(res))
+				if !res.IsError || firstText(res) != "Paris" {
+					t.Errorf("error = %v %q, want the cleaned Paris", res.IsError, firstText(res))
 				}
 			})
 			t.Run("texts written as JSON", func(t *testing.T) {
@@ -270,7 +270,7 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 				// cleaning the text cannot see: the value is cleaned first.
 				const want = `{"k":["ab","cd","ef"]}`
 				for _, name := range []string{"_text", "_content_text", "_json_error"} {
-					if got := text(call(t, prefix+name)); got != want {
+					if got := firstText(call(t, prefix+name)); got != want {
 						t.Errorf("%s: text = %s, want %s", name, got, want)
 					}
 				}
@@ -278,7 +278,7 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 			t.Run("sanitize = false keeps the result raw", func(t *testing.T) {
 				res := call(t, prefix+"_raw")
 				if res.IsError {
-					t.Fatalf("tool error: %s", text(res))
+					t.Fatalf("tool error: %s", firstText(res))
 				}
 				sc := res.StructuredContent.(map[string]any)
 				if sc["name"] != "Paris\x1b]0;pwned\x07" {
@@ -287,7 +287,7 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 				if _, ok := sc["nested"].(map[string]any)["k\x1b[31m"]; !ok {
 					t.Errorf("nested = %q, want its key raw", sc["nested"])
 				}
-				if s := text(res); !strings.Contains(s, `Paris\u001b]0;pwned\u0007`) {
+				if s := firstText(res); !strings.Contains(s, `Paris\u001b]0;pwned\u0007`) {
 					t.Errorf("text = %s, want the raw escapes", s)
 				}
 				res = call(t, prefix+"_raw_link")
@@ -297,8 +297,8 @@ func TestUpstreamControlsAreCleaned(t *testing.T) {
 			})
 			t.Run("sanitize = false still cleans errors", func(t *testing.T) {
 				res := call(t, prefix+"_raw_error")
-				if !res.IsError || text(res) != "Paris" {
-					t.Errorf("error = %v %q, want the cleaned Paris", res.IsError, text(res))
+				if !res.IsError || firstText(res) != "Paris" {
+					t.Errorf("error = %v %q, want the cleaned Paris", res.IsError, firstText(res))
 				}
 			})
 		})

@@ -141,8 +141,8 @@ func ListJSON(cfg *engine.Config) ([]byte, error) {
 		list any
 	}
 	var more []member
-	if len(cfg.Served) > 0 {
-		more = append(more, member{"resources", mapList(cfg.Served, Resource)})
+	if len(cfg.Resources) > 0 {
+		more = append(more, member{"resources", mapList(cfg.Resources, Resource)})
 	}
 	if len(cfg.Templates) > 0 {
 		more = append(more, member{"resourceTemplates", mapList(cfg.Templates, ResourceTemplate)})

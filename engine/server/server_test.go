@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // imageAction returns a fixed PNG, as the HTTP action does for binary bodies.
@@ -31,7 +32,7 @@ func newConfig(t testing.TB, pageSize int, names ...string) *engine.Config {
 	var tools []*engine.Tool
 	// The layer a loaded configuration's tools have, there without a
 	// tracing block too.
-	spans, _ := callspan.Decode(nil, &engine.DecodeContext{Redactor: &engine.Redactor{}})
+	spans, _ := callspan.Decode(nil, &engine.DecodeContext{Redactor: &text.Redactor{}})
 	outer := []engine.CallLayer{spans}
 	for _, name := range names {
 		spec := engine.ToolSpec{Name: name, Description: "Tool " + name, Text: mapping.Const("hi from " + name), Outer: outer}
@@ -43,13 +44,13 @@ func newConfig(t testing.TB, pageSize int, names ...string) *engine.Config {
 			spec.Outputs = []engine.Output{{Output: schema.Output{Name: "n", Type: &schema.Type{Kind: schema.Integer}}, Value: passN{}}}
 			spec.Text = nil
 		}
-		tool, err := engine.NewTool(spec, settings, &engine.Redactor{})
+		tool, err := engine.NewTool(spec, settings, &text.Redactor{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		tools = append(tools, tool)
 	}
-	return engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, tools, &engine.Redactor{}, nil)
+	return engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, tools, &text.Redactor{}, nil)
 }
 
 // passN is a mapping that passes args.n through, built without HCL.
@@ -216,11 +217,11 @@ func TestResultJSONReadable(t *testing.T) {
 // TestListJSONReadable: list --json shows "&" in descriptions as it is.
 func TestListJSONReadable(t *testing.T) {
 	settings := engine.DefaultSettings()
-	tool, err := engine.NewTool(engine.ToolSpec{Name: "plain", Description: "Search & <find>", Text: mapping.Const("x")}, settings, &engine.Redactor{})
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "plain", Description: "Search & <find>", Text: mapping.Const("x")}, settings, &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, []*engine.Tool{tool}, &engine.Redactor{}, nil)
+	cfg := engine.NewConfig(engine.ServerInfo{Name: "test", Version: "1"}, settings, []*engine.Tool{tool}, &text.Redactor{}, nil)
 	b, err := server.ListJSON(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -257,8 +257,8 @@ func TestChoicesOnHTTPSession(t *testing.T) {
 	}
 	ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"plain": "a", "titled": "g", "legacy": "l", "channels": []any{"sms", "push"}}})
 	res, err := call()
-	if err != nil || res.IsError || text(res) != "g l sms,push email" {
-		t.Fatalf("accepted: %v %q, want the choices and the default of titled_channels", err, text(res))
+	if err != nil || res.IsError || firstText(res) != "g l sms,push email" {
+		t.Fatalf("accepted: %v %q, want the choices and the default of titled_channels", err, firstText(res))
 	}
 	if len(ans.asked) != 1 {
 		t.Fatalf("asked %d times, want once", len(ans.asked))
@@ -283,7 +283,7 @@ func TestChoicesOnHTTPSession(t *testing.T) {
 	} {
 		ans.set(&mcp.ElicitResult{Action: "accept", Content: content})
 		if res, err := call(); err == nil && !res.IsError {
-			t.Errorf("an answer outside the choices was taken: %v → %q", content, text(res))
+			t.Errorf("an answer outside the choices was taken: %v → %q", content, firstText(res))
 		}
 	}
 }
@@ -386,8 +386,8 @@ func TestAskChoicesOnHTTPSession(t *testing.T) {
 	}
 	ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"size": "l", "toppings": []any{"ham", "olive"}}})
 	res, err := call()
-	if err != nil || res.IsError || text(res) != "l: ham,olive" {
-		t.Fatalf("accepted: %v %q", err, text(res))
+	if err != nil || res.IsError || firstText(res) != "l: ham,olive" {
+		t.Fatalf("accepted: %v %q", err, firstText(res))
 	}
 	if len(ans.asked) != 1 {
 		t.Fatalf("asked %d times, want once", len(ans.asked))
@@ -403,7 +403,7 @@ func TestAskChoicesOnHTTPSession(t *testing.T) {
 	}
 	ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"size": "l", "toppings": []any{"pineapple"}}})
 	if res, err := call(); err == nil && !res.IsError {
-		t.Errorf("a topping outside the choices was taken: %q", text(res))
+		t.Errorf("a topping outside the choices was taken: %q", firstText(res))
 	}
 }
 
@@ -475,8 +475,8 @@ tool "drop" {
 		t.Fatal(err)
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "drop"})
-	if err != nil || res.IsError || text(res) != "dropped" {
-		t.Fatalf("a slow answer: %v %q", err, text(res))
+	if err != nil || res.IsError || firstText(res) != "dropped" {
+		t.Fatalf("a slow answer: %v %q", err, firstText(res))
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/sql"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/engine/tracing"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
@@ -422,7 +423,7 @@ func TestSpanValues(t *testing.T) {
 	}
 	a := attrs(srv)
 	args, result := a["gen_ai.tool.call.arguments"].AsString(), a["gen_ai.tool.call.result"].AsString()
-	if !strings.Contains(args, `"note":"hello"`) || !strings.Contains(args, engine.Mask) || strings.Contains(args, "hunter2") {
+	if !strings.Contains(args, `"note":"hello"`) || !strings.Contains(args, text.Mask) || strings.Contains(args, "hunter2") {
 		t.Errorf("arguments recorded as %q, want the note and the password masked", args)
 	}
 	if !strings.Contains(result, "hello") || strings.Contains(result, "hunter2") {

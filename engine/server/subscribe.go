@@ -122,7 +122,7 @@ func (s *subscriptions) forgetIfUnwatched(w *watch) bool {
 
 // pollInterval is how often the resource at a URI is read again while
 // watched: that of its resource or template, 0 for none.
-func pollInterval(r *engine.ServedResource, t *engine.ResourceTemplate) time.Duration {
+func pollInterval(r *engine.Resource, t *engine.ResourceTemplate) time.Duration {
 	switch {
 	case r != nil:
 		return r.PollInterval
@@ -134,7 +134,7 @@ func pollInterval(r *engine.ServedResource, t *engine.ResourceTemplate) time.Dur
 
 // readsCaller reports whether the contents of a resource or template
 // read caller. The loader refuses a poll_interval on such contents.
-func readsCaller(r *engine.ServedResource, t *engine.ResourceTemplate) bool {
+func readsCaller(r *engine.Resource, t *engine.ResourceTemplate) bool {
 	switch {
 	case r != nil:
 		return r.Tool != nil && r.Tool.ReadsCaller()

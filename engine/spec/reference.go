@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // TypeText names a type for people: "string", "list of string",
@@ -69,7 +69,7 @@ func Markdown(blocks []*Block) []byte {
 		}
 		fmt.Fprintf(&w, "Written `%s { … }`", head)
 		if b.In != "" {
-			fmt.Fprintf(&w, ", inside %s block", strings.Replace(engine.WithArticle(b.In), b.In, "`"+b.In+"`", 1))
+			fmt.Fprintf(&w, ", inside %s block", strings.Replace(text.WithArticle(b.In), b.In, "`"+b.In+"`", 1))
 		}
 		w.WriteString(".\n\n")
 		if len(b.Attrs) > 0 {
@@ -84,10 +84,10 @@ func Markdown(blocks []*Block) []byte {
 				}
 				desc := a.Name + " " + a.Doc + "."
 				if bounds := a.Bounds(); bounds != "" {
-					desc += " " + upperFirst(strings.TrimPrefix(bounds, "a whole number ")) + "."
+					desc += " " + text.UpperFirst(strings.TrimPrefix(bounds, "a whole number ")) + "."
 				}
 				if a.Type.Kind == KindEnum && hasChoiceDocs(a.Type.Choices) {
-					desc += " " + upperFirst(a.ChoicesText()) + "."
+					desc += " " + text.UpperFirst(a.ChoicesText()) + "."
 				}
 				if a.Secret {
 					desc += " May hold a secret: it is never printed."

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 var inner = &spec.Block{Name: "retry", Summary: "Tries again.", Attrs: []*spec.Attr{spec.Int("attempts", "is how many tries").Range(1, 10)}}
@@ -37,7 +38,7 @@ func decode(t *testing.T, src string) (*spec.Values, string) {
 	}
 	ctx := &engine.DecodeContext{EvalContext: &hcl.EvalContext{Variables: map[string]cty.Value{
 		"var": cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(7), "failed": cty.DynamicVal}),
-	}}, Redactor: &engine.Redactor{}}
+	}}, Redactor: &text.Redactor{}}
 	v, diags := block.Decode(f.Body, ctx)
 	var b strings.Builder
 	for _, d := range diags {

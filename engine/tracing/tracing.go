@@ -22,7 +22,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/net/http/httpguts"
 
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // Tracing is a server's tracer provider: the SDK's batch span processor in
@@ -107,7 +107,7 @@ func FromEnv(opts Options) (*Tracing, error) {
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
 		var failed exportError
 		if !errors.As(err, &failed) {
-			logger.Warn("OpenTelemetry reported an error", "error", engine.Excerpt(context.Background(), err.Error()))
+			logger.Warn("OpenTelemetry reported an error", "error", text.Excerpt(context.Background(), err.Error()))
 			return
 		}
 		now := time.Now().UnixNano()
@@ -115,7 +115,7 @@ func FromEnv(opts Options) (*Tracing, error) {
 		if now-last < int64(time.Minute) || !lastLogged.CompareAndSwap(last, now) {
 			return
 		}
-		logger.Warn("traces could not be exported; the spans of that batch are dropped (mcpdecl_trace_spans_dropped_total counts them)", "endpoint", endpoint, "error", engine.Excerpt(context.Background(), failed.err.Error()))
+		logger.Warn("traces could not be exported; the spans of that batch are dropped (mcpdecl_trace_spans_dropped_total counts them)", "endpoint", endpoint, "error", text.Excerpt(context.Background(), failed.err.Error()))
 	}))
 	otel.SetLogger(logr.FromSlogHandler(logger.Handler()))
 

@@ -373,9 +373,9 @@ func (s *Spec) responseMedia(raw map[string]any, doc string) string {
 	return ""
 }
 
-// servedBlock writes a resource or a resource template: the tool's title,
+// resourceBlock writes a resource or a resource template: the tool's title,
 // description, arguments and http block, under its URI.
-func (b *builder) servedBlock(body *lang.Writer, api *apiDecl, t *tool, s *served) {
+func (b *builder) resourceBlock(body *lang.Writer, api *apiDecl, t *tool, s *served) {
 	if len(t.notes) > 0 {
 		notes := make([]string, len(t.notes))
 		for i, n := range t.notes {

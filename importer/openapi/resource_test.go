@@ -58,8 +58,8 @@ func TestResourceSelection(t *testing.T) {
 				t.Fatal(diags.Error())
 			}
 			defer cfg.Close()
-			if len(cfg.Served) != len(res.Resources) || len(cfg.Templates) != len(res.Templates) {
-				t.Errorf("loaded %d resources and %d templates", len(cfg.Served), len(cfg.Templates))
+			if len(cfg.Resources) != len(res.Resources) || len(cfg.Templates) != len(res.Templates) {
+				t.Errorf("loaded %d resources and %d templates", len(cfg.Resources), len(cfg.Templates))
 			}
 		})
 	}

@@ -151,7 +151,7 @@ func (b *builder) render(api *apiDecl, tools []*tool) ([][]byte, error) {
 				f := hclwrite.NewEmptyFile()
 				w := lang.NewWriter(b.opts.Language, f.Body())
 				if s := b.resources.served[tools[i]]; s != nil {
-					b.servedBlock(w, api, tools[i], s)
+					b.resourceBlock(w, api, tools[i], s)
 				} else {
 					b.toolBlock(w, api, tools[i])
 				}

@@ -12,10 +12,11 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
-const servedSrc = `
+const resourcesSrc = `
 variable "secret" {
   type      = string
   default   = "s3cr3t-value"
@@ -97,9 +98,9 @@ prompt "review" {
 }
 `
 
-func servedSession(t *testing.T) *mcp.ClientSession {
+func resourcesSession(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), servedSrc, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), resourcesSrc, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -107,7 +108,7 @@ func servedSession(t *testing.T) *mcp.ClientSession {
 }
 
 func TestResourcesListAndRead(t *testing.T) {
-	cs := servedSession(t)
+	cs := resourcesSession(t)
 	ctx := context.Background()
 	if caps := cs.InitializeResult().Capabilities; caps.Resources == nil || caps.Prompts == nil || caps.Completions == nil {
 		t.Errorf("capabilities = %+v, want resources, prompts and completions declared", caps)
@@ -161,7 +162,7 @@ func TestResourcesListAndRead(t *testing.T) {
 }
 
 func TestResourceReadErrors(t *testing.T) {
-	cs := servedSession(t)
+	cs := resourcesSession(t)
 	ctx := context.Background()
 	tests := []struct {
 		uri  string
@@ -192,7 +193,7 @@ func TestResourceReadErrors(t *testing.T) {
 }
 
 func TestPromptsListGetComplete(t *testing.T) {
-	cs := servedSession(t)
+	cs := resourcesSession(t)
 	ctx := context.Background()
 	list, err := cs.ListPrompts(ctx, nil)
 	if err != nil {
@@ -221,7 +222,7 @@ func TestPromptsListGetComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || tc.Text != "Review this (short): "+engine.Mask {
+	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || tc.Text != "Review this (short): "+text.Mask {
 		t.Errorf("first message = %#v, want the secret redacted", got.Messages[0].Content)
 	}
 
@@ -290,9 +291,9 @@ func TestUndeclaredCapabilitiesRefused(t *testing.T) {
 	}
 }
 
-// TestSwapServed: a reload serves the new configuration's resources and
+// TestSwapResources: a reload serves the new configuration's resources and
 // prompts, and those it dropped are gone.
-func TestSwapServed(t *testing.T) {
+func TestSwapResources(t *testing.T) {
 	load := func(src string) *engine.Config {
 		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
 		if diags.HasErrors() {

@@ -1,11 +1,11 @@
-package engine_test
+package text_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 func TestExcerpt(t *testing.T) {
@@ -23,7 +23,7 @@ func TestExcerpt(t *testing.T) {
 		"ok" + strings.Repeat(" ", 600): "ok",
 	}
 	for in, want := range tests {
-		if got := engine.Excerpt(context.Background(), in); got != want {
+		if got := text.Excerpt(context.Background(), in); got != want {
 			t.Errorf("Excerpt(%q) = %q, want %q", in, got, want)
 		}
 	}

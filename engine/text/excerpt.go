@@ -1,4 +1,4 @@
-package engine
+package text
 
 import (
 	"context"
@@ -18,7 +18,7 @@ const ExcerptBytes = 512
 // become U+FFFD, and at most ExcerptBytes bytes are kept, with "…" when
 // text was cut.
 func Excerpt(ctx context.Context, text string) string {
-	text = RedactText(ctx, text)
+	text = Redacted(ctx, text)
 	var b strings.Builder
 	b.Grow(min(len(text), ExcerptBytes) + 3)
 	space := false

@@ -18,7 +18,7 @@ import (
 const MaxCompletions = 100
 
 // Resource describes r as resources/list shows it.
-func Resource(r *engine.ServedResource) *mcp.Resource {
+func Resource(r *engine.Resource) *mcp.Resource {
 	out := &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Annotations: contentAnnotations(r.Annotations), Icons: icons(r.Icons)}
 	if r.Tool == nil {
 		out.Size = int64(len(r.Data))
@@ -56,7 +56,7 @@ type declared struct{ resources, prompts, completions, logging, polled, progress
 // messages.
 func declaredBy(cfg *engine.Config) declared {
 	d := declared{
-		resources:   len(cfg.Served) > 0 || len(cfg.Templates) > 0,
+		resources:   len(cfg.Resources) > 0 || len(cfg.Templates) > 0,
 		prompts:     len(cfg.Prompts) > 0,
 		completions: len(cfg.Prompts) > 0 || len(cfg.Templates) > 0,
 	}
@@ -65,7 +65,7 @@ func declaredBy(cfg *engine.Config) declared {
 		d.progress = d.progress || t.EmitsProgress()
 		d.tasks = d.tasks || t.Task() != nil
 	}
-	for _, r := range cfg.Served {
+	for _, r := range cfg.Resources {
 		d.polled = d.polled || r.PollInterval > 0
 	}
 	for _, t := range cfg.Templates {
@@ -115,13 +115,13 @@ func (d declared) apply(caps *mcp.ServerCapabilities, watch, deliver bool) {
 	}
 }
 
-// declareServed is the receiving middleware that keeps what the server
+// declareCapabilities is the receiving middleware that keeps what the server
 // declares true to the configuration it serves now and to what the
 // client can be sent: it sets the capabilities of initialize and
 // server/discover results from the current generation, and answers the
 // methods of a capability it does not declare as unknown methods, as MCP
 // requires (the SDK would answer prompts/list with an empty list).
-func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
+func (l *Live) declareCapabilities(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		// The generation is looked up only for the methods it decides:
 		// never on the way of a tools/call.
@@ -174,12 +174,12 @@ func (l *Live) declareServed(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// installServed registers the resources, templates and prompts of g,
+// installResources registers the resources, templates and prompts of g,
 // removing those of old that g lacks.
-func (l *Live) installServed(g *generation, old *generation) {
+func (l *Live) installResources(g *generation, old *generation) {
 	if old != nil {
 		var uris, templates, prompts []string
-		for _, r := range old.cfg.Served {
+		for _, r := range old.cfg.Resources {
 			if !hasResource(g.cfg, r.URI) {
 				uris = append(uris, r.URI)
 			}
@@ -198,7 +198,7 @@ func (l *Live) installServed(g *generation, old *generation) {
 		l.srv.RemoveResourceTemplates(templates...)
 		l.srv.RemovePrompts(prompts...)
 	}
-	for _, r := range g.cfg.Served {
+	for _, r := range g.cfg.Resources {
 		l.srv.AddResource(Resource(r), l.readResource)
 	}
 	for _, t := range g.cfg.Templates {
@@ -210,7 +210,7 @@ func (l *Live) installServed(g *generation, old *generation) {
 }
 
 func hasResource(cfg *engine.Config, uri string) bool {
-	for _, r := range cfg.Served {
+	for _, r := range cfg.Resources {
 		if r.URI == uri {
 			return true
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestServedErrors(t *testing.T) {
+func TestResourceErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string

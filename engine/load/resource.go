@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // resourceSpec and resourceTemplateSpec are the resource and
@@ -31,7 +32,7 @@ var (
 		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri", "is the resource's URI, unique among resources, such as docs://readme").Mandatory().Shown(),
 			spec.String("file", "is a file whose contents the resource serves, read when the configuration loads, relative to this file, at most max_result_bytes: served as text when its type is textual (text/*, JSON, XML, YAML, CSV), else as a blob").Shown(),
-		}, servedAttrs, servedToolAttrs),
+		}, resourceAttrs, resourceToolAttrs),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}},
 	}
 	resourceTemplateSpec = &spec.Block{
@@ -50,21 +51,21 @@ var (
 }`,
 		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri_template", "is the URI template (RFC 6570), such as users://{id}").Mandatory().Shown(),
-		}, servedAttrs, servedToolAttrs, pickToolAttrs("defs")),
+		}, resourceAttrs, resourceToolAttrs, pickToolAttrs("defs")),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}, {Block: argSpec}},
 	}
 )
 
-// servedAttrs are the attributes of a resource and a resource template
+// resourceAttrs are the attributes of a resource and a resource template
 // besides their URI, and besides a tool's.
-var servedAttrs = []*spec.Attr{
+var resourceAttrs = []*spec.Attr{
 	spec.String("mime_type", "is the media type of the contents").DefaultIs("text/plain for text").Shown(),
 	spec.Duration("poll_interval", "is how often a subscribed resource is read again, to tell its subscribers when it changed (contents computed by an action only)").AtLeast(int64(minPollInterval)),
 }
 
-// servedToolAttrs are the attributes of a tool that a served block has,
+// resourceToolAttrs are the attributes of a tool that a resource block has,
 // documented for what they do there.
-var servedToolAttrs = redocument(pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags"), map[string]string{
+var resourceToolAttrs = redocument(pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags"), map[string]string{
 	"description":      "is what the contents are, for the model",
 	"text":             "is the contents' text",
 	"error_if":         "yields a bool: whether the read fails",
@@ -89,9 +90,9 @@ func redocument(attrs []*spec.Attr, docs map[string]string) []*spec.Attr {
 	return out
 }
 
-// served decodes the resource and resource_template blocks.
-func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate) {
-	var resources []*engine.ServedResource
+// resources decodes the resource and resource_template blocks.
+func (l *loader) resources() ([]*engine.Resource, []*engine.ResourceTemplate) {
+	var resources []*engine.Resource
 	seenURI := map[string]*hcl.Block{}
 	bodySpec := l.withActions(resourceSpec)
 	for _, b := range l.checkUnique(l.blocks["resource"], "resource") {
@@ -106,16 +107,16 @@ func (l *loader) served() ([]*engine.ServedResource, []*engine.ResourceTemplate)
 			templates = append(templates, t)
 		}
 	}
-	slices.SortFunc(resources, func(a, b *engine.ServedResource) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(resources, func(a, b *engine.Resource) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(templates, func(a, b *engine.ResourceTemplate) int { return cmp.Compare(a.Name, b.Name) })
 	return resources, templates
 }
 
-func (l *loader) resource(b *hcl.Block, bodySpec *spec.Block, seenURI map[string]*hcl.Block) *engine.ServedResource {
+func (l *loader) resource(b *hcl.Block, bodySpec *spec.Block, seenURI map[string]*hcl.Block) *engine.Resource {
 	before := len(l.diags)
 	t, v := l.toolFor(b, bodySpec, toolUse{})
 	ctx := l.decodeContext(b.DefRange.Filename)
-	r := &engine.ServedResource{Name: b.Labels[0], Range: b.DefRange, URI: v.String("uri"), MIMEType: v.String("mime_type")}
+	r := &engine.Resource{Name: b.Labels[0], Range: b.DefRange, URI: v.String("uri"), MIMEType: v.String("mime_type")}
 	if ab := v.Blocks("annotations"); len(ab) > 0 {
 		r.Annotations = l.contentAnnotations(ctx, ab[0])
 	}
@@ -200,7 +201,7 @@ func (l *loader) resourceTemplate(b *hcl.Block, bodySpec *spec.Block) *engine.Re
 	}
 	rt, err := engine.NewResourceTemplate(spec)
 	if err != nil {
-		l.error(v.Attr("uri_template").Expr.Range(), "Invalid uri_template", "%s.", upperFirst(err.Error()))
+		l.error(v.Attr("uri_template").Expr.Range(), "Invalid uri_template", "%s.", text.UpperFirst(err.Error()))
 		return nil
 	}
 	return rt

@@ -10,10 +10,10 @@ import (
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
-// BenchmarkServed measures what the engine spends on a resources/read of a
+// BenchmarkResources measures what the engine spends on a resources/read of a
 // file resource and of a text resource, a template's read, and a
 // prompts/get, called directly (no transport).
-func BenchmarkServed(b *testing.B) {
+func BenchmarkResources(b *testing.B) {
 	dir := b.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("# Notes\n\nSome text.\n"), 0o644); err != nil {
 		b.Fatal(err)
@@ -44,7 +44,7 @@ prompt "p" {
 	b.Run("file", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := cfg.Served[0].Read(ctx); err != nil {
+			if _, err := cfg.Resources[0].Read(ctx); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -52,7 +52,7 @@ prompt "p" {
 	b.Run("text", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := cfg.Served[1].Read(ctx); err != nil {
+			if _, err := cfg.Resources[1].Read(ctx); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,4 +1,4 @@
-package engine
+package text
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 
 // rewrite is one way of rewriting every string in a value as programs
 // yield them: cleaning (see [SanitizeValue]) and redacting (see
-// redactStrings) both walk values this way.
+// [RedactValue]) both walk values this way.
 type rewrite struct {
 	// str returns the new form of s, and whether it differs from s.
 	str func(s string) (string, bool)
@@ -143,4 +143,19 @@ func (r rewrite) other(v any) (any, bool) {
 	}
 	out, _ := r.value(g)
 	return out, true
+}
+
+// RedactValue returns v, a value as programs yield them, with redact
+// applied to every string in it. v is not modified: it may be a constant
+// of the configuration, shared by every call, so what holds a string to
+// change is copied (see [rewrite]).
+func RedactValue(v any, redact func(string) string) any {
+	out, _ := rewrite{
+		str: func(s string) (string, bool) {
+			r := redact(s)
+			return r, r != s
+		},
+		json: func(b []byte) bool { return redact(string(b)) != string(b) },
+	}.value(v)
+	return out
 }

@@ -1,4 +1,4 @@
-package engine_test
+package text_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // secret holds characters that every encoding changes: a quote, a
@@ -19,7 +19,7 @@ const secret = `hunter2!@ pa"ss\w/rd<&>é`
 // TestSecretFormsPlain checks that a secret no encoding changes has one
 // form: the forms are computed for each sensitive argument of every call.
 func TestSecretFormsPlain(t *testing.T) {
-	if got := engine.SecretForms("tok_0123456789abcdef"); len(got) != 2 { // and base64
+	if got := text.SecretForms("tok_0123456789abcdef"); len(got) != 2 { // and base64
 		t.Errorf("SecretForms = %q, want the secret and its base64", got)
 	}
 }
@@ -42,12 +42,12 @@ func TestRedactorEncodedForms(t *testing.T) {
 		// An echoed URL inside JSON, written by encoding/json.
 		"path in json (HTML)": strings.ReplaceAll(url.PathEscape(secret), "&", `\u0026`),
 	}
-	r := &engine.Redactor{}
+	r := &text.Redactor{}
 	r.Add(secret)
 	for name, form := range forms {
 		t.Run(name, func(t *testing.T) {
 			got := r.Redact("upstream said: " + form + " (end)")
-			if want := "upstream said: " + engine.Mask + " (end)"; got != want {
+			if want := "upstream said: " + text.Mask + " (end)"; got != want {
 				t.Errorf("Redact(%q) = %q, want %q", form, got, want)
 			}
 		})
@@ -57,28 +57,28 @@ func TestRedactorEncodedForms(t *testing.T) {
 // TestRedactorRemove checks that a secret removed (a replaced access
 // token) is no longer hidden, in any form, while the others still are.
 func TestRedactorRemove(t *testing.T) {
-	r := &engine.Redactor{}
+	r := &text.Redactor{}
 	r.Add("old-token-1")
 	r.Add("new-token-2")
 	r.Remove("old-token-1")
 	in := "old-token-1 " + base64.StdEncoding.EncodeToString([]byte("old-token-1")) + " new-token-2"
-	want := "old-token-1 " + base64.StdEncoding.EncodeToString([]byte("old-token-1")) + " " + engine.Mask
+	want := "old-token-1 " + base64.StdEncoding.EncodeToString([]byte("old-token-1")) + " " + text.Mask
 	if got := r.Redact(in); got != want {
 		t.Errorf("Redact = %q, want %q", got, want)
 	}
 }
 
 func TestRedactorCollectionLeaves(t *testing.T) {
-	r := &engine.Redactor{}
+	r := &text.Redactor{}
 	r.AddValue(cty.ObjectVal(map[string]cty.Value{
 		"headers": cty.MapVal(map[string]cty.Value{"X-Key": cty.StringVal("map-secret-1")}),
 		"list":    cty.ListVal([]cty.Value{cty.StringVal("list-secret-2")}),
 		"pin":     cty.NumberIntVal(987654321),
 		"ratio":   cty.NumberFloatVal(0.125),
 		"on":      cty.True, // a bool hides nothing, and "true" must stay
-	}).Mark(engine.SensitiveMark))
+	}).Mark("sensitive"))
 	for _, leaf := range []string{"map-secret-1", "list-secret-2", "987654321", "0.125"} {
-		if got := r.Redact("x " + leaf + " y"); got != "x "+engine.Mask+" y" {
+		if got := r.Redact("x " + leaf + " y"); got != "x "+text.Mask+" y" {
 			t.Errorf("leaf %q: Redact = %q", leaf, got)
 		}
 	}
@@ -92,16 +92,16 @@ func TestRedactorCollectionLeaves(t *testing.T) {
 // redaction.
 func TestExcerptRedactsBeforeCutting(t *testing.T) {
 	token := "tok_" + strings.Repeat("Z", 60)
-	r := &engine.Redactor{}
+	r := &text.Redactor{}
 	r.Add(token)
-	for _, pad := range []int{engine.ExcerptBytes - len(token) + 1, engine.ExcerptBytes - 5, engine.ExcerptBytes - 1, engine.ExcerptBytes - 20} {
+	for _, pad := range []int{text.ExcerptBytes - len(token) + 1, text.ExcerptBytes - 5, text.ExcerptBytes - 1, text.ExcerptBytes - 20} {
 		body := strings.Repeat("a", pad) + "Authorization: Bearer " + token
-		ctx := engine.WithRedaction(context.Background(), r.Redact)
-		got := engine.Excerpt(ctx, body)
+		ctx := text.WithRedaction(context.Background(), r)
+		got := text.Excerpt(ctx, body)
 		if strings.Contains(got, "tok_ZZZZ") {
 			t.Errorf("pad %d: the excerpt holds part of the token: …%s", pad, got[max(0, len(got)-80):])
 		}
-		if len(got) > engine.ExcerptBytes+len("…") {
+		if len(got) > text.ExcerptBytes+len("…") {
 			t.Errorf("pad %d: the excerpt is %d bytes long", pad, len(got))
 		}
 	}

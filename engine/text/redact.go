@@ -1,4 +1,4 @@
-package engine
+package text
 
 import (
 	"context"
@@ -31,9 +31,9 @@ type Redactor struct {
 // Mask is what a secret is replaced with.
 const Mask = "(sensitive)"
 
-// minSecretLen is the length below which a value is not redacted:
+// MinSecretLen is the length below which a value is not redacted:
 // replacing it would garble unrelated text without protecting anything.
-const minSecretLen = 4
+const MinSecretLen = 4
 
 // SecretForms returns secret and the encodings of it that the server itself
 // writes when it sends the value somewhere, and that an upstream echoing
@@ -45,12 +45,12 @@ const minSecretLen = 4
 // are left out. A secret of letters and digits has one or two forms; one
 // with quotes, HTML's special characters and non-ASCII, about fifteen.
 func SecretForms(secret string) []string {
-	if len(secret) < minSecretLen {
+	if len(secret) < MinSecretLen {
 		return nil
 	}
 	out := make([]string, 0, 8)
 	add := func(f string) {
-		if len(f) >= minSecretLen && !slices.Contains(out, f) {
+		if len(f) >= MinSecretLen && !slices.Contains(out, f) {
 			out = append(out, f)
 		}
 	}
@@ -249,8 +249,9 @@ func numberText(f *big.Float) string {
 	return strconv.FormatFloat(g, 'f', -1, 64)
 }
 
-// recorded returns a copy of the recorded secrets, without taking a lock.
-func (r *Redactor) recorded() []string {
+// Recorded returns a copy of the recorded secrets and their forms, without
+// taking a lock.
+func (r *Redactor) Recorded() []string {
 	if r == nil {
 		return nil
 	}
@@ -276,27 +277,44 @@ func (r *Redactor) Redact(s string) string {
 	return s
 }
 
-// WithRedaction returns a context whose calls to [Excerpt] first apply
-// redact to the whole text. The engine sets it for every call that has
-// something to redact: the configuration's secrets and the call's
-// sensitive argument values.
-func WithRedaction(ctx context.Context, redact func(string) string) context.Context {
-	s := callScope{}
-	if prev := scopeOf(ctx); prev != nil {
-		s = *prev
-	}
-	s.redact = redact
-	return withCallScope(ctx, &s)
+// A Redaction hides secrets in the text it is given: what a context
+// carries for [Redacted] and [Excerpt] to apply (see [WithRedaction]).
+type Redaction interface {
+	Redact(s string) string
 }
 
-// RedactText applies the redaction that ctx carries (see [WithRedaction])
+// RedactFunc is a function as a [Redaction].
+type RedactFunc func(string) string
+
+// Redact returns f(s).
+func (f RedactFunc) Redact(s string) string { return f(s) }
+
+type redactionKey struct{}
+
+// WithRedaction returns a context whose calls to [Excerpt] and [Redacted]
+// first apply r to the whole text. The engine sets it for every call: its
+// call scope redacts the configuration's secrets and the call's sensitive
+// argument values. r replaces what ctx carried, so that outside the engine
+// it is for text handled outside a tool call (a test run's messages).
+func WithRedaction(ctx context.Context, r Redaction) context.Context {
+	return context.WithValue(ctx, redactionKey{}, r)
+}
+
+// RedactionOf returns the redaction ctx carries (see [WithRedaction]), or
+// nil.
+func RedactionOf(ctx context.Context) Redaction {
+	r, _ := ctx.Value(redactionKey{}).(Redaction)
+	return r
+}
+
+// Redacted applies the redaction that ctx carries (see [WithRedaction])
 // to s; without one, s is returned as is.
-func RedactText(ctx context.Context, s string) string {
+func Redacted(ctx context.Context, s string) string {
 	if ctx == nil {
 		return s
 	}
-	if sc := scopeOf(ctx); sc != nil && sc.redact != nil {
-		return sc.redact(s)
+	if r := RedactionOf(ctx); r != nil {
+		return r.Redact(s)
 	}
 	return s
 }
