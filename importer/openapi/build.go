@@ -538,6 +538,15 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			t.body = &bodyMapping{kind: "json", program: "args." + a.name, contentType: body.JSONType}
 			return nil
 		}
+		// A name the body requires and does not define (e-conomic's
+		// Employee requires canApprove, PocketSmith's category rules
+		// category_id) must still be sent: it becomes a property of any
+		// value, said to be undescribed.
+		for r := range required {
+			if _, defined := props[r]; !defined {
+				props[r] = map[string]any{"description": undescribed}
+			}
+		}
 		keys := b.writable(props)
 		if !body.Required && slices.ContainsFunc(keys, func(k string) bool { return required[k] }) {
 			b.optionalBody(t, sch, props, keys, required, taken)
@@ -640,6 +649,10 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 	}
 	return nil
 }
+
+// undescribed is the description of a body property the document
+// requires without defining it.
+const undescribed = "Required by the API's document, which does not describe it."
 
 // base64Pattern is what base64's standard encoding writes, which
 // fromBase64 reads (line breaks included).
