@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -540,13 +541,8 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		}
 		// A name the body requires and does not define (e-conomic's
 		// Employee requires canApprove, PocketSmith's category rules
-		// category_id) must still be sent: it becomes a property of any
-		// value, said to be undescribed.
-		for r := range required {
-			if _, defined := props[r]; !defined {
-				props[r] = map[string]any{"description": undescribed}
-			}
-		}
+		// category_id) must still be sent: a property of any value.
+		undefinedRequired(props, required, map[string]any{"description": undescribed})
 		keys := b.writable(props)
 		if !body.Required && slices.ContainsFunc(keys, func(k string) bool { return required[k] }) {
 			b.optionalBody(t, sch, props, keys, required, taken)
@@ -571,7 +567,9 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			t.body = &bodyMapping{kind: "multipart", program: "args." + a.name}
 			return nil
 		}
-		// A form is always sent, so the fields it requires are required.
+		// A form is always sent, so the fields it requires are required,
+		// those it does not define as text.
+		undefinedRequired(props, required, map[string]any{"type": "string", "description": undescribed})
 		keys := b.writable(props)
 		var files []string
 		for _, k := range keys {
@@ -609,7 +607,9 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			t.body = &bodyMapping{kind: "form", program: "args." + a.name}
 			return nil
 		}
-		// A form is always sent, so the fields it requires are required.
+		// A form is always sent, so the fields it requires are required,
+		// those it does not define as text.
+		undefinedRequired(props, required, map[string]any{"type": "string", "description": undescribed})
 		bm := &bodyMapping{kind: "form"}
 		for _, k := range b.writable(props) {
 			switch schemaKind(b.locals.resolve(props[k])) {
@@ -648,6 +648,16 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		t.body = &bodyMapping{kind: "raw", program: "args." + a.name, contentType: body.MediaType}
 	}
 	return nil
+}
+
+// undefinedRequired adds to props the names required that props does not
+// define, each of schema sch.
+func undefinedRequired(props map[string]any, required map[string]bool, sch map[string]any) {
+	for r := range required {
+		if _, defined := props[r]; !defined {
+			props[r] = maps.Clone(sch)
+		}
+	}
 }
 
 // undescribed is the description of a body property the document
