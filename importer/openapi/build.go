@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -538,6 +539,10 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			t.body = &bodyMapping{kind: "json", program: "args." + a.name, contentType: body.JSONType}
 			return nil
 		}
+		// A name the body requires and does not define (e-conomic's
+		// Employee requires canApprove, PocketSmith's category rules
+		// category_id) must still be sent: a property of any value.
+		undefinedRequired(props, required, map[string]any{"description": undescribed})
 		keys := b.writable(props)
 		if !body.Required && slices.ContainsFunc(keys, func(k string) bool { return required[k] }) {
 			b.optionalBody(t, sch, props, keys, required, taken)
@@ -562,7 +567,9 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			t.body = &bodyMapping{kind: "multipart", program: "args." + a.name}
 			return nil
 		}
-		// A form is always sent, so the fields it requires are required.
+		// A form is always sent, so the fields it requires are required,
+		// those it does not define as text.
+		undefinedRequired(props, required, map[string]any{"type": "string", "description": undescribed})
 		keys := b.writable(props)
 		var files []string
 		for _, k := range keys {
@@ -600,7 +607,9 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			t.body = &bodyMapping{kind: "form", program: "args." + a.name}
 			return nil
 		}
-		// A form is always sent, so the fields it requires are required.
+		// A form is always sent, so the fields it requires are required,
+		// those it does not define as text.
+		undefinedRequired(props, required, map[string]any{"type": "string", "description": undescribed})
 		bm := &bodyMapping{kind: "form"}
 		for _, k := range b.writable(props) {
 			switch schemaKind(b.locals.resolve(props[k])) {
@@ -640,6 +649,20 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 	}
 	return nil
 }
+
+// undefinedRequired adds to props the names required that props does not
+// define, each of schema sch.
+func undefinedRequired(props map[string]any, required map[string]bool, sch map[string]any) {
+	for r := range required {
+		if _, defined := props[r]; !defined {
+			props[r] = maps.Clone(sch)
+		}
+	}
+}
+
+// undescribed is the description of a body property the document
+// requires without defining it.
+const undescribed = "Required by the API's document, which does not describe it."
 
 // base64Pattern is what base64's standard encoding writes, which
 // fromBase64 reads (line breaks included).

@@ -61,10 +61,13 @@ func (f *fidelity) check(res *Result, cfg *engine.Config) {
 				f.loss(where + ": " + what + " is required, argument " + x + " is not")
 			}
 		}
-		fields := slices.Concat(bt.pathParams, bt.query, bt.headers)
+		// A parameter is sent by a field of its own place: biapi.pro's
+		// logs take id_connection in the path and, another one, in the
+		// query.
+		fields := map[string][]field{"path": bt.pathParams, "query": bt.query, "header": bt.headers}
 		for _, p := range bt.op.Params {
 			x := ""
-			for _, fl := range fields {
+			for _, fl := range fields[p.In] {
 				if m := wholeArgProgram.FindStringSubmatch(fl.program); !fl.literal && m != nil && (fl.key == p.Name || fl.key == identifier(p.Name, "p")) {
 					x = m[1]
 				}
@@ -108,6 +111,20 @@ func (f *fidelity) check(res *Result, cfg *engine.Config) {
 			f.compare(ds.schema, ds.doc, props[m[1]], where+": body property "+fl.key, nil, 0)
 			if body.Required && dreq[fl.key] {
 				requiredArg(m[1], "body property "+fl.key)
+			}
+		}
+		// A name the body requires and does not define (PocketSmith's
+		// category_id) must still be sent.
+		for r := range dreq {
+			if _, defined := dprops[r]; !body.Required || defined {
+				continue
+			}
+			i := slices.IndexFunc(bt.body.fields, func(fl field) bool { return fl.key == r })
+			if i < 0 {
+				f.checks++
+				f.loss(where + ": body property " + r + " is required and not an argument")
+			} else if m := argProgram.FindStringSubmatch(bt.body.fields[i].program); m != nil {
+				requiredArg(m[1], "body property "+r)
 			}
 		}
 		if bt.body.kind != "json" {

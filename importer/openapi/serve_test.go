@@ -238,3 +238,59 @@ func TestImportedToolsCall(t *testing.T) {
 		t.Errorf("without a key: %v %s", res.IsError, res.Text())
 	}
 }
+
+// TestFidelityEdgesCall calls the tools of fidelity-edges.yaml: a
+// parameter named alike in the path and the query is sent to both places,
+// the one the path requires required; a name a body requires and does not
+// define is required and sent; a bound of 2^64 holds.
+func TestFidelityEdgesCall(t *testing.T) {
+	up := newUpstream(t, nil)
+	cfg := loadImport(t, "fidelity-edges.yaml", up.srv.URL, nil)
+	call := func(name, args string) (string, request) {
+		t.Helper()
+		tool, ok := cfg.Tool(name)
+		if !ok {
+			t.Fatalf("no tool %q", name)
+		}
+		res := tool.Call(context.Background(), json.RawMessage(args))
+		if res.IsError {
+			return res.Text(), request{}
+		}
+		return "", up.request()
+	}
+	tests := []struct {
+		tool, args string
+		want       request // method, uri and body (unless empty), when the call is sent
+		refused    string  // what the error names, when it is not
+	}{
+		{tool: "get_connection_logs", args: `{"id_connection": 1, "query_id_connection": 2}`,
+			want: request{method: "GET", uri: "/connections/1/logs?id_connection=2"}},
+		{tool: "get_connection_logs", args: `{"id_connection": 1}`, want: request{method: "GET", uri: "/connections/1/logs"}},
+		{tool: "get_connection_logs", args: `{"query_id_connection": 2}`, refused: "id_connection"},
+		{tool: "create_employee", args: `{"body": {"name": "Ann", "canApprove": true}}`,
+			want: request{method: "POST", uri: "/employees", body: `{"canApprove":true,"name":"Ann"}`}},
+		{tool: "create_employee", args: `{"body": {"name": "Ann"}}`, refused: "canApprove"},
+		{tool: "create_category_rule", args: `{"id": 3, "category_id": 3, "payee_matches": "Countdown"}`,
+			want: request{method: "POST", uri: "/categories/3/rules", body: `{"category_id":3,"payee_matches":"Countdown"}`}},
+		{tool: "create_category_rule", args: `{"id": 3, "payee_matches": "Countdown"}`, refused: "category_id"},
+		{tool: "create_contact", args: `{"email": "a@example.com", "list_id": "7"}`,
+			want: request{method: "POST", uri: "/contacts", body: "email=a%40example.com&list_id=7"}},
+		{tool: "create_contact", args: `{"email": "a@example.com"}`, refused: "list_id"},
+		// 2^64 itself, the bound (written as the float64 below it, it was
+		// refused).
+		{tool: "patch_config", args: `{"group_concat_max_len": 18446744073709551616}`,
+			want: request{method: "PATCH", uri: "/config"}},
+		{tool: "patch_config", args: `{"group_concat_max_len": 1e20}`, refused: "group_concat_max_len"},
+	}
+	for _, tt := range tests {
+		refused, got := call(tt.tool, tt.args)
+		switch {
+		case tt.refused != "" && (refused == "" || !strings.Contains(refused, tt.refused)):
+			t.Errorf("%s %s: refused %q, want a refusal naming %s", tt.tool, tt.args, refused, tt.refused)
+		case tt.refused == "" && refused != "":
+			t.Errorf("%s %s: refused: %s", tt.tool, tt.args, refused)
+		case tt.refused == "" && (got.method != tt.want.method || got.uri != tt.want.uri || tt.want.body != "" && got.body != tt.want.body):
+			t.Errorf("%s %s: sent %s %s %s, want %s %s %s", tt.tool, tt.args, got.method, got.uri, got.body, tt.want.method, tt.want.uri, tt.want.body)
+		}
+	}
+}

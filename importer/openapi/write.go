@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -601,7 +602,10 @@ func (b *builder) value(v any) hclwrite.Tokens {
 		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
 		}
-		return hclwrite.TokensForValue(cty.NumberFloatVal(x))
+		// The shortest decimal that reads back as x: hclwrite's own
+		// (math/big's shortest) writes 2^64, DigitalOcean's maximum of
+		// group_concat_max_len, as 18446744073709550000, the float64 below.
+		return hclwrite.Tokens{{Type: hclsyntax.TokenNumberLit, Bytes: []byte(strconv.FormatFloat(x, 'f', -1, 64))}}
 	}
 	return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
 }
