@@ -498,14 +498,14 @@ func decodePathParams(ctx *engine.DecodeContext, attr *hcl.Attribute, phs []plac
 			s, ok := mapping.Scalar(c)
 			switch {
 			case !ok || c == nil:
-				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number; got %s.", name, describe(c)))
+				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number; got %s.", name, mapping.Describe(c)))
 				return
 			case s == "":
 				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q is empty, which would change the path.", name))
 				return
 			}
 			p.value, p.fixed = nil, escapeParam(s)
-		} else if rt := mapping.ResultType(v); rt != nil && !scalarKind(rt.Kind()) {
+		} else if rt := mapping.ResultType(v); rt != nil && !mapping.ScalarKind(rt.Kind()) {
 			diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number, but this program yields %s.", name, rt))
 			return
 		}
@@ -588,7 +588,7 @@ func decodePairs(ctx *engine.DecodeContext, attr *hcl.Attribute, what string) (p
 	}
 	if c, ok := mapping.IsConst(v); ok {
 		if c != nil {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values; got %s.", attr.Name, describe(c)))
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values; got %s.", attr.Name, mapping.Describe(c)))
 		}
 		return p, diags
 	}
@@ -655,7 +655,7 @@ func (a *action) decodeHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) (
 	}
 	if c, ok := mapping.IsConst(v); ok {
 		if c != nil {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of names to values; got %s.", describe(c)))
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of names to values; got %s.", mapping.Describe(c)))
 		}
 		return h, diags
 	}
@@ -742,7 +742,7 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, v *spec.Values) hcl.Diagn
 		}
 		if c, ok := mapping.IsConst(v); ok {
 			if _, isMap := c.(map[string]any); !isMap {
-				return append(diags, errorf(attr.Expr.Range(), "Invalid multipart", "multipart must be a map of field names to values; got %s.", describe(c)))
+				return append(diags, errorf(attr.Expr.Range(), "Invalid multipart", "multipart must be a map of field names to values; got %s.", mapping.Describe(c)))
 			}
 		}
 		a.bodyKind, a.bodyValue = multipartBody, v
@@ -755,7 +755,7 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, v *spec.Values) hcl.Diagn
 		if c, ok := mapping.IsConst(v); ok {
 			s, isString := c.(string)
 			if !isString {
-				return append(diags, errorf(attr.Expr.Range(), "Invalid raw_body", "raw_body must be a string; got %s. To send JSON, use body.", describe(c)))
+				return append(diags, errorf(attr.Expr.Range(), "Invalid raw_body", "raw_body must be a string; got %s. To send JSON, use body.", mapping.Describe(c)))
 			}
 			a.bodyFixed = []byte(s)
 			return diags

@@ -215,7 +215,7 @@ func (a *action) computedURL(env map[string]any) (string, int, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", 0, fmt.Errorf("url must yield a string; got %s", describe(v))
+		return "", 0, fmt.Errorf("url must yield a string; got %s", mapping.Describe(v))
 	}
 	u, err := url.Parse(s)
 	switch {
@@ -267,7 +267,7 @@ func (p *pathParam) eval(env map[string]any) (string, error) {
 	s, ok := mapping.Scalar(v)
 	switch {
 	case !ok:
-		return "", fmt.Errorf("path parameter %q must be a string or a number; got %s", p.name, describe(v))
+		return "", fmt.Errorf("path parameter %q must be a string or a number; got %s", p.name, mapping.Describe(v))
 	case s == "":
 		return "", fmt.Errorf("path parameter %q is empty, which would change the path; the request was not sent", p.name)
 	}
@@ -297,7 +297,7 @@ func (p *pairs) write(w *pairWriter, env map[string]any, what string) error {
 		if v == nil {
 			return nil
 		}
-		return fmt.Errorf("the %ss must be a map of names to values; got %s", what, describe(v))
+		return fmt.Errorf("the %ss must be a map of names to values; got %s", what, mapping.Describe(v))
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -341,7 +341,7 @@ func (a *action) headers(h http.Header, env map[string]any) error {
 		if v == nil {
 			return nil
 		}
-		return fmt.Errorf("the headers must be a map of names to values; got %s", describe(v))
+		return fmt.Errorf("the headers must be a map of names to values; got %s", mapping.Describe(v))
 	}
 	for name, v := range m {
 		if !validHeaderName(name) {
@@ -397,7 +397,7 @@ func (a *action) payload(env map[string]any) ([]byte, error) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("raw_body must yield a string; got %s", describe(v))
+			return nil, fmt.Errorf("raw_body must yield a string; got %s", mapping.Describe(v))
 		}
 		return []byte(s), nil
 	}
@@ -431,7 +431,7 @@ func (a *action) multipart(env map[string]any) ([]byte, string, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, "", fmt.Errorf("multipart must yield a map of field names to values; got %s", describe(v))
+		return nil, "", fmt.Errorf("multipart must yield a map of field names to values; got %s", mapping.Describe(v))
 	}
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)

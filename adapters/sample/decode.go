@@ -94,7 +94,7 @@ func decode(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Diagnosti
 		if c, fixed := mapping.IsConst(a.system); fixed {
 			s, ok := c.(string)
 			if !ok && c != nil {
-				diags = append(diags, errorf(v.Attr("system_prompt").Expr.Range(), "Invalid system_prompt", "system_prompt is a string; got %s.", describe(c)))
+				diags = append(diags, errorf(v.Attr("system_prompt").Expr.Range(), "Invalid system_prompt", "system_prompt is a string; got %s.", mapping.Describe(c)))
 			}
 			a.req.SystemPrompt, a.system = s, nil
 		}
@@ -151,28 +151,12 @@ func messages(v any) ([]engine.SampleMessage, error) {
 				}
 				out[i] = engine.SampleMessage{Role: role, Text: text}
 			default:
-				return nil, fmt.Errorf("message %d is %s: a message is a string, or an object { role, text }", i+1, describe(e))
+				return nil, fmt.Errorf("message %d is %s: a message is a string, or an object { role, text }", i+1, mapping.Describe(e))
 			}
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("messages is %s: give a list of messages (strings, or objects { role, text })", describe(v))
-}
-
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a bool"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	}
-	return "a number"
+	return nil, fmt.Errorf("messages is %s: give a list of messages (strings, or objects { role, text })", mapping.Describe(v))
 }
 
 func errorf(r hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
