@@ -560,43 +560,52 @@ func decodePairs(ctx *engine.DecodeContext, attr *hcl.Attribute, what string) (p
 		}
 		p.fields = append(p.fields, field{name: name, key: url.QueryEscape(name), value: v})
 	}
-	entries, ok, more := objectEntries(ctx, attr.Expr)
-	diags = append(diags, more...)
+	var more hcl.Diagnostics
+	p.dynamic, more = decodeMap(ctx, attr, true, func(name string, _, valueRange hcl.Range, v mapping.Value) { add(name, valueRange, v) })
+	p.fixed = fixed.String()
+	return p, append(diags, more...)
+}
+
+// decodeMap reads attr, a map of names to values: written as an object,
+// each entry is given to add in source order (sorted by name with sorted);
+// a value known at load is given entry by entry too, with the attribute's
+// range; one program that yields the whole map per call is returned.
+func decodeMap(ctx *engine.DecodeContext, attr *hcl.Attribute, sorted bool, add func(name string, keyRange, valueRange hcl.Range, v mapping.Value)) (mapping.Value, hcl.Diagnostics) {
+	entries, ok, diags := objectEntries(ctx, attr.Expr)
 	if ok {
-		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+		if sorted {
+			slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+		}
 		for _, e := range entries {
 			v, more := ctx.Value(e.expr)
 			diags = append(diags, more...)
 			if !more.HasErrors() {
-				add(e.name, e.expr.Range(), v)
+				add(e.name, e.keyRange, e.expr.Range(), v)
 			}
 		}
-		p.fixed = fixed.String()
-		return p, diags
+		return nil, diags
 	}
 	v, more := ctx.Value(attr.Expr)
 	diags = append(diags, more...)
 	if more.HasErrors() {
-		return p, diags
+		return nil, diags
 	}
 	if keys, values, ok := mapping.Fields(v); ok {
 		for i, k := range keys {
-			add(k, attr.Expr.Range(), values[i])
+			add(k, attr.Expr.Range(), attr.Expr.Range(), values[i])
 		}
-		p.fixed = fixed.String()
-		return p, diags
+		return nil, diags
 	}
 	if c, ok := mapping.IsConst(v); ok {
 		if c != nil {
 			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values; got %s.", attr.Name, mapping.Describe(c)))
 		}
-		return p, diags
+		return nil, diags
 	}
 	if rt := mapping.ResultType(v); rt != nil && rt.Kind() != reflect.Map {
-		return p, append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values, but this program yields %s.", attr.Name, rt))
+		return nil, append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values, but this program yields %s.", attr.Name, rt))
 	}
-	p.dynamic = v
-	return p, diags
+	return v, diags
 }
 
 // decodeHeaders reads the action's headers: the fixed ones are returned,
@@ -630,40 +639,9 @@ func (a *action) decodeHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) (
 			h[canon] = values
 		}
 	}
-	entries, ok, more := objectEntries(ctx, attr.Expr)
-	diags = append(diags, more...)
-	if ok {
-		for _, e := range entries {
-			v, more := ctx.Value(e.expr)
-			diags = append(diags, more...)
-			if !more.HasErrors() {
-				add(e.name, e.keyRange, e.expr.Range(), v)
-			}
-		}
-		return h, diags
-	}
-	v, more := ctx.Value(attr.Expr)
-	diags = append(diags, more...)
-	if more.HasErrors() {
-		return h, diags
-	}
-	if keys, values, ok := mapping.Fields(v); ok {
-		for i, k := range keys {
-			add(k, attr.Expr.Range(), attr.Expr.Range(), values[i])
-		}
-		return h, diags
-	}
-	if c, ok := mapping.IsConst(v); ok {
-		if c != nil {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of names to values; got %s.", mapping.Describe(c)))
-		}
-		return h, diags
-	}
-	if rt := mapping.ResultType(v); rt != nil && rt.Kind() != reflect.Map {
-		return h, append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of names to values, but this program yields %s.", rt))
-	}
-	a.dynHdr = v
-	return h, diags
+	var more hcl.Diagnostics
+	a.dynHdr, more = decodeMap(ctx, attr, false, add)
+	return h, append(diags, more...)
 }
 
 // decodeBody reads body, form or raw_body, at most one of them.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
@@ -288,28 +289,30 @@ func (p *pairs) write(w *pairWriter, env map[string]any, what string) error {
 	if p.dynamic == nil {
 		return nil
 	}
-	v, err := p.dynamic.Eval(env)
+	m, err := evalMap(p.dynamic, env, "the "+what+"s")
 	if err != nil {
 		return err
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		if v == nil {
-			return nil
-		}
-		return fmt.Errorf("the %ss must be a map of names to values; got %s", what, mapping.Describe(v))
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if err := w.write(url.QueryEscape(k), k, m[k], what); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// evalMap runs a program that yields a map of names to values, what (as
+// "the headers"); null is an empty map.
+func evalMap(p mapping.Value, env map[string]any, what string) (map[string]any, error) {
+	v, err := p.Eval(env)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s must be a map of names to values; got %s", what, mapping.Describe(v))
+	}
+	return m, nil
 }
 
 // headers sets the headers computed per call.
@@ -332,16 +335,9 @@ func (a *action) headers(h http.Header, env map[string]any) error {
 	if a.dynHdr == nil {
 		return nil
 	}
-	v, err := a.dynHdr.Eval(env)
+	m, err := evalMap(a.dynHdr, env, "the headers")
 	if err != nil {
 		return err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		if v == nil {
-			return nil
-		}
-		return fmt.Errorf("the headers must be a map of names to values; got %s", mapping.Describe(v))
 	}
 	for name, v := range m {
 		if !validHeaderName(name) {
