@@ -27,6 +27,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // File is one test file: the configuration it tests, and its variables,
@@ -576,7 +577,7 @@ func (d *decoder) args(a *hcl.Attribute, v cty.Value) json.RawMessage {
 	}
 	g, err := mapping.FromCty(v)
 	if err != nil {
-		d.error(a.Expr.Range(), "Invalid args", "%s.", upperFirst(err.Error()))
+		d.error(a.Expr.Range(), "Invalid args", "%s.", words.UpperFirst(err.Error()))
 		return nil
 	}
 	b, err := json.Marshal(g)
@@ -819,7 +820,7 @@ func (d *decoder) response(r *Response, body hcl.Body) {
 		}
 		b, err := engine.ReadConfigFile(path)
 		if err != nil {
-			d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", upperFirst(err.Error()))
+			d.error(a.Expr.Range(), "Cannot read body_file", "%s. The path is relative to the test file.", words.UpperFirst(err.Error()))
 		}
 		r.Body = b
 		if r.Headers.Get("Content-Type") == "" {
@@ -869,11 +870,4 @@ func normalJSON(v any) any {
 	var out any
 	_ = json.Unmarshal(b, &out)
 	return out
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

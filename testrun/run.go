@@ -25,6 +25,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // Runner runs tests. Its fields are set before Run, and not changed after.
@@ -177,7 +178,7 @@ func (r *Runner) run(ctx context.Context, t *Test, dbDir string) *Result {
 	defer cancel()
 	run, limit, err := subject(cfg, t)
 	if err != nil {
-		res.fail(&t.TargetRange, "%s.", upperFirst(err.Error()))
+		res.fail(&t.TargetRange, "%s.", words.UpperFirst(err.Error()))
 		return res
 	}
 	done := make(chan *outcome, 1)

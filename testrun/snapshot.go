@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // snapshot compares the structured content of out with the test's
@@ -126,7 +127,7 @@ func (d *decoder) snapshotPath(rng hcl.Range, given, path, test string) string {
 		abs, err = filepath.Abs(path)
 	}
 	if err != nil {
-		d.error(rng, summary, "%s.", upperFirst(err.Error()))
+		d.error(rng, summary, "%s.", words.UpperFirst(err.Error()))
 		return ""
 	}
 	rel, err := filepath.Rel(dir, abs)

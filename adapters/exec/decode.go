@@ -20,6 +20,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // DefaultMaxOutput is how many bytes of stdout, and of stderr, a run keeps
@@ -153,7 +154,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 	if v.Has("dir") {
 		dir, err := resolveDir(v.String("dir"), base)
 		if err != nil {
-			diags = append(diags, errorf(v.Attr("dir").Expr.Range(), "Invalid dir", "%s.", upperFirst(err.Error())))
+			diags = append(diags, errorf(v.Attr("dir").Expr.Range(), "Invalid dir", "%s.", words.UpperFirst(err.Error())))
 		}
 		a.dir = dir
 	}
@@ -178,7 +179,7 @@ func decodeAction(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Dia
 		if c, fixed := mapping.IsConst(m); fixed {
 			in, err := stdinBytes(c)
 			if err != nil {
-				diags = append(diags, errorf(v.Attr("stdin").Expr.Range(), "Invalid stdin", "%s.", upperFirst(err.Error())))
+				diags = append(diags, errorf(v.Attr("stdin").Expr.Range(), "Invalid stdin", "%s.", words.UpperFirst(err.Error())))
 			}
 			a.stdinFixed, a.hasStdin = in, c != nil
 		} else {
@@ -263,7 +264,7 @@ func (a *action) decodeCommand(ctx *engine.DecodeContext, attr *hcl.Attribute, b
 			if errors.Is(err, errNotFound) {
 				summary = "Program not found"
 			}
-			diags = append(diags, errorf(elems[0].expr.Range(), summary, "%s.", upperFirst(err.Error())))
+			diags = append(diags, errorf(elems[0].expr.Range(), summary, "%s.", words.UpperFirst(err.Error())))
 		}
 		a.name, a.path = prog, path
 		a.span = "exec " + prog
@@ -296,7 +297,7 @@ func (a *action) decodeCommand(ctx *engine.DecodeContext, attr *hcl.Attribute, b
 	}
 	if runtime.GOOS == "windows" && a.path != "" {
 		if why := windowsRefusal(a.path, dynamic); why != "" {
-			diags = append(diags, errorf(elems[0].expr.Range(), "Program cannot be run", "%s.", upperFirst(why)))
+			diags = append(diags, errorf(elems[0].expr.Range(), "Program cannot be run", "%s.", words.UpperFirst(why)))
 		}
 	}
 	if dynamic {
@@ -521,13 +522,3 @@ func where(r hcl.Range) string {
 
 // errorf is an error diagnostic.
 var errorf = spec.Errorf
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	if c := s[0]; c >= 'a' && c <= 'z' {
-		return string(c-'a'+'A') + s[1:]
-	}
-	return s
-}

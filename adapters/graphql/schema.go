@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/internal/gqlschema"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // schemaCache keeps the schemas read lately, by content, so that the tools
@@ -41,7 +42,7 @@ func (c *schemaCache) load(ctx *engine.DecodeContext, path string, rng hcl.Range
 	data, resolved, err := ctx.ReadFile(path)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the GraphQL schema",
-			Detail: upperFirst(err.Error()) + ".", Subject: rng.Ptr()}}
+			Detail: words.UpperFirst(err.Error()) + ".", Subject: rng.Ptr()}}
 	}
 	sum := sha256.Sum256(data)
 	c.mu.Lock()
@@ -79,11 +80,4 @@ func schemaError(err error, path string, rng hcl.Range) hcl.Diagnostics {
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid GraphQL schema",
 		Detail: fmt.Sprintf("The schema %s is invalid: %s.", path, strings.TrimSuffix(err.Error(), ".")), Subject: rng.Ptr()}}
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // action is a decoded http block: everything a call needs, compiled.
@@ -288,7 +289,7 @@ func readTarget(ctx *engine.DecodeContext, target *hcl.Attribute) (string, []pla
 	}
 	phs, err := scanPlaceholders(text)
 	if err != nil {
-		return "", nil, append(diags, errorf(textRange(target.Expr, text, err.start, err.end), "Invalid "+target.Name, "%s.", upperFirst(err.msg)))
+		return "", nil, append(diags, errorf(textRange(target.Expr, text, err.start, err.end), "Invalid "+target.Name, "%s.", words.UpperFirst(err.msg)))
 	}
 	// A placeholder outside the path gets the one error that says so, and
 	// no advice to give it a path parameter.
@@ -423,7 +424,7 @@ func (a *action) decodeURL(ctx *engine.DecodeContext, target *hcl.Attribute, tex
 		err = checkOrigin(origin, u)
 	}
 	if err != nil {
-		return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, 0, hostEnd), "Invalid url", "%s.", upperFirst(engine.UnwrapURLError(err).Error()))}
+		return nil, hcl.Diagnostics{errorf(textRange(target.Expr, text, 0, hostEnd), "Invalid url", "%s.", words.UpperFirst(engine.UnwrapURLError(err).Error()))}
 	}
 	api := &API{
 		header:   http.Header{"User-Agent": {userAgent}},
@@ -554,7 +555,7 @@ func decodePairs(ctx *engine.DecodeContext, attr *hcl.Attribute, what string) (p
 	add := func(name string, rng hcl.Range, v mapping.Value) {
 		if c, ok := mapping.IsConst(v); ok {
 			if err := w.write(url.QueryEscape(name), name, c, what); err != nil {
-				diags = append(diags, errorf(rng, "Invalid "+attr.Name, "%s.", upperFirst(err.Error())))
+				diags = append(diags, errorf(rng, "Invalid "+attr.Name, "%s.", words.UpperFirst(err.Error())))
 			}
 			return
 		}
@@ -632,7 +633,7 @@ func (a *action) decodeHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) (
 		}
 		values, err := headerValues(canon, c)
 		if err != nil {
-			diags = append(diags, errorf(valueRange, "Invalid header value", "%s.", upperFirst(err.Error())))
+			diags = append(diags, errorf(valueRange, "Invalid header value", "%s.", words.UpperFirst(err.Error())))
 			return
 		}
 		if values != nil {

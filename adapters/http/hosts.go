@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // hostList is an allowed_hosts attribute: the hosts a request or a redirect
@@ -189,7 +190,7 @@ func decodeHosts(ctx *engine.DecodeContext, attr *hcl.Attribute) (hostList, hcl.
 		}
 		h, err := parseHost(e.AsString())
 		if err != nil {
-			return bad(rng, upperFirst(err.Error())+".")
+			return bad(rng, words.UpperFirst(err.Error())+".")
 		}
 		if h.wildcard && !strings.Contains(h.name, ".") {
 			diags = append(diags, warnf(rng, "Very wide allowed_hosts",

@@ -178,10 +178,3 @@ func reservedHeader(name string) bool {
 	return false
 }
 
-// upperFirst capitalises the first letter of s.
-func upperFirst(s string) string {
-	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
-		return string(s[0]-'a'+'A') + s[1:]
-	}
-	return s
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // contentSpec is the content block of a tool (and of a resource or a
@@ -82,9 +83,9 @@ func (l *loader) content(ctx *engine.DecodeContext, b *hcl.Block) (engine.Conten
 	for _, a := range contentSpec.Attrs[1:] { // all but when
 		takes := slices.Contains(fields.all, a.Name)
 		if at := v.Attr(a.Name); at != nil && !takes {
-			l.error(at.NameRange, "Unsupported argument", "%s content block takes no %s; its attributes are: %s.", upperFirst(engine.WithArticle(string(typ))), a.Name, strings.Join(fields.all, ", "))
+			l.error(at.NameRange, "Unsupported argument", "%s content block takes no %s; its attributes are: %s.", words.UpperFirst(engine.WithArticle(string(typ))), a.Name, strings.Join(fields.all, ", "))
 		} else if at == nil && slices.Contains(fields.required, a.Name) {
-			l.error(b.Body.MissingItemRange(), "Missing required argument", "%s content block needs %s.", upperFirst(engine.WithArticle(string(typ))), a.Name)
+			l.error(b.Body.MissingItemRange(), "Missing required argument", "%s content block needs %s.", words.UpperFirst(engine.WithArticle(string(typ))), a.Name)
 		}
 	}
 	if l.diags[before:].HasErrors() {

@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // public checks an attribute whose value every client sees (in
@@ -47,7 +48,7 @@ func (l *loader) publicValue(ctx *engine.DecodeContext, e hcl.Expression, v cty.
 	l.error(subject, "Sensitive value shown to clients",
 		"%s is shown to every client that connects, so it cannot hold a value derived from %s. "+
 			"Write it without the secret; secrets belong where clients never see them, such as auth, headers, dsn or env.",
-		upperFirst(what), name)
+		words.UpperFirst(what), name)
 	return false
 }
 
@@ -63,12 +64,4 @@ func traversalText(tr hcl.Traversal) string {
 		}
 	}
 	return b.String()
-}
-
-// upperFirst capitalizes the first letter of a phrase.
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

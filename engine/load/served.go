@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // resourceSpec and resourceTemplateSpec are the resource and
@@ -200,7 +201,7 @@ func (l *loader) resourceTemplate(b *hcl.Block, bodySpec *spec.Block) *engine.Re
 	}
 	rt, err := engine.NewResourceTemplate(spec)
 	if err != nil {
-		l.error(v.Attr("uri_template").Expr.Range(), "Invalid uri_template", "%s.", upperFirst(err.Error()))
+		l.error(v.Attr("uri_template").Expr.Range(), "Invalid uri_template", "%s.", words.UpperFirst(err.Error()))
 		return nil
 	}
 	return rt

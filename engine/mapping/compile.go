@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agext/levenshtein"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 
 	"github.com/expr-lang/expr/checker"
 	"github.com/expr-lang/expr/checker/nature"
@@ -177,7 +178,7 @@ func (s *Scope) Compile(v cty.Value, expression hcl.Expression) (Value, hcl.Diag
 		return nil, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value",
-			Detail:   upperFirst(err.Error()) + ".",
+			Detail:   words.UpperFirst(err.Error()) + ".",
 			Subject:  expression.Range().Ptr(),
 		})
 	}
@@ -497,16 +498,6 @@ func ResultType(v Value) reflect.Type {
 // newVM is used by the pool of expr virtual machines; a VM keeps its stack
 // between runs, so reusing one saves allocations on every call.
 func newVM() any { return new(vm.VM) }
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	if c := s[0]; c >= 'a' && c <= 'z' {
-		return string(c-'a'+'A') + s[1:]
-	}
-	return s
-}
 
 // ElemType is the type of the items of t, a list type made by [Array];
 // ok is false for any other type.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // Values are what [Block.Decode] read of a body. An attribute that is
@@ -95,14 +96,14 @@ func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.D
 			if n.Max > 0 && len(got) > n.Max {
 				for _, extra := range got[n.Max:] {
 					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate " + n.Block.Name + " block",
-						Detail:  fmt.Sprintf("%s block takes %s, already declared at %s; merge them.", upperFirst(engine.WithArticle(b.Name)), count(n.Max, n.Block.Name), got[0].DefRange),
+						Detail:  fmt.Sprintf("%s block takes %s, already declared at %s; merge them.", words.UpperFirst(engine.WithArticle(b.Name)), count(n.Max, n.Block.Name), got[0].DefRange),
 						Subject: extra.DefRange.Ptr()})
 				}
 				v.blocks[j] = got[:n.Max]
 			}
 			if len(got) < n.Min {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing " + n.Block.Name + " block",
-					Detail:  fmt.Sprintf("%s block needs %s: %s.", upperFirst(engine.WithArticle(b.Name)), count(n.Min, n.Block.Name), n.Block.Summary),
+					Detail:  fmt.Sprintf("%s block needs %s: %s.", words.UpperFirst(engine.WithArticle(b.Name)), count(n.Min, n.Block.Name), n.Block.Summary),
 					Subject: body.MissingItemRange().Ptr()})
 			}
 		}
@@ -391,13 +392,6 @@ func count(n int, name string) string {
 		return "one " + name + " block"
 	}
 	return fmt.Sprintf("%d %s blocks", n, name)
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // index returns the index of the attribute name; it panics when the spec

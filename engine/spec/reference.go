@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/internal/words"
 )
 
 // TypeText names a type for people: "string", "list of string",
@@ -84,10 +85,10 @@ func Markdown(blocks []*Block) []byte {
 				}
 				desc := a.Name + " " + a.Doc + "."
 				if bounds := a.Bounds(); bounds != "" {
-					desc += " " + upperFirst(strings.TrimPrefix(bounds, "a whole number ")) + "."
+					desc += " " + words.UpperFirst(strings.TrimPrefix(bounds, "a whole number ")) + "."
 				}
 				if a.Type.Kind == KindEnum && hasChoiceDocs(a.Type.Choices) {
-					desc += " " + upperFirst(a.ChoicesText()) + "."
+					desc += " " + words.UpperFirst(a.ChoicesText()) + "."
 				}
 				if a.Secret {
 					desc += " May hold a secret: it is never printed."

@@ -1,0 +1,3 @@
+// Package words holds the small text helpers that messages for people
+// share across packages.
+package words
