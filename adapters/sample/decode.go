@@ -159,6 +159,5 @@ func messages(v any) ([]engine.SampleMessage, error) {
 	return nil, fmt.Errorf("messages is %s: give a list of messages (strings, or objects { role, text })", mapping.Describe(v))
 }
 
-func errorf(r hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: r.Ptr()}
-}
+// errorf is an error diagnostic about rng.
+var errorf = spec.Errorf

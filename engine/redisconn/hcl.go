@@ -1,8 +1,6 @@
 package redisconn
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -93,6 +91,5 @@ func DecodeClient(v *spec.Values, ctx *engine.DecodeContext, what, shares, role 
 	return s, c, diags
 }
 
-func errorf(rng hcl.Range, summary, detail string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: rng.Ptr()}
-}
+// errorf is an error diagnostic about rng.
+var errorf = spec.Errorf
