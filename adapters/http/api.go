@@ -4,8 +4,10 @@ import (
 	"crypto/tls"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -225,7 +227,7 @@ func (a *API) staticHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) hcl.
 		if err != nil {
 			return append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of header names to strings: %s.", err))
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			diags = append(diags, addStaticHeader(h, k, m[k], attr.Expr.Range(), attr.Expr.Range())...)
 		}
 		return diags
