@@ -137,8 +137,6 @@ func uri(path string) protocol.DocumentUri {
 	return protocol.DocumentUri("file://" + filepath.ToSlash(path))
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // messageContaining reports whether one of diags has words in its message.
 func messageContaining(words string) func([]protocol.Diagnostic) bool {
 	return func(diags []protocol.Diagnostic) bool {

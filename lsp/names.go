@@ -235,17 +235,25 @@ func blockReferences(views []view, kind, name string) []protocol.Location {
 		if !slices.Contains(referenceRoots, kind) {
 			continue
 		}
-		_ = hclsyntax.VisitAll(v.f.body, func(n hclsyntax.Node) hcl.Diagnostics {
-			t, is := n.(*hclsyntax.ScopeTraversalExpr)
-			if !is || len(t.Traversal) < 2 || t.Traversal.RootName() != kind {
-				return nil
-			}
-			if attr, is := t.Traversal[1].(hcl.TraverseAttr); is && attr.Name == name {
-				out = append(out, protocol.Location{URI: pathURI(v.f.path), Range: v.span(t.SrcRange)})
-			}
-			return nil
-		})
+		out = append(out, traversalsTo(v, kind, name)...)
 	}
+	return out
+}
+
+// traversalsTo are the places of v that refer to root.name, such as
+// http_api.up or local.defs.
+func traversalsTo(v view, root, name string) []protocol.Location {
+	var out []protocol.Location
+	_ = hclsyntax.VisitAll(v.f.body, func(n hclsyntax.Node) hcl.Diagnostics {
+		t, is := n.(*hclsyntax.ScopeTraversalExpr)
+		if !is || len(t.Traversal) < 2 || t.Traversal.RootName() != root {
+			return nil
+		}
+		if attr, is := t.Traversal[1].(hcl.TraverseAttr); is && attr.Name == name {
+			out = append(out, protocol.Location{URI: pathURI(v.f.path), Range: v.span(t.SrcRange)})
+		}
+		return nil
+	})
 	return out
 }
 

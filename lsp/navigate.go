@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -232,16 +231,7 @@ func (s *server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]pro
 		locations = append(locations, protocol.Location{URI: pathURI(t.view.f.path), Range: t.view.span(t.rng)})
 	}
 	for _, v := range views {
-		_ = hclsyntax.VisitAll(v.f.body, func(n hclsyntax.Node) hcl.Diagnostics {
-			t, is := n.(*hclsyntax.ScopeTraversalExpr)
-			if !is || len(t.Traversal) < 2 || t.Traversal.RootName() != root {
-				return nil
-			}
-			if attr, is := t.Traversal[1].(hcl.TraverseAttr); is && attr.Name == name {
-				locations = append(locations, protocol.Location{URI: pathURI(v.f.path), Range: v.span(t.SrcRange)})
-			}
-			return nil
-		})
+		locations = append(locations, traversalsTo(v, root, name)...)
 	}
 	return locations, nil
 }

@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -730,22 +729,13 @@ func (d *decoder) mock(b *hcl.Block) *Mock {
 		case best != "":
 			detail += fmt.Sprintf(". Did you mean %q?", best)
 		case len(names) > 0:
-			detail += "; it declares " + quoteAll(names) + ". Name one of them, or remove the mock."
+			detail += "; it declares " + strings.Join(text.Quoted(names), ", ") + ". Name one of them, or remove the mock."
 		default:
 			detail += ", nor any other " + m.Kind + ": remove the mock."
 		}
 		d.error(b.LabelRanges[1], "Mock of an undeclared "+m.Kind, "%s", detail)
 	}
 	return m
-}
-
-// quoteAll renders names as "a", "b", "c".
-func quoteAll(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return strings.Join(q, ", ")
 }
 
 // checkMockKind reports what a mock of kind holds that only the other
@@ -872,6 +862,3 @@ func normalJSON(v any) any {
 	_ = json.Unmarshal(b, &out)
 	return out
 }
-
-// sortedKeys is m's keys, sorted.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

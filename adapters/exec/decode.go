@@ -288,7 +288,7 @@ func (a *action) decodeCommand(ctx *engine.DecodeContext, attr *hcl.Attribute, b
 		} else {
 			if rt := mapping.ResultType(m); rt != nil && !argKind(rt) {
 				diags = append(diags, errorf(el.expr.Range(), "Invalid argument",
-					"command[%d] always yields %s, but an argument must be a string, a number, a bool, or a list of them to splice in.", arg.index, kindName(rt)))
+					"command[%d] always yields %s, but an argument must be a string, a number, a bool, or a list of them to splice in.", arg.index, mapping.KindName(rt)))
 			}
 			arg.value = m
 			dynamic = true
@@ -472,9 +472,9 @@ func (a *action) decodeEnv(ctx *engine.DecodeContext, attr *hcl.Attribute) (ok b
 			}
 			continue
 		}
-		if rt := mapping.ResultType(values[i]); rt != nil && !scalarKind(rt.Kind()) {
+		if rt := mapping.ResultType(values[i]); rt != nil && !mapping.ScalarKind(rt.Kind()) {
 			diags = append(diags, errorf(rng[1], "Invalid environment value",
-				"env %s always yields %s, but an environment value must be a string, a number or a bool (or null, to leave it out).", name, kindName(rt)))
+				"env %s always yields %s, but an environment value must be a string, a number or a bool (or null, to leave it out).", name, mapping.KindName(rt)))
 			continue
 		}
 		a.envVars = append(a.envVars, envVar{name: name, value: values[i], where: where(rng[1])})
@@ -504,32 +504,7 @@ func mapRanges(ctx *engine.DecodeContext, e hcl.Expression) map[string][2]hcl.Ra
 // argKind reports whether a program yielding values of type t can make
 // arguments.
 func argKind(t reflect.Type) bool {
-	return scalarKind(t.Kind()) || t.Kind() == reflect.Slice || t.Kind() == reflect.Array
-}
-
-// scalarKind reports whether values of kind k are written as text plainly.
-func scalarKind(k reflect.Kind) bool {
-	return k == reflect.String || k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64
-}
-
-// kindName names a Go type for people.
-func kindName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a bool"
-	case reflect.Func:
-		return "a function"
-	}
-	if scalarKind(t.Kind()) {
-		return "a number"
-	}
-	return "a " + t.String()
+	return mapping.ScalarKind(t.Kind()) || t.Kind() == reflect.Slice || t.Kind() == reflect.Array
 }
 
 // friendly names the type of a load-time value for people.

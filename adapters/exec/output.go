@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpdecl/mcpdecl/engine"
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
@@ -160,7 +161,7 @@ func decodeJSON(data []byte) (any, error) {
 	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
 		return nil, jsonAt(data, int64(len(data)-len(rest))+1, "there is more than one JSON value, or text after it")
 	}
-	return numbers(v), nil
+	return jsonenc.Numbers(v), nil
 }
 
 // jsonExcerptBytes bounds the text quoted before a JSON error.
@@ -178,34 +179,6 @@ func jsonAt(data []byte, offset int64, msg string) *jsonError {
 		ex = "…" + ex
 	}
 	return &jsonError{msg: msg, offset: offset, excerpt: ex}
-}
-
-// numbers replaces, in place, the json.Numbers of v by ints when they are
-// whole and fit, else by float64.
-func numbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 0); err == nil {
-			return int(i)
-		}
-		f, _ := strconv.ParseFloat(string(t), 64)
-		if f == float64(int64(f)) && f >= -(1<<53) && f <= 1<<53 {
-			return int(f) // 1e3, 2.0
-		}
-		return f
-	case []any:
-		for i, e := range t {
-			t[i] = numbers(e)
-		}
-	case map[string]any:
-		for k, e := range t {
-			switch e.(type) {
-			case json.Number, []any, map[string]any:
-				t[k] = numbers(e)
-			}
-		}
-	}
-	return v
 }
 
 // trimPartialRune drops a UTF-8 sequence cut short at the end of b, as

@@ -23,7 +23,7 @@ func appendArgs(dst []string, v any) ([]string, error) {
 		for i, e := range t {
 			s, ok := mapping.Scalar(e)
 			if !ok {
-				return dst, fmt.Errorf("yielded a list whose element %d is %s; a list must hold strings, numbers or bools", i, describe(e))
+				return dst, fmt.Errorf("yielded a list whose element %d is %s; a list must hold strings, numbers or bools", i, mapping.Describe(e))
 			}
 			if strings.IndexByte(s, 0) >= 0 {
 				return dst, fmt.Errorf("yielded a list whose element %d holds a NUL byte, which no argument can carry", i)
@@ -48,7 +48,7 @@ func appendArgs(dst []string, v any) ([]string, error) {
 		for i := range rv.Len() {
 			s, ok := mapping.Scalar(rv.Index(i).Interface())
 			if !ok {
-				return dst, fmt.Errorf("yielded a list whose element %d is %s; a list must hold strings, numbers or bools", i, describe(rv.Index(i).Interface()))
+				return dst, fmt.Errorf("yielded a list whose element %d is %s; a list must hold strings, numbers or bools", i, mapping.Describe(rv.Index(i).Interface()))
 			}
 			if strings.IndexByte(s, 0) >= 0 {
 				return dst, fmt.Errorf("yielded a list whose element %d holds a NUL byte, which no argument can carry", i)
@@ -57,7 +57,7 @@ func appendArgs(dst []string, v any) ([]string, error) {
 		}
 		return dst, nil
 	}
-	return dst, fmt.Errorf("yielded %s; an argument must be a string, a number, a bool, or a list of them", describe(v))
+	return dst, fmt.Errorf("yielded %s; an argument must be a string, a number, a bool, or a list of them", mapping.Describe(v))
 }
 
 // envValue is the text of an environment value; set is false for null,
@@ -68,7 +68,7 @@ func envValue(v any) (s string, set bool, err error) {
 	}
 	s, ok := mapping.Scalar(v)
 	if !ok {
-		return "", false, fmt.Errorf("yielded %s; an environment value must be a string, a number or a bool (or null, to leave it out)", describe(v))
+		return "", false, fmt.Errorf("yielded %s; an environment value must be a string, a number or a bool (or null, to leave it out)", mapping.Describe(v))
 	}
 	if strings.IndexByte(s, 0) >= 0 {
 		return "", false, fmt.Errorf("yielded a string holding a NUL byte, which no environment value can carry")
@@ -87,27 +87,7 @@ func stdinBytes(v any) ([]byte, error) {
 	}
 	b, err := jsonenc.Append(nil, v)
 	if err != nil {
-		return nil, fmt.Errorf("stdin yielded %s, which cannot be written as JSON: %v", describe(v), err)
+		return nil, fmt.Errorf("stdin yielded %s, which cannot be written as JSON: %v", mapping.Describe(v), err)
 	}
 	return append(b, '\n'), nil
-}
-
-// describe names the kind of a value, for messages.
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a bool"
-	case []any, []string:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	if _, ok := mapping.Scalar(v); ok {
-		return "a number"
-	}
-	return kindName(reflect.TypeOf(v))
 }

@@ -499,14 +499,14 @@ func decodePathParams(ctx *engine.DecodeContext, attr *hcl.Attribute, phs []plac
 			s, ok := mapping.Scalar(c)
 			switch {
 			case !ok || c == nil:
-				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number; got %s.", name, describe(c)))
+				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number; got %s.", name, mapping.Describe(c)))
 				return
 			case s == "":
 				diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q is empty, which would change the path.", name))
 				return
 			}
 			p.value, p.fixed = nil, escapeParam(s)
-		} else if rt := mapping.ResultType(v); rt != nil && !scalarKind(rt.Kind()) {
+		} else if rt := mapping.ResultType(v); rt != nil && !mapping.ScalarKind(rt.Kind()) {
 			diags = append(diags, errorf(valueRange, "Invalid path parameter", "The value of %q must be a string or a number, but this program yields %s.", name, rt))
 			return
 		}
@@ -561,43 +561,52 @@ func decodePairs(ctx *engine.DecodeContext, attr *hcl.Attribute, what string) (p
 		}
 		p.fields = append(p.fields, field{name: name, key: url.QueryEscape(name), value: v})
 	}
-	entries, ok, more := objectEntries(ctx, attr.Expr)
-	diags = append(diags, more...)
+	var more hcl.Diagnostics
+	p.dynamic, more = decodeMap(ctx, attr, true, func(name string, _, valueRange hcl.Range, v mapping.Value) { add(name, valueRange, v) })
+	p.fixed = fixed.String()
+	return p, append(diags, more...)
+}
+
+// decodeMap reads attr, a map of names to values: written as an object,
+// each entry is given to add in source order (sorted by name with sorted);
+// a value known at load is given entry by entry too, with the attribute's
+// range; one program that yields the whole map per call is returned.
+func decodeMap(ctx *engine.DecodeContext, attr *hcl.Attribute, sorted bool, add func(name string, keyRange, valueRange hcl.Range, v mapping.Value)) (mapping.Value, hcl.Diagnostics) {
+	entries, ok, diags := objectEntries(ctx, attr.Expr)
 	if ok {
-		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+		if sorted {
+			slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+		}
 		for _, e := range entries {
 			v, more := ctx.Value(e.expr)
 			diags = append(diags, more...)
 			if !more.HasErrors() {
-				add(e.name, e.expr.Range(), v)
+				add(e.name, e.keyRange, e.expr.Range(), v)
 			}
 		}
-		p.fixed = fixed.String()
-		return p, diags
+		return nil, diags
 	}
 	v, more := ctx.Value(attr.Expr)
 	diags = append(diags, more...)
 	if more.HasErrors() {
-		return p, diags
+		return nil, diags
 	}
 	if keys, values, ok := mapping.Fields(v); ok {
 		for i, k := range keys {
-			add(k, attr.Expr.Range(), values[i])
+			add(k, attr.Expr.Range(), attr.Expr.Range(), values[i])
 		}
-		p.fixed = fixed.String()
-		return p, diags
+		return nil, diags
 	}
 	if c, ok := mapping.IsConst(v); ok {
 		if c != nil {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values; got %s.", attr.Name, describe(c)))
+			diags = append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values; got %s.", attr.Name, mapping.Describe(c)))
 		}
-		return p, diags
+		return nil, diags
 	}
 	if rt := mapping.ResultType(v); rt != nil && rt.Kind() != reflect.Map {
-		return p, append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values, but this program yields %s.", attr.Name, rt))
+		return nil, append(diags, errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s must be a map of names to values, but this program yields %s.", attr.Name, rt))
 	}
-	p.dynamic = v
-	return p, diags
+	return v, diags
 }
 
 // decodeHeaders reads the action's headers: the fixed ones are returned,
@@ -631,40 +640,9 @@ func (a *action) decodeHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) (
 			h[canon] = values
 		}
 	}
-	entries, ok, more := objectEntries(ctx, attr.Expr)
-	diags = append(diags, more...)
-	if ok {
-		for _, e := range entries {
-			v, more := ctx.Value(e.expr)
-			diags = append(diags, more...)
-			if !more.HasErrors() {
-				add(e.name, e.keyRange, e.expr.Range(), v)
-			}
-		}
-		return h, diags
-	}
-	v, more := ctx.Value(attr.Expr)
-	diags = append(diags, more...)
-	if more.HasErrors() {
-		return h, diags
-	}
-	if keys, values, ok := mapping.Fields(v); ok {
-		for i, k := range keys {
-			add(k, attr.Expr.Range(), attr.Expr.Range(), values[i])
-		}
-		return h, diags
-	}
-	if c, ok := mapping.IsConst(v); ok {
-		if c != nil {
-			diags = append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of names to values; got %s.", describe(c)))
-		}
-		return h, diags
-	}
-	if rt := mapping.ResultType(v); rt != nil && rt.Kind() != reflect.Map {
-		return h, append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of names to values, but this program yields %s.", rt))
-	}
-	a.dynHdr = v
-	return h, diags
+	var more hcl.Diagnostics
+	a.dynHdr, more = decodeMap(ctx, attr, false, add)
+	return h, append(diags, more...)
 }
 
 // decodeBody reads body, form or raw_body, at most one of them.
@@ -743,7 +721,7 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, v *spec.Values) hcl.Diagn
 		}
 		if c, ok := mapping.IsConst(v); ok {
 			if _, isMap := c.(map[string]any); !isMap {
-				return append(diags, errorf(attr.Expr.Range(), "Invalid multipart", "multipart must be a map of field names to values; got %s.", describe(c)))
+				return append(diags, errorf(attr.Expr.Range(), "Invalid multipart", "multipart must be a map of field names to values; got %s.", mapping.Describe(c)))
 			}
 		}
 		a.bodyKind, a.bodyValue = multipartBody, v
@@ -756,7 +734,7 @@ func (a *action) decodeBody(ctx *engine.DecodeContext, v *spec.Values) hcl.Diagn
 		if c, ok := mapping.IsConst(v); ok {
 			s, isString := c.(string)
 			if !isString {
-				return append(diags, errorf(attr.Expr.Range(), "Invalid raw_body", "raw_body must be a string; got %s. To send JSON, use body.", describe(c)))
+				return append(diags, errorf(attr.Expr.Range(), "Invalid raw_body", "raw_body must be a string; got %s. To send JSON, use body.", mapping.Describe(c)))
 			}
 			a.bodyFixed = []byte(s)
 			return diags

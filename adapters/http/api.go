@@ -4,8 +4,10 @@ import (
 	"crypto/tls"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -231,7 +233,7 @@ func (a *API) staticHeaders(ctx *engine.DecodeContext, attr *hcl.Attribute) hcl.
 		if err != nil {
 			return append(diags, errorf(attr.Expr.Range(), "Invalid headers", "headers must be a map of header names to strings: %s.", err))
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			diags = append(diags, addStaticHeader(h, k, m[k], attr.Expr.Range(), attr.Expr.Range())...)
 		}
 		return diags
@@ -293,7 +295,7 @@ func (a *API) staticQuery(ctx *engine.DecodeContext, attr *hcl.Attribute) hcl.Di
 		if err != nil {
 			return append(diags, errorf(attr.Expr.Range(), "Invalid query", "query must be a map of parameter names to strings: %s.", err))
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			add(k, m[k], attr.Expr.Range(), v.ContainsMarked())
 		}
 		return diags

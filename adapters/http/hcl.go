@@ -117,16 +117,6 @@ func intList(v cty.Value) ([]int, error) {
 	return out, nil
 }
 
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // sortRanges sorts ranges by their position in their files.
 func sortRanges(rs []hcl.Range) {
 	slices.SortFunc(rs, func(a, b hcl.Range) int {

@@ -234,6 +234,3 @@ func (e *redirectError) Error() string {
 	}
 	return fmt.Sprintf("the upstream redirected it to %s, on another host; to follow the redirect, add %q to allowed_hosts", redactURL(e.to), entryFor(e.to))
 }
-
-// parseURL parses an absolute URL.
-func parseURL(s string) (*url.URL, error) { return url.Parse(s) }

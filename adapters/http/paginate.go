@@ -157,7 +157,7 @@ func (a *action) paginated(ctx context.Context, env map[string]any, target strin
 		}
 		list, ok := got.([]any)
 		if !ok && got != nil {
-			return nil, pageError(page, fmt.Errorf("paginate's items gave %s, not a list", describe(got)))
+			return nil, pageError(page, fmt.Errorf("paginate's items gave %s, not a list", mapping.Describe(got)))
 		}
 		if room := p.maxItems - len(items); len(list) > room {
 			list, truncated = list[:room], true
@@ -308,14 +308,14 @@ func nextURL(target string, next any) (string, int, error) {
 				}
 				s, ok := mapping.Scalar(x)
 				if !ok {
-					return "", 0, fmt.Errorf("paginate's next gave the query parameter %q the value %s; give a string, a number, a bool, a list of them, or null", k, describe(x))
+					return "", 0, fmt.Errorf("paginate's next gave the query parameter %q the value %s; give a string, a number, a bool, a list of them, or null", k, mapping.Describe(x))
 				}
 				q.Add(k, s)
 			}
 		}
 		u.RawQuery = q.Encode()
 	default:
-		return "", 0, fmt.Errorf("paginate's next gave %s; give null to stop, the next page's URL, or an object of query parameters", describe(next))
+		return "", 0, fmt.Errorf("paginate's next gave %s; give null to stop, the next page's URL, or an object of query parameters", mapping.Describe(next))
 	}
 	s := u.String()
 	mark := strings.IndexByte(s, '?')

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
@@ -215,7 +216,7 @@ func (a *action) computedURL(env map[string]any) (string, int, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", 0, fmt.Errorf("url must yield a string; got %s", describe(v))
+		return "", 0, fmt.Errorf("url must yield a string; got %s", mapping.Describe(v))
 	}
 	u, err := url.Parse(s)
 	switch {
@@ -267,7 +268,7 @@ func (p *pathParam) eval(env map[string]any) (string, error) {
 	s, ok := mapping.Scalar(v)
 	switch {
 	case !ok:
-		return "", fmt.Errorf("path parameter %q must be a string or a number; got %s", p.name, describe(v))
+		return "", fmt.Errorf("path parameter %q must be a string or a number; got %s", p.name, mapping.Describe(v))
 	case s == "":
 		return "", fmt.Errorf("path parameter %q is empty, which would change the path; the request was not sent", p.name)
 	}
@@ -288,28 +289,30 @@ func (p *pairs) write(w *pairWriter, env map[string]any, what string) error {
 	if p.dynamic == nil {
 		return nil
 	}
-	v, err := p.dynamic.Eval(env)
+	m, err := evalMap(p.dynamic, env, "the "+what+"s")
 	if err != nil {
 		return err
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		if v == nil {
-			return nil
-		}
-		return fmt.Errorf("the %ss must be a map of names to values; got %s", what, describe(v))
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if err := w.write(url.QueryEscape(k), k, m[k], what); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// evalMap runs a program that yields a map of names to values, what (as
+// "the headers"); null is an empty map.
+func evalMap(p mapping.Value, env map[string]any, what string) (map[string]any, error) {
+	v, err := p.Eval(env)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s must be a map of names to values; got %s", what, mapping.Describe(v))
+	}
+	return m, nil
 }
 
 // headers sets the headers computed per call.
@@ -332,16 +335,9 @@ func (a *action) headers(h http.Header, env map[string]any) error {
 	if a.dynHdr == nil {
 		return nil
 	}
-	v, err := a.dynHdr.Eval(env)
+	m, err := evalMap(a.dynHdr, env, "the headers")
 	if err != nil {
 		return err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		if v == nil {
-			return nil
-		}
-		return fmt.Errorf("the headers must be a map of names to values; got %s", describe(v))
 	}
 	for name, v := range m {
 		if !validHeaderName(name) {
@@ -397,7 +393,7 @@ func (a *action) payload(env map[string]any) ([]byte, error) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("raw_body must yield a string; got %s", describe(v))
+			return nil, fmt.Errorf("raw_body must yield a string; got %s", mapping.Describe(v))
 		}
 		return []byte(s), nil
 	}
@@ -431,7 +427,7 @@ func (a *action) multipart(env map[string]any) ([]byte, string, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, "", fmt.Errorf("multipart must yield a map of field names to values; got %s", describe(v))
+		return nil, "", fmt.Errorf("multipart must yield a map of field names to values; got %s", mapping.Describe(v))
 	}
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)

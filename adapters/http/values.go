@@ -11,37 +11,6 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 )
 
-// scalarKind reports whether values of kind k are written by scalarString.
-func scalarKind(k reflect.Kind) bool {
-	return k == reflect.String || k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64
-}
-
-// describe names the kind of a value, for messages.
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case map[string]any:
-		return "a map"
-	}
-	switch reflect.TypeOf(v).Kind() {
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Map:
-		return "a map"
-	case reflect.Struct, reflect.Pointer:
-		return "an object"
-	}
-	if _, ok := mapping.Scalar(v); ok {
-		return "a number"
-	}
-	return fmt.Sprintf("a %T", v)
-}
-
 // list returns the elements of v when it is a list.
 func list(v any) ([]any, bool) {
 	switch v := v.(type) {
@@ -99,7 +68,7 @@ func (w *pairWriter) write(key, name string, v any, what string) error {
 	}
 	items, ok := list(v)
 	if !ok {
-		return fmt.Errorf("%s %q must be a string, a number, a boolean, a list of them or null; got %s", what, name, describe(v))
+		return fmt.Errorf("%s %q must be a string, a number, a boolean, a list of them or null; got %s", what, name, mapping.Describe(v))
 	}
 	for _, e := range items {
 		if e == nil {
@@ -107,7 +76,7 @@ func (w *pairWriter) write(key, name string, v any, what string) error {
 		}
 		s, ok := mapping.Scalar(e)
 		if !ok {
-			return fmt.Errorf("%s %q must be a string, a number, a boolean, a list of them or null; got a list holding %s", what, name, describe(e))
+			return fmt.Errorf("%s %q must be a string, a number, a boolean, a list of them or null; got a list holding %s", what, name, mapping.Describe(e))
 		}
 		w.pair(key, url.QueryEscape(s))
 	}
@@ -140,7 +109,7 @@ func headerValues(name string, v any) ([]string, error) {
 	one := func(e any) (string, error) {
 		s, ok := mapping.Scalar(e)
 		if !ok {
-			return "", fmt.Errorf("header %q must be a string, a number, a boolean, a list of them or null; got %s", name, describe(e))
+			return "", fmt.Errorf("header %q must be a string, a number, a boolean, a list of them or null; got %s", name, mapping.Describe(e))
 		}
 		if !validHeaderValue(s) {
 			return "", fmt.Errorf("header %q holds a line break, a NUL byte or another control character, which a header value cannot hold; the request was not sent", name)

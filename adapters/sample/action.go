@@ -67,7 +67,7 @@ func (a *action) Run(ctx context.Context, args map[string]any) (*engine.Response
 			}
 			s, ok := v.(string)
 			if !ok && v != nil {
-				return nil, errors.New("the sample's system_prompt is " + describe(v) + ", not a string")
+				return nil, errors.New("the sample's system_prompt is " + mapping.Describe(v) + ", not a string")
 			}
 			req.SystemPrompt = s
 		}

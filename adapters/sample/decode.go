@@ -95,7 +95,7 @@ func decode(ctx *engine.DecodeContext, block *hcl.Block) (*action, hcl.Diagnosti
 		if c, fixed := mapping.IsConst(a.system); fixed {
 			s, ok := c.(string)
 			if !ok && c != nil {
-				diags = append(diags, errorf(v.Attr("system_prompt").Expr.Range(), "Invalid system_prompt", "system_prompt is a string; got %s.", describe(c)))
+				diags = append(diags, errorf(v.Attr("system_prompt").Expr.Range(), "Invalid system_prompt", "system_prompt is a string; got %s.", mapping.Describe(c)))
 			}
 			a.req.SystemPrompt, a.system = s, nil
 		}
@@ -152,30 +152,13 @@ func messages(v any) ([]engine.SampleMessage, error) {
 				}
 				out[i] = engine.SampleMessage{Role: role, Text: msgText}
 			default:
-				return nil, fmt.Errorf("message %d is %s: a message is a string, or an object { role, text }", i+1, describe(e))
+				return nil, fmt.Errorf("message %d is %s: a message is a string, or an object { role, text }", i+1, mapping.Describe(e))
 			}
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("messages is %s: give a list of messages (strings, or objects { role, text })", describe(v))
+	return nil, fmt.Errorf("messages is %s: give a list of messages (strings, or objects { role, text })", mapping.Describe(v))
 }
 
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a bool"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	}
-	return "a number"
-}
-
-func errorf(r hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: r.Ptr()}
-}
+// errorf is an error diagnostic about rng.
+var errorf = spec.Errorf

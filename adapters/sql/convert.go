@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 )
 
 // kind is how the values of a column become JSON values, decided from the
@@ -250,7 +252,7 @@ func decodeJSON(b []byte, orig string) any {
 	if _, err := dec.Token(); err != io.EOF {
 		return textOf(b, orig)
 	}
-	return numbers(v)
+	return jsonenc.Numbers(v)
 }
 
 func textOf(b []byte, orig string) string {
@@ -258,28 +260,4 @@ func textOf(b []byte, orig string) string {
 		return orig
 	}
 	return string(b)
-}
-
-// numbers replaces the json.Numbers in v by int or float64.
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return int(i)
-		}
-		f, err := x.Float64()
-		if err != nil {
-			return string(x)
-		}
-		return f
-	case []any:
-		for i, e := range x {
-			x[i] = numbers(e)
-		}
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbers(e)
-		}
-	}
-	return v
 }

@@ -452,8 +452,3 @@ func (d *Database) applyInit(ctx context.Context, db *sql.DB, sum string, create
 
 // errorf is an error diagnostic.
 var errorf = spec.Errorf
-
-// isCanceled reports whether err comes from a context that ended.
-func isCanceled(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}

@@ -360,6 +360,5 @@ func stringList(ctx *engine.DecodeContext, a *hcl.Attribute) ([]string, hcl.Diag
 	return out, diags
 }
 
-func errorf(rng hcl.Range, summary, detail string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: rng.Ptr()}
-}
+// errorf is an error diagnostic about rng.
+var errorf = spec.Errorf

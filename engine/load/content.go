@@ -74,7 +74,7 @@ func (l *loader) content(ctx *engine.DecodeContext, b *hcl.Block) (engine.Conten
 		for i, n := range names {
 			kinds[i] = string(n)
 		}
-		l.error(b.LabelRanges[0], "Invalid content type", "%q is not a content type; use %s.", typ, quoteList(kinds))
+		l.error(b.LabelRanges[0], "Invalid content type", "%q is not a content type; use %s.", typ, text.Or(text.Quoted(kinds)))
 		return engine.ContentSpec{}, false
 	}
 	before := len(l.diags)

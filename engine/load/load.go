@@ -541,21 +541,6 @@ func (l *loader) error(rng hcl.Range, summary, detail string, args ...any) {
 	})
 }
 
-// quoteList renders names as "a", "b" or "c".
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	switch len(q) {
-	case 0:
-		return ""
-	case 1:
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
-
 // explainReferences rewords HCL's "Unsupported attribute" for references to
 // blocks that do not exist, such as http_api.nope, naming those that do.
 func (l *loader) explainReferences() {

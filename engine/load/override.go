@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/mcpdecl/mcpdecl/engine/text"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -61,7 +62,7 @@ func (l *loader) checkOverrides() {
 		}
 		detail := fmt.Sprintf("The configuration declares no %s named %q", o.Kind, o.Name)
 		if names := l.names(o.Kind); len(names) > 0 {
-			detail += "; it declares " + quoteAll(names) + "."
+			detail += "; it declares " + strings.Join(text.Quoted(names), ", ") + "."
 		} else {
 			detail += ", nor any other " + o.Kind + "."
 		}
@@ -169,7 +170,7 @@ func (l *loader) checkValues() {
 		}
 		detail := fmt.Sprintf("A value is given for variable %q, but the configuration declares no such variable.", name)
 		if vars := l.variableNames(); len(vars) > 0 {
-			detail += " It declares " + quoteAll(vars) + "."
+			detail += " It declares " + strings.Join(text.Quoted(vars), ", ") + "."
 		}
 		l.error(l.opts.Values[name].Range, "Unknown variable", "%s", detail)
 	}
@@ -183,13 +184,4 @@ func (l *loader) variableNames() []string {
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
-}
-
-// quoteAll renders names as "a", "b", "c".
-func quoteAll(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
 }

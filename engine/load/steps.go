@@ -127,7 +127,7 @@ func (l *loader) steps(ctx *engine.DecodeContext, blocks hcl.Blocks, bodySpec *s
 		}
 		slices.SortFunc(actions, func(x, y *hcl.Block) int { return x.DefRange.Start.Byte - y.DefRange.Start.Byte })
 		if len(actions) == 0 {
-			l.error(b.DefRange, "Missing action", "A step runs one action: add an %s block.", orList(l.opts.Registry.ActionKinds()))
+			l.error(b.DefRange, "Missing action", "A step runs one action: add an %s block.", text.Or(l.opts.Registry.ActionKinds()))
 			broken = true
 		}
 		var result types.Type = types.Map{}
@@ -192,19 +192,4 @@ func (l *loader) stepProgram(ctx *engine.DecodeContext, v *spec.Values, name str
 	p, diags := ctx.Value(a.Expr)
 	l.diags = append(l.diags, diags...)
 	return p
-}
-
-// orList words names as "http, graphql, exec or sql".
-func orList(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	out := names[0]
-	for _, n := range names[1 : len(names)-1] {
-		out += ", " + n
-	}
-	return out + " or " + names[len(names)-1]
 }

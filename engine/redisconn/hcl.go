@@ -1,8 +1,6 @@
 package redisconn
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/engine"
@@ -78,6 +76,20 @@ func DecodeStore(v *spec.Values, ctx *engine.DecodeContext, what, shares string)
 	return s, diags
 }
 
-func errorf(rng hcl.Range, summary, detail string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: rng.Ptr()}
+// DecodeClient is DecodeStore, and with store = "redis" and no errors it
+// opens a client of the Redis (role as for [Open]); the client is nil
+// otherwise. It does not connect.
+func DecodeClient(v *spec.Values, ctx *engine.DecodeContext, what, shares, role string) (Store, *Client, hcl.Diagnostics) {
+	s, diags := DecodeStore(v, ctx, what, shares)
+	if diags.HasErrors() || s.Kind != "redis" {
+		return s, nil, diags
+	}
+	c, err := Open(s.URL, role)
+	if err != nil {
+		return s, nil, append(diags, errorf(v.Attr("redis_url").Expr.Range(), "Invalid redis_url", "%s.", err))
+	}
+	return s, c, diags
 }
+
+// errorf is an error diagnostic about rng.
+var errorf = spec.Errorf

@@ -35,14 +35,10 @@ var ConfigSpec = &spec.Block{
 // memory of this process.
 func Decode(block *hcl.Block, ctx *engine.DecodeContext) (engine.StateStore, hcl.Diagnostics) {
 	v, diags := ConfigSpec.Decode(block.Body, ctx)
-	store, more := redisconn.DecodeStore(v, ctx, "the request states already answered", "share them")
+	store, client, more := redisconn.DecodeClient(v, ctx, "the request states already answered", "share them", "which remembers the request states answered")
 	diags = append(diags, more...)
-	if diags.HasErrors() || store.Kind != "redis" {
+	if diags.HasErrors() || client == nil {
 		return nil, diags
-	}
-	client, err := redisconn.Open(store.URL, "which remembers the request states answered")
-	if err != nil {
-		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid redis_url", Detail: err.Error() + ".", Subject: block.DefRange.Ptr()})
 	}
 	return &Redis{client: client, prefix: store.Prefix + ":state:"}, diags
 }

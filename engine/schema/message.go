@@ -30,11 +30,11 @@ func (v *Validator) message(k jsonschema.ErrorKind, got any, hide bool) string {
 		return "must be " + typeList(k.Want) + ", but got " + describe(got, k.Got)
 	case *kind.Enum:
 		if len(k.Want) == 1 {
-			return "must be " + jsonText(k.Want[0])
+			return "must be " + jsonenc.Text(k.Want[0])
 		}
 		return "must be one of " + jsonList(k.Want)
 	case *kind.Const:
-		return "must be " + jsonText(k.Want)
+		return "must be " + jsonenc.Text(k.Want)
 	case *kind.Format:
 		msg := "must be a valid " + formatName(k.Want)
 		if le, ok := k.Err.(interface {
@@ -223,14 +223,11 @@ func count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// jsonText writes a value from the schema as JSON.
-func jsonText(v any) string { return jsonenc.Text(v) }
-
 // jsonList writes values from the schema as a list of JSON texts.
 func jsonList(vs []any) string {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
-		parts[i] = jsonText(v)
+		parts[i] = jsonenc.Text(v)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -340,10 +340,7 @@ func (a *Attr) ChoicesText() string {
 			q[i] += " (" + c.Doc + ")"
 		}
 	}
-	list := q[0]
-	if len(q) > 1 {
-		list = strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-	}
+	list := text.Or(q)
 	if len(q) > 2 {
 		return "one of " + list
 	}

@@ -38,15 +38,11 @@ var ConfigSpec = &spec.Block{
 // this process.
 func Decode(block *hcl.Block, ctx *engine.DecodeContext) (engine.TaskStore, int, hcl.Diagnostics) {
 	v, diags := ConfigSpec.Decode(block.Body, ctx)
-	store, more := redisconn.DecodeStore(v, ctx, "the tasks", "share them")
+	store, client, more := redisconn.DecodeClient(v, ctx, "the tasks", "share them", "which keeps the tasks")
 	diags = append(diags, more...)
 	max := int(v.Int("max_per_caller"))
-	if diags.HasErrors() || store.Kind != "redis" {
+	if diags.HasErrors() || client == nil {
 		return nil, max, diags
-	}
-	client, err := redisconn.Open(store.URL, "which keeps the tasks")
-	if err != nil {
-		return nil, max, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid redis_url", Detail: err.Error() + ".", Subject: block.DefRange.Ptr()})
 	}
 	return NewRedis(client, store.Prefix), max, diags
 }
@@ -176,17 +172,17 @@ return 1`)
 
 func (r *Redis) key(id string) string { return r.prefix + id }
 
-// Create stores t, unless its owner has max tasks already.
-func (r *Redis) Create(ctx context.Context, t *engine.Task, max int) error {
+// Create stores t, unless its owner has limit tasks already.
+func (r *Redis) Create(ctx context.Context, t *engine.Task, limit int) error {
 	b, err := json.Marshal(t)
 	if err != nil {
 		return err
 	}
 	now := time.Now()
-	ttl := max64(t.Expires.Sub(now).Milliseconds(), 1000)
+	ttl := max(t.Expires.Sub(now).Milliseconds(), 1000)
 	var stored bool
 	err = r.client.Do(ctx, "store a task", func(ctx context.Context, conn redis.Conn) error {
-		n, err := redis.Int(createScript.DoContext(ctx, conn, r.key(t.ID), r.prefix+"owner:"+t.Owner, b, ttl, now.UnixMilli(), max, t.Expires.UnixMilli(), t.ID))
+		n, err := redis.Int(createScript.DoContext(ctx, conn, r.key(t.ID), r.prefix+"owner:"+t.Owner, b, ttl, now.UnixMilli(), limit, t.Expires.UnixMilli(), t.ID))
 		stored = n == 1
 		return err
 	})
@@ -240,10 +236,3 @@ func (r *Redis) Shared() bool { return true }
 
 // Close closes the connections to Redis.
 func (r *Redis) Close() error { return r.client.Close() }
-
-func max64(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
-}

@@ -354,17 +354,10 @@ func scalarType(name string) string {
 
 // jsonType is the JSON Schema type of a built-in scalar, or "".
 func jsonType(name string) string {
-	switch name {
-	case "Int":
-		return "integer"
-	case "Float":
-		return "number"
-	case "String", "ID":
-		return "string"
-	case "Boolean":
-		return "boolean"
+	if t := scalarType(name); t != "bool" {
+		return t
 	}
-	return ""
+	return "boolean"
 }
 
 // inputSchema is the JSON Schema of an input type: a variable's, or an

@@ -20,3 +20,17 @@ func TestUpperFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestOr(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a or b"}, {[]string{"a", "b", "c"}, "a, b or c"}} {
+		if got := text.Or(c.in); got != c.want {
+			t.Errorf("Or(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := text.Or(text.Quoted([]string{"x", `y"`})); got != `"x" or "y\""` {
+		t.Errorf("Or(Quoted) = %s", got)
+	}
+}
