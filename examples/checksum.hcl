@@ -2,6 +2,8 @@
 # that declares io.modelcontextprotocol/tasks gets the task at once, polls
 # tasks/get for the checksums, and may stop the work with tasks/cancel,
 # which kills the process. Other clients get the result as from any tool.
+# A client that sends a progress token hears "n of m" files as they are
+# hashed.
 #
 #   mcpdecl serve --http 127.0.0.1:8080 examples/checksum.hcl
 
@@ -33,9 +35,23 @@ tool "checksum" {
     min_length  = 1
   }
   exec {
-    command = ["sh", "-c", "cd \"$1\" && find . -type f -exec sha256sum {} + | sort -k 2", "checksum", expr("args.dir")]
-    timeout = "10m"
-    parse   = "lines"
+    # The directory reaches the script as $1, never as part of its text.
+    command = ["sh", "-c", <<-EOT
+      cd "$1" || exit 1
+      n=$(find . -type f | wc -l)
+      find . -type f | LC_ALL=C sort | {
+        i=0
+        while IFS= read -r f; do
+          sha256sum -- "$f" || exit 1
+          i=$((i + 1))
+          echo "$i of $n" >&2
+        done
+      }
+      EOT
+    , "checksum", expr("args.dir")]
+    timeout  = "10m"
+    parse    = "lines"
+    progress = "(\\d+) of (\\d+)"
   }
   output "files" {
     type        = list(string)
