@@ -47,6 +47,9 @@ tool "fails" {
 		{[]string{"nope"}, exitUsage},
 		{[]string{"version", "extra"}, exitUsage},
 		{[]string{"serve", "--log-level", "loud", good}, exitUsage},
+		{[]string{"serve", "--http", ":99999", good}, exitUsage},
+		{[]string{"serve", "--http", "localhost", good}, exitUsage},
+		{[]string{"serve", "--metrics-addr", "127.0.0.1:x9", good}, exitUsage},
 		{[]string{"validate", "--var", "novalue", good}, exitUsage},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -56,6 +57,11 @@ configuration they started with.`,
 			}
 			if metricsOnHTTP && addr == "" {
 				return usageError{fmt.Errorf("--metrics serves /metrics on the --http listener; over stdio, give --metrics-addr ADDR instead")}
+			}
+			for _, f := range []struct{ flag, addr string }{{"--http", addr}, {"--metrics-addr", metricsAddr}, {"--pprof", pprofAddr}} {
+				if err := checkListenAddr(f.addr); err != nil {
+					return usageError{fmt.Errorf("%s %q: %v; give HOST:PORT, such as 127.0.0.1:8080 (port 0 picks a free one)", f.flag, f.addr, err)}
+				}
 			}
 			if toolset != "" && addr != "" {
 				return usageError{fmt.Errorf("--toolset is for stdio: over HTTP each toolset is served at %s/NAME, besides every tool at %s", server.Path, server.Path)}
@@ -250,4 +256,24 @@ func toolsetNames(cfg *engine.Config) string {
 		names = append(names, t.Name)
 	}
 	return "; it declares " + strings.Join(names, ", ")
+}
+
+// checkListenAddr says what is wrong with addr as an address to listen on
+// (HOST:PORT, the host may be empty), before anything is loaded; "" is no
+// listener.
+func checkListenAddr(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err == nil {
+		return nil
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil { // a service name, such as http
+		return fmt.Errorf("the port %q is not a number from 0 to 65535", port)
+	}
+	return nil
 }
