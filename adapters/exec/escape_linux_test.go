@@ -62,6 +62,7 @@ func needsContainment(t *testing.T) {
 	t.Helper()
 	if cg := newCgroup(ownCgroupDir()); cg != nil {
 		cg.remove()
+		isolateCgroup(t)
 		return
 	}
 	msg := "no cgroup v2 to create cgroups in: processes that leave their process group are not contained here"
@@ -131,6 +132,31 @@ tool "escape" {
 		}
 	}
 	noCgroupLeft(t)
+}
+
+// isolateCgroup moves the test's process into a cgroup of its own, under
+// its own, until the test ends: the runs' cgroups are made there, so that
+// noCgroupLeft sees this process's alone, not those of another mcpdecl (a
+// test binary of another package) running beside it.
+func isolateCgroup(t *testing.T) {
+	t.Helper()
+	parent := ownCgroupDir()
+	dir := filepath.Join(parent, fmt.Sprintf("mcpdecl-test-%d", os.Getpid()))
+	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+		t.Fatalf("a cgroup for the test: %v", err)
+	}
+	pid := []byte(strconv.Itoa(os.Getpid()))
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), pid, 0o644); err != nil {
+		_ = os.Remove(dir)
+		t.Fatalf("moving the test into its cgroup: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := os.WriteFile(filepath.Join(parent, "cgroup.procs"), pid, 0o644); err != nil {
+			t.Errorf("moving the test back to its cgroup: %v", err)
+			return
+		}
+		_ = removeTree(dir)
+	})
 }
 
 // noCgroupLeft fails the test if a cgroup of a run is left behind, and
