@@ -205,7 +205,8 @@ func alive(t *testing.T, file string) bool {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return syscall.Kill(pid, 0) == nil
+	p, err := os.FindProcess(pid)
+	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
 
 func serveTasks(t *testing.T, src string) *httptest.Server {
