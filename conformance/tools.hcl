@@ -385,17 +385,16 @@ tool "test_input_required_result_list_roots" {
   text = expr("'Roots: ' + join(map(roots, .uri), ', ')")
 }
 
-# Three questions in one round: a confirmation, the client's model (whose
-# messages read no answer, so it is asked with the confirmation) and the
-# roots.
+# Three questions in one round: the argument the call lacks, the client's
+# model (whose messages read no answer, in a tool that asks no consent) and
+# the roots.
 tool "test_input_required_result_multiple_inputs" {
   description = "Asks for a name, a greeting from the client's model and the roots, in one round."
-  confirm {
-    key     = "user_name"
-    message = "What is your name?"
-    field "name" {
-      type = string
-    }
+  # A question, not a consent: a confirm block would have the model wait
+  # for the person's yes, in a round of its own.
+  arg "name" {
+    type = string
+    ask  = "What is your name?"
   }
   roots {
     key = "client_roots"
@@ -405,7 +404,7 @@ tool "test_input_required_result_multiple_inputs" {
     messages   = ["Generate a greeting"]
     max_tokens = 50
   }
-  text = expr("text + ', ' + confirm.name + ' (' + string(len(roots)) + ' roots)'")
+  text = expr("text + ', ' + args.name + ' (' + string(len(roots)) + ' roots)'")
 }
 
 # Two rounds: an argument the call lacks, then the confirmation, whose

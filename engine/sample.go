@@ -46,8 +46,10 @@ type Sampler interface {
 	// Samples is a marker: the action calls [Sample].
 	Samples()
 	// Reads reports whether the question it asks reads the variable
-	// name ("confirm", "roots"): one that reads neither is asked in the
-	// round of the confirmation, and the roots.
+	// name ("args", "caller", "confirm", "roots"): in a tool that asks no
+	// consent, one that reads no roots is asked with the other questions
+	// once the arguments are known, and one that reads neither args nor
+	// caller either with the arguments the call lacks.
 	Reads(name string) bool
 }
 

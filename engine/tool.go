@@ -172,9 +172,11 @@ type Tool struct {
 	confirmEarly bool
 	// samples is set when the action asks the client's model (a
 	// [Sampler]): its calls carry the tool, for [Sample]. sampleEarly is
-	// set when its question can join the first round's: the tool asks for
-	// no consent, and its messages read no roots.
-	samples, sampleEarly bool
+	// set when its question can join those asked once the arguments are
+	// known: the tool asks for no consent, and its messages read no roots;
+	// sampleFirst when it can join the round of the arguments the call
+	// lacks too: its messages read neither args nor caller either.
+	samples, sampleEarly, sampleFirst bool
 }
 
 // NewTool compiles a tool's schemas. The error says which schema is wrong.
@@ -244,6 +246,7 @@ func NewTool(spec ToolSpec, settings Settings, redactor *text.Redactor) (*Tool, 
 		// then nothing, the client's model included, is asked before the
 		// person has said yes.
 		t.sampleEarly = spec.Confirm == nil && !s.Reads("roots")
+		t.sampleFirst = t.sampleEarly && !s.Reads("args") && !s.Reads("caller")
 	}
 	if spec.Confirm != nil || t.askable != nil || t.spec.Roots != nil || t.samples {
 		// A tool that asks the client carries its rounds in request states.
@@ -536,6 +539,29 @@ func (t *Tool) secretsOf(ctx context.Context, args map[string]any) callSecrets {
 // active reports whether there is anything to redact.
 func (c callSecrets) active(r *text.Redactor) bool { return len(c.values) > 0 || r.Active() }
 
+// joinSample adds the question of the tool's sample action to the round,
+// when it is not answered already: the action is run as far as its
+// question (args and caller are what its programs may read; nil before the
+// arguments are known). A result ends the call: the client cannot be
+// asked, or the question could not be made.
+func (t *Tool) joinSample(ctx context.Context, rnd *round, args, caller map[string]any) *Result {
+	sctx := context.WithValue(ctx, sampleToolKey{}, t)
+	if caller != nil {
+		sctx = context.WithValue(sctx, programVarsKey{}, &programVars{caller: caller})
+	}
+	if _, err := t.spec.Action.Run(sctx, args); err != nil {
+		var ask *askError
+		if !errors.As(err, &ask) {
+			if r := t.inputResult(sctx, err); r != nil {
+				return r
+			}
+			return refused(timedOut(ctx), t.actionError(ctx, err))
+		}
+		rnd.ask(ask.q, 0)
+	}
+	return nil
+}
+
 // call runs the tool, and returns with its result the call's redaction,
 // worked out as soon as its arguments are read.
 func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec callSecrets) {
@@ -564,6 +590,13 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 			// its answer, when it comes first, waits in the state.
 			if t.confirmEarly {
 				if stop, _, _ = t.confirmAnswer(ctx, rnd, nil, t.scope.redact); stop != nil {
+					return stop, callSecrets{redact: t.scope.redact}
+				}
+			}
+			// So is a sample that reads nothing the call has yet, in a
+			// tool that asks no consent.
+			if t.sampleFirst {
+				if stop := t.joinSample(ctx, rnd, nil, nil); stop != nil {
 					return stop, callSecrets{redact: t.scope.redact}
 				}
 			}
@@ -628,21 +661,8 @@ func (t *Tool) call(ctx context.Context, raw json.RawMessage) (res *Result, sec 
 	}
 	if rnd != nil && len(rnd.pending) > 0 {
 		if t.sampleEarly {
-			// The sample's question joins the round's, when it is not
-			// answered already.
-			sctx := context.WithValue(ctx, sampleToolKey{}, t)
-			if caller != nil {
-				sctx = context.WithValue(sctx, programVarsKey{}, &programVars{caller: caller})
-			}
-			if _, err := t.spec.Action.Run(sctx, args); err != nil {
-				var ask *askError
-				if !errors.As(err, &ask) {
-					if r := t.inputResult(sctx, err); r != nil {
-						return r, sec
-					}
-					return refused(timedOut(ctx), t.actionError(ctx, err)), sec
-				}
-				rnd.ask(ask.q, 0)
+			if stop := t.joinSample(ctx, rnd, args, caller); stop != nil {
+				return stop, sec
 			}
 		}
 		return t.asked(ctx, rnd), sec
