@@ -31,7 +31,7 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		}
 		b, isBool := v.(bool)
 		if !isBool {
-			return Content{}, false, fmt.Errorf("the when of %s content block must yield true or false, but it yielded %s", text.WithArticle(string(c.Type)), describe(v))
+			return Content{}, false, fmt.Errorf("the when of %s content block must yield true or false, but it yielded %s", text.WithArticle(string(c.Type)), mapping.Describe(v))
 		}
 		if !b {
 			return Content{}, false, nil
@@ -64,7 +64,7 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		case nil:
 		default:
 			if f.name != "text" {
-				return Content{}, false, fmt.Errorf("the %s of %s content block must be a string, but it is %s", f.name, text.WithArticle(string(c.Type)), describe(v))
+				return Content{}, false, fmt.Errorf("the %s of %s content block must be a string, but it is %s", f.name, text.WithArticle(string(c.Type)), mapping.Describe(v))
 			}
 			if clean {
 				v = text.SanitizeValue(v)
@@ -85,7 +85,7 @@ func (c *ContentSpec) build(env map[string]any, clean bool) (content Content, ok
 		}
 		s, isString := v.(string)
 		if !isString {
-			return Content{}, false, fmt.Errorf("the %s of %s content block must be a base64 string, but it is %s", f.name, text.WithArticle(string(c.Type)), describe(v))
+			return Content{}, false, fmt.Errorf("the %s of %s content block must be a base64 string, but it is %s", f.name, text.WithArticle(string(c.Type)), mapping.Describe(v))
 		}
 		if content.Data, err = base64.StdEncoding.DecodeString(s); err != nil {
 			return Content{}, false, fmt.Errorf("the %s of %s content block is not valid base64: %v", f.name, text.WithArticle(string(c.Type)), err)

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"slices"
 
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
@@ -12,9 +11,6 @@ import (
 // LogLevels are the levels of MCP's log messages (notifications/message),
 // least severe first, as RFC 5424 names them.
 var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-
-// ValidLogLevel reports whether level is one of [LogLevels].
-func ValidLogLevel(level string) bool { return slices.Contains(LogLevels, level) }
 
 // LogFunc sends one log message of a call to its client, at level (one of
 // [LogLevels]). The text is the action's own, redacted and cleaned of

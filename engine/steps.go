@@ -182,7 +182,7 @@ func (st *Step) runEach(ctx context.Context, args, env map[string]any) ([]any, s
 	case []any:
 		items = v
 	default:
-		return nil, "", fmt.Errorf("its for_each must yield a list, not %s", describe(v))
+		return nil, "", fmt.Errorf("its for_each must yield a list, not %s", mapping.Describe(v))
 	}
 	if len(items) > st.MaxItems {
 		return nil, "", fmt.Errorf("its for_each yields %d items, more than its max_items (%d)", len(items), st.MaxItems)

@@ -81,11 +81,9 @@ type Task struct {
 	Error *TaskError `json:"error,omitempty"`
 	// InputRequests are the questions of a task in input_required, as
 	// the wire carries them; State is the request state the answers
-	// resume with, and Sample is set when the question is to the
-	// client's model.
+	// resume with.
 	InputRequests json.RawMessage `json:"inputRequests,omitempty"`
 	State         string          `json:"state,omitempty"`
-	Sample        bool            `json:"sample,omitempty"`
 	// Answers are the answers of tasks/update to some of the questions of
 	// a task in input_required, by key, kept until the others are
 	// answered too (InputRequests holds only those).

@@ -885,7 +885,7 @@ func (t *Tool) failed(resp *Response, env map[string]any) (bool, string) {
 		}
 		b, ok := v.(bool)
 		if !ok {
-			return true, fmt.Sprintf("error_if must yield true or false, but it yielded %s", describe(v))
+			return true, fmt.Sprintf("error_if must yield true or false, but it yielded %s", mapping.Describe(v))
 		}
 		failed = b
 	}
@@ -968,25 +968,6 @@ func (t *Tool) text(env map[string]any, structured map[string]any) (string, bool
 
 // jsonText is v as compact JSON, for text blocks.
 func jsonText(v any) string { return jsonenc.Text(v) }
-
-// describe names the JSON type of v, for error messages.
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	case int, int64, float64:
-		return "a number"
-	}
-	return fmt.Sprintf("a %T", v)
-}
 
 // finish makes a result fit to leave the server: its strings without
 // terminal control sequences (the structured content was cleaned by

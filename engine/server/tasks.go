@@ -242,9 +242,6 @@ func (l *Live) finish(store engine.TaskStore, task *engine.Task, run int, t *eng
 		}
 		done.Status, done.InputRequests, done.State = engine.TaskInputRequired, b, out.RequestState
 		done.Message = "waiting for the answer to its question (tasks/update)"
-		for _, r := range out.InputRequests {
-			_, done.Sample = r.(*mcp.CreateMessageParams)
-		}
 	default:
 		b, merr := json.Marshal(out)
 		switch {
@@ -533,7 +530,7 @@ func (l *Live) answerOnce(ctx context.Context, store engine.TaskStore, task *eng
 	}
 	params.InputResponses, params.RequestState = responses, task.State
 	task.Status, task.Message = engine.TaskWorking, ""
-	task.InputRequests, task.State, task.Sample, task.Answers = nil, "", false, nil
+	task.InputRequests, task.State, task.Answers = nil, "", nil
 	ok, err := store.Update(ctx, task, run)
 	if err != nil {
 		return false, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be resumed: " + err.Error()}

@@ -68,23 +68,6 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// Handler returns the HTTP handler of s: streamable HTTP at [Path], in
-// stateless mode with plain JSON answers, so that clients of every
-// supported revision are served and no session state is kept. Request
-// bodies larger than maxBody bytes are refused with 413; a client that
-// goes away cancels its call.
-func Handler(s *mcp.Server, maxBody int64, logger *slog.Logger) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-		Stateless:                    true,
-		JSONResponse:                 true,
-		Logger:                       sdkLogger(logger),
-		MaxRequestBodyBytes:          maxBody,
-		PropagateRequestCancellation: true,
-	}))
-	return mux
-}
-
 // envelope is the room a JSON-RPC request takes beyond its arguments.
 const envelope = 64 << 10
 

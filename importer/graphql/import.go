@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -105,9 +104,9 @@ func Import(schema *ast.Schema, ops []Operation, opts Options) (*Result, error) 
 	}
 	body.AppendNewline()
 	api := body.Block("http_api", opts.Name)
-	api.Traversal("base_url", traversal("var", urlVar))
+	api.Traversal("base_url", spec.Ref("var", urlVar))
 	if opts.BearerEnv != "" {
-		api.Block("auth").Traversal("bearer", traversal("var", opts.Name+"_token"))
+		api.Block("auth").Traversal("bearer", spec.Ref("var", opts.Name+"_token"))
 	}
 
 	var tools []*toolDecl
@@ -160,14 +159,6 @@ func envDefault(name, fallback string) hclwrite.Tokens {
 		return hclwrite.TokensForFunctionCall("env", hclwrite.TokensForValue(cty.StringVal(name)))
 	}
 	return hclwrite.TokensForFunctionCall("env", hclwrite.TokensForValue(cty.StringVal(name)), hclwrite.TokensForValue(cty.StringVal(fallback)))
-}
-
-func traversal(names ...string) hcl.Traversal {
-	t := hcl.Traversal{hcl.TraverseRoot{Name: names[0]}}
-	for _, n := range names[1:] {
-		t = append(t, hcl.TraverseAttr{Name: n})
-	}
-	return t
 }
 
 // toolDecl is one tool to write.
@@ -502,7 +493,7 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 		}
 		ab := blk.Block("arg", a.name)
 		if a.typ != "" && a.typ != "string" {
-			ab.Raw("type", typeTokens(a.typ))
+			ab.Raw("type", spec.TypeTokens(a.typ))
 		}
 		if a.description != "" {
 			ab.Value("description", cty.StringVal(a.description))
@@ -518,12 +509,12 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 		}
 	}
 	g := blk.Block("graphql")
-	g.Traversal("api", traversal("http_api", opts.Name))
+	g.Traversal("api", spec.Ref("http_api", opts.Name))
 	g.Value("schema", cty.StringVal(opts.Schema))
 	g.Raw("query", hclwrite.TokensForFunctionCall("file", hclwrite.TokensForValue(cty.StringVal(t.op.Path))))
 	var attrs []hclwrite.ObjectAttrTokens
 	for _, a := range t.args {
-		value := exprTokens("args." + a.name)
+		value := spec.ExprTokens("args." + a.name)
 		switch {
 		case a.omitted:
 			continue
@@ -544,7 +535,7 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 		if o.optional {
 			ob.Value("optional", cty.True)
 		}
-		ob.Raw("value", exprTokens(member("data", o.name)))
+		ob.Raw("value", spec.ExprTokens(member("data", o.name)))
 	}
 }
 
@@ -556,19 +547,6 @@ func member(v, name string) string {
 		return v + "['" + name + "']"
 	}
 	return v + "." + name
-}
-
-// typeTokens writes a type such as integer or list(string).
-func typeTokens(t string) hclwrite.Tokens {
-	if open := strings.IndexByte(t, '('); open > 0 && strings.HasSuffix(t, ")") {
-		return hclwrite.TokensForFunctionCall(t[:open], typeTokens(t[open+1:len(t)-1]))
-	}
-	return hclwrite.TokensForIdentifier(t)
-}
-
-// exprTokens writes expr("program").
-func exprTokens(program string) hclwrite.Tokens {
-	return hclwrite.TokensForFunctionCall("expr", hclwrite.TokensForValue(cty.StringVal(program)))
 }
 
 // valueTokens writes a plain value (a schema, a default) as HCL.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	lang "github.com/mcpdecl/mcpdecl/engine/spec"
@@ -279,31 +278,4 @@ func describeOp(op *Operation) string {
 		s += " (" + op.ID + ")"
 	}
 	return s
-}
-
-// SkipReasons counts the skipped operations by reason, the commonest
-// first, with reasons made general (names of parameters removed).
-func (r *Result) SkipReasons() []string {
-	counts := map[string]int{}
-	for _, s := range r.Skipped {
-		reason := s.Reason
-		if i := strings.IndexByte(reason, '"'); i >= 0 {
-			if j := strings.IndexByte(reason[i+1:], '"'); j >= 0 {
-				reason = reason[:i] + "…" + reason[i+1+j+1:]
-			}
-		}
-		counts[reason]++
-	}
-	out := make([]string, 0, len(counts))
-	for k := range counts {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		ci, cj := counts[out[i]], counts[out[j]]
-		return ci > cj || ci == cj && out[i] < out[j]
-	})
-	for i, k := range out {
-		out[i] = fmt.Sprintf("%d: %s", counts[k], k)
-	}
-	return out
 }

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
@@ -328,11 +327,11 @@ func (b *builder) apiBlocks(body *lang.Writer, api *apiDecl) {
 
 	body.AppendNewline()
 	h := body.Block("http_api", api.name)
-	h.Traversal("base_url", traversal("var", baseVar))
+	h.Traversal("base_url", lang.Ref("var", baseVar))
 	var headers, query []hclwrite.ObjectAttrTokens
 	if a != nil {
 		for _, k := range a.keys {
-			headers = append(headers, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForValue(cty.StringVal(k.header)), Value: hclwrite.TokensForTraversal(traversal("var", k.variable))})
+			headers = append(headers, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForValue(cty.StringVal(k.header)), Value: hclwrite.TokensForTraversal(lang.Ref("var", k.variable))})
 		}
 	}
 	for _, f := range api.fixed {
@@ -353,20 +352,20 @@ func (b *builder) apiBlocks(body *lang.Writer, api *apiDecl) {
 		auth := h.Block("auth")
 		switch a.kind {
 		case "bearer":
-			auth.Traversal("bearer", traversal("var", api.name+"_token"))
+			auth.Traversal("bearer", lang.Ref("var", api.name+"_token"))
 		case "basic":
 			basic := auth.Block("basic")
-			basic.Traversal("username", traversal("var", api.name+"_username"))
-			basic.Traversal("password", traversal("var", api.name+"_password"))
+			basic.Traversal("username", lang.Ref("var", api.name+"_username"))
+			basic.Traversal("password", lang.Ref("var", api.name+"_password"))
 		case "api_key":
 			key := auth.Block("api_key")
 			key.Value(a.in, cty.StringVal(a.param))
-			key.Traversal("value", traversal("var", api.name+"_api_key"))
+			key.Traversal("value", lang.Ref("var", api.name+"_api_key"))
 		case "oauth2":
 			o := auth.Block("oauth2")
 			o.Value("token_url", cty.StringVal(a.tokenURL))
-			o.Traversal("client_id", traversal("var", api.name+"_client_id"))
-			o.Traversal("client_secret", traversal("var", api.name+"_client_secret"))
+			o.Traversal("client_id", lang.Ref("var", api.name+"_client_id"))
+			o.Traversal("client_secret", lang.Ref("var", api.name+"_client_secret"))
 			if len(a.scopes) > 0 {
 				scopes := make([]cty.Value, len(a.scopes))
 				for i, sc := range a.scopes {
@@ -376,14 +375,6 @@ func (b *builder) apiBlocks(body *lang.Writer, api *apiDecl) {
 			}
 		}
 	}
-}
-
-func traversal(names ...string) hcl.Traversal {
-	t := hcl.Traversal{hcl.TraverseRoot{Name: names[0]}}
-	for _, n := range names[1:] {
-		t = append(t, hcl.TraverseAttr{Name: n})
-	}
-	return t
 }
 
 // toolBlock writes one tool.
@@ -415,7 +406,7 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 	}
 	for _, a := range t.args {
 		if len(defRefs(a.schema, nil)) > 0 {
-			blk.Traversal("defs", traversal("local", defsLocal(api)))
+			blk.Traversal("defs", lang.Ref("local", defsLocal(api)))
 			break
 		}
 	}
@@ -428,7 +419,7 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 	for _, a := range t.args {
 		ab := blk.Block("arg", a.name)
 		if a.typ != "" && a.typ != "string" {
-			ab.Raw("type", typeTokens(a.typ))
+			ab.Raw("type", lang.TypeTokens(a.typ))
 		}
 		if a.description != "" {
 			ab.Value("description", cty.StringVal(a.description))
@@ -463,7 +454,7 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 	}
 
 	h := blk.Block("http")
-	h.Traversal("api", traversal("http_api", api.name))
+	h.Traversal("api", lang.Ref("http_api", api.name))
 	h.Value("method", cty.StringVal(t.op.Method))
 	h.Value("path", cty.StringVal(t.pathTemplate))
 	for _, m := range []struct {
@@ -477,20 +468,20 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 	if bm := t.body; bm != nil {
 		switch {
 		case bm.kind == "raw":
-			h.Raw("raw_body", exprTokens(bm.program))
+			h.Raw("raw_body", lang.ExprTokens(bm.program))
 			h.Value("content_type", cty.StringVal(bm.contentType))
 		case bm.kind == "multipart" && bm.program != "":
-			h.Raw("multipart", exprTokens(bm.program))
+			h.Raw("multipart", lang.ExprTokens(bm.program))
 		case bm.kind == "multipart":
 			h.Raw("multipart", fieldsTokens(bm.fields))
 		case bm.kind == "form" && bm.program != "":
-			h.Raw("form", exprTokens(bm.program))
+			h.Raw("form", lang.ExprTokens(bm.program))
 		case bm.kind == "form":
 			if len(bm.fields) > 0 {
 				h.Raw("form", fieldsTokens(bm.fields))
 			}
 		case bm.program != "":
-			h.Raw("body", exprTokens(bm.program))
+			h.Raw("body", lang.ExprTokens(bm.program))
 		case bm.compact:
 			parts := make([]string, len(bm.fields))
 			for i, f := range bm.fields {
@@ -502,7 +493,7 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 				// schema's required fields apply only to a body.
 				program = "let body = " + program + "; len(body) > 0 ? body : nil"
 			}
-			h.Raw("body", exprTokens(program))
+			h.Raw("body", lang.ExprTokens(program))
 		default:
 			h.Raw("body", fieldsTokens(bm.fields))
 		}
@@ -517,7 +508,7 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 		case o.schema != nil:
 			ob.Raw("schema", b.value(o.schema))
 		case o.typ != "":
-			ob.Raw("type", typeTokens(o.typ))
+			ob.Raw("type", lang.TypeTokens(o.typ))
 		}
 		if o.description != "" {
 			ob.Value("description", cty.StringVal(trimText(o.description, 600)))
@@ -525,29 +516,16 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 		if o.optional {
 			ob.Value("optional", cty.True)
 		}
-		ob.Raw("value", exprTokens(o.program))
+		ob.Raw("value", lang.ExprTokens(o.program))
 	}
 	return blk
-}
-
-// typeTokens writes a type such as integer or list(string).
-func typeTokens(t string) hclwrite.Tokens {
-	if open := strings.IndexByte(t, '('); open > 0 && strings.HasSuffix(t, ")") {
-		return hclwrite.TokensForFunctionCall(t[:open], typeTokens(t[open+1:len(t)-1]))
-	}
-	return hclwrite.TokensForIdentifier(t)
-}
-
-// exprTokens writes expr("program").
-func exprTokens(program string) hclwrite.Tokens {
-	return hclwrite.TokensForFunctionCall("expr", hclwrite.TokensForValue(cty.StringVal(program)))
 }
 
 // fieldsTokens writes a map of programs: { key = expr("…") }.
 func fieldsTokens(fields []field) hclwrite.Tokens {
 	attrs := make([]hclwrite.ObjectAttrTokens, len(fields))
 	for i, f := range fields {
-		v := exprTokens(f.program)
+		v := lang.ExprTokens(f.program)
 		if f.literal {
 			v = hclwrite.TokensForValue(cty.StringVal(f.program))
 		}
@@ -574,7 +552,7 @@ func (b *builder) value(v any) hclwrite.Tokens {
 	switch x := v.(type) {
 	case localRef:
 		b.locals.use(string(x))
-		return hclwrite.TokensForTraversal(traversal("local", string(x)))
+		return hclwrite.TokensForTraversal(lang.Ref("local", string(x)))
 	case defRef:
 		b.locals.useDef(string(x))
 		return hclwrite.TokensForObject([]hclwrite.ObjectAttrTokens{{
