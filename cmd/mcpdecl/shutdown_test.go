@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"net/http"
 	"os"
@@ -190,4 +191,77 @@ func TestServeStopsCallsAfterGrace(t *testing.T) {
 		}
 		stopWhileCalling(t, cmd, lines, pidFile)
 	})
+}
+
+// TestServeStdioStopLogsNoError: a normal stop over stdio, by SIGTERM or
+// by the client closing standard input after a session, exits 0 with
+// "stopped" and logs nothing at ERROR.
+func TestServeStdioStopLogsNoError(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		stop func(cmd *exec.Cmd, stdin io.Closer) error
+	}{
+		{"SIGTERM", func(cmd *exec.Cmd, _ io.Closer) error { return cmd.Process.Signal(syscall.SIGTERM) }},
+		{"stdin closed", func(_ *exec.Cmd, stdin io.Closer) error { return stdin.Close() }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(binary(t), "serve", oneTool(t))
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			// An answered initialize: the session is under way, and the
+			// signal handler in place.
+			init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+				`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+			if _, err := io.WriteString(stdin, init); err != nil {
+				t.Fatal(err)
+			}
+			answered := make(chan bool, 1)
+			go func() {
+				sc := bufio.NewScanner(stdout)
+				answered <- sc.Scan()
+				_, _ = io.Copy(io.Discard, stdout)
+			}()
+			select {
+			case ok := <-answered:
+				if !ok {
+					t.Fatalf("serve did not answer initialize; stderr:\n%s", stderr.String())
+				}
+			case <-time.After(enginetest.Patience):
+				t.Fatal("serve did not answer initialize")
+			}
+			if err := tt.stop(cmd, stdin); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Errorf("serve exited with %v, want 0; stderr:\n%s", err, stderr.String())
+				}
+			case <-time.After(enginetest.Patience):
+				t.Fatal("serve did not stop")
+			}
+			logs := stderr.String()
+			if !strings.Contains(logs, "msg=stopped") {
+				t.Errorf("stderr has no \"stopped\" line:\n%s", logs)
+			}
+			if strings.Contains(logs, "level=ERROR") {
+				t.Errorf("a normal stop logged an error:\n%s", logs)
+			}
+		})
+	}
 }

@@ -55,11 +55,22 @@ func (l *Live) ServeIO(ctx context.Context, r io.ReadCloser, w io.WriteCloser) e
 			l.stop()
 		}
 	}()
-	err := l.srv.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: int(maxLine), DrainTimeout: ShutdownTimeout})
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		return nil
+	// Connect and Wait rather than Server.Run: Run logs a cancelled ctx,
+	// which is how every normal stop by signal arrives, at Error.
+	ss, err := l.srv.Connect(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: int(maxLine), DrainTimeout: ShutdownTimeout}, nil)
+	if err != nil {
+		return err
 	}
-	return err
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case err := <-ended:
+		return err
+	case <-ctx.Done():
+	}
+	_ = ss.Close()
+	<-ended
+	return nil
 }
 
 // nopCloser is a writer whose Close does nothing: standard output belongs
