@@ -202,7 +202,12 @@ func (c *catalogue) imported(enc tokenizer.Codec, path string) error {
 		paths = append(paths, p)
 	}
 	return c.measure(enc, paths, func(string) (string, bool) { return "", false }, func(cfg *engine.Config) {
-		c.fidelity = openapi.CheckInput(spec, res, cfg)
+		c.fidelity = openapi.CheckInput(spec, res, func(name string) (map[string]any, bool) {
+			if t, ok := cfg.Tool(name); ok {
+				return t.InputSchema(), true
+			}
+			return nil, false
+		})
 	})
 }
 

@@ -119,7 +119,7 @@ func TestDirectory(t *testing.T) {
 				// documents are imported and loaded, not compared.
 				o.uncompared = true
 			} else {
-				f := CheckInput(spec, res, cfg)
+				f := CheckInput(spec, res, inputSchemas(cfg))
 				o.checks, o.lost, o.losses, o.shallow = f.Checks, f.Lost, f.Losses, f.Shallow
 			}
 			_ = cfg.Close()

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // InputFidelity is what CheckInput found: how many comparisons it made
@@ -28,15 +26,16 @@ type InputFidelity struct {
 }
 
 // CheckInput compares the input schema of each tool that res imported,
-// as cfg (res's files, loaded) serves it, with the request of its
+// as it loads (inputSchema gives a tool's, by name, from res's files
+// loaded: engine.Config's Tool and its InputSchema), with the request of its
 // operation in spec: every parameter and body property that became an
 // argument must keep, at any depth, the document's properties, required
 // names, enum values, bounds and string formats. A recursive schema is
 // compared once where it recurs; resources and templates are not
 // compared (their arguments are scalars).
-func CheckInput(spec *Spec, res *Result, cfg *engine.Config) InputFidelity {
+func CheckInput(spec *Spec, res *Result, inputSchema func(tool string) (map[string]any, bool)) InputFidelity {
 	f := &fidelity{spec: spec}
-	f.check(res, cfg)
+	f.check(res, inputSchema)
 	return InputFidelity{Checks: f.checks, Lost: f.lost, Losses: f.losses, Shallow: f.shallow}
 }
 
@@ -64,10 +63,11 @@ var argProgram = regexp.MustCompile(`\bargs\.([A-Za-z_][A-Za-z0-9_]*)`)
 // itself, not one of its properties (an object exploded into the query).
 var wholeArgProgram = regexp.MustCompile(`\bargs\.([A-Za-z_][A-Za-z0-9_]*)(?:[^A-Za-z0-9_.?]|$)`)
 
-// check compares every tool of res (loaded as cfg) with the document.
-func (f *fidelity) check(res *Result, cfg *engine.Config) {
+// check compares every tool of res, whose loaded input schemas
+// inputSchema gives, with the document.
+func (f *fidelity) check(res *Result, inputSchema func(tool string) (map[string]any, bool)) {
 	for _, bt := range res.built {
-		tl, ok := cfg.Tool(bt.name)
+		schema, ok := inputSchema(bt.name)
 		if !ok {
 			continue // a resource or a template: its arguments are scalars
 		}
@@ -75,7 +75,7 @@ func (f *fidelity) check(res *Result, cfg *engine.Config) {
 			f.shallow++
 			continue
 		}
-		f.root = tl.InputSchema()
+		f.root = schema
 		f.seen = map[string]bool{}
 		props := obj(f.root["properties"])
 		required := map[string]bool{}

@@ -24,7 +24,7 @@ func inputFidelity(t *testing.T, path string) InputFidelity {
 		t.Fatalf("%s: %s", path, diags.Error())
 	}
 	defer cfg.Close()
-	return CheckInput(spec, res, cfg)
+	return CheckInput(spec, res, inputSchemas(cfg))
 }
 
 // TestInputFidelity: the tools imported from the documents the tests use
