@@ -34,7 +34,7 @@ func TestDefsBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := &fidelity{spec: spec}
-		f.check(res, loadResult(t, res))
+		f.check(res, inputSchemas(loadResult(t, res)))
 		return res, f
 	}
 	shallow := func(res *Result) []string {

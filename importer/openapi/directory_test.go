@@ -23,7 +23,7 @@ const bigDocument = 4 << 20
 // 99.5% of the documents import and load with no error, and that at least
 // 99% of their operations become tools, and logs the reasons operations
 // were skipped. It compares every tool's input schema with its request's
-// (see fidelity) and logs what is lost, and counts the tools cut shallow
+// (see CheckInput) and logs what is lost, and counts the tools cut shallow
 // past the budget of definitions. Documents of more than bigDocument bytes
 // are imported one at a time, alone, so that two of the largest
 // (Microsoft Graph's) never take memory at once, and are not compared.
@@ -49,8 +49,9 @@ func TestDirectory(t *testing.T) {
 		read, tools int
 		reasons     []string
 		// checks and losses compare the tools' input schemas with the
-		// document's requests (see fidelity).
+		// document's requests (see CheckInput).
 		checks  int
+		lost    int
 		losses  []string
 		shallow int
 		// uncompared is set for a big document, which is not compared.
@@ -118,9 +119,8 @@ func TestDirectory(t *testing.T) {
 				// documents are imported and loaded, not compared.
 				o.uncompared = true
 			} else {
-				f := &fidelity{spec: spec}
-				f.check(res, cfg)
-				o.checks, o.losses, o.shallow = f.checks, f.losses, f.shallow
+				f := CheckInput(spec, res, inputSchemas(cfg))
+				o.checks, o.lost, o.losses, o.shallow = f.Checks, f.Lost, f.Losses, f.Shallow
 			}
 			_ = cfg.Close()
 		}()
@@ -141,8 +141,8 @@ func TestDirectory(t *testing.T) {
 			shallow += o.shallow
 			shallowDocs++
 		}
+		lossy += o.lost
 		for _, l := range o.losses {
-			lossy++
 			if len(losses) < 40 {
 				losses = append(losses, strings.TrimPrefix(o.spec, root)+": "+l)
 			}

@@ -90,3 +90,13 @@ func loadFiles(paths []string, lookup func(string) (string, bool)) (*engine.Conf
 	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New()), LookupEnv: lookup}, paths...)
 	return cfg, diags
 }
+
+// inputSchemas gives CheckInput the input schemas of cfg's tools.
+func inputSchemas(cfg *engine.Config) func(string) (map[string]any, bool) {
+	return func(name string) (map[string]any, bool) {
+		if t, ok := cfg.Tool(name); ok {
+			return t.InputSchema(), true
+		}
+		return nil, false
+	}
+}

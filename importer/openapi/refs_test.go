@@ -183,3 +183,35 @@ func TestExternalFileRef(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalRefSamePointer: a reference to another document's schema
+// stands for that schema, not for the one at the same pointer in the
+// referring document (testdata/multifile.yaml's Pet and
+// multifile/other.yaml's).
+func TestExternalRefSamePointer(t *testing.T) {
+	_, res, err := importPath("testdata/multifile.yaml", Options{Source: "multifile.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := writeFiles(t.TempDir(), res.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := loadFiles(paths, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	defer cfg.Close()
+	tl, ok := cfg.Tool("adopt")
+	if !ok {
+		t.Fatal("no tool adopt")
+	}
+	f := &fidelity{root: tl.InputSchema()}
+	props := obj(f.root["properties"])
+	for arg, want := range map[string][]string{"mine": {"name"}, "theirs": {"legs", "species"}} {
+		p, _, _, _ := f.toolShape(props[arg])
+		if got := sortedKeys(p); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("argument %s has the properties %v, want %v (its document's Pet's)", arg, got, want)
+		}
+	}
+}

@@ -270,14 +270,6 @@ func (c *converter) flat(v any, doc string, stack []string, depth int) any {
 	return out
 }
 
-// refID identifies a reference met in document doc.
-func refID(ref, doc string) string {
-	if strings.HasPrefix(ref, "#") {
-		return doc + ref
-	}
-	return refKey(ref, doc)
-}
-
 // walk converts v. stack holds the references being inlined (a cycle is
 // cut), depth bounds nesting, and level is how many named schemas deep it
 // may still go.

@@ -110,16 +110,20 @@ func (s *Spec) deref(v any, doc string) (any, string, string, error) {
 		if err != nil {
 			return nil, doc, name, err
 		}
-		v, doc, name = target, tdoc, refKey(ref, tdoc)
+		v, doc, name = target, tdoc, refID(ref, doc)
 	}
 }
 
-// refKey identifies a reference's target across documents.
-func refKey(ref, doc string) string {
-	if i := strings.IndexByte(ref, '#'); i >= 0 {
-		return doc + ref[i:]
+// refID identifies the target of a reference met in document doc, across
+// documents: the location of the document it names (doc itself for a
+// fragment alone) and its fragment. other.json#/x met in a.json is thus
+// not a.json's own #/x.
+func refID(ref, doc string) string {
+	file, fragment, _ := strings.Cut(ref, "#")
+	if file != "" {
+		doc = joinLocation(doc, file)
 	}
-	return doc + "#"
+	return doc + "#" + fragment
 }
 
 // resolve finds the value a reference points to.
@@ -127,7 +131,7 @@ func (s *Spec) resolve(ref, doc string) (any, string, error) {
 	file, pointer, _ := strings.Cut(ref, "#")
 	target := doc
 	if file != "" {
-		target = s.join(doc, file)
+		target = joinLocation(doc, file)
 		if _, ok := s.docs[target]; !ok {
 			if s.read == nil {
 				return nil, doc, &BrokenRef{Ref: ref, Err: errors.New("it names another document, and none may be read here")}
@@ -154,8 +158,8 @@ func (s *Spec) resolve(ref, doc string) (any, string, error) {
 	return v, target, nil
 }
 
-// join resolves a relative document location against another.
-func (s *Spec) join(base, rel string) string {
+// joinLocation resolves a relative document location against another.
+func joinLocation(base, rel string) string {
 	if u, err := url.Parse(rel); err == nil && u.IsAbs() {
 		return rel
 	}
