@@ -4,9 +4,9 @@
 // the form; a decline and a dismissal cancel nothing (the order is still
 // pending after them), an acceptance cancels it with the reason chosen,
 // and an answer outside the form is refused; find_customer_orders asks
-// for the e-mail address a call lacks. Over stateless HTTP its
-// revision (before 2026-07-28) cannot be asked, and the call is refused
-// with the reason.
+// for the e-mail address a call lacks. Over HTTP without sessions its
+// revision (before 2026-07-28) cannot be asked, and the call is refused,
+// the reason naming http_sessions.
 //
 //   node clients/confirm.mjs MCPDECL_BINARY HTTP_URL SHOP_DB
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -72,7 +72,7 @@ const remote = new Client({ name: "mcpdecl-confirm", version: "1.0.0" }, { capab
 remote.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { reason: "fraud" } }));
 await remote.connect(new StreamableHTTPClientTransport(new URL(url)));
 res = await remote.callTool({ name: "cancel_order", arguments: { order_id: 8 } });
-check(res.isError && /stateless HTTP/.test(text(res)) && /nothing was done/.test(text(res)), `http: ${JSON.stringify(res)}`);
+check(res.isError && /http_sessions = true/.test(text(res)) && /nothing was done/.test(text(res)), `http: ${JSON.stringify(res)}`);
 await remote.close();
 console.log("http: a client of an earlier revision is refused, with the reason");
 if (failures > 0) process.exit(1);

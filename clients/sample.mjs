@@ -5,7 +5,7 @@
 // its model's JSON answer becomes the structured result; an answer in
 // prose is a tool error. A client without the sampling capability is
 // refused with the reason, and so is one of an earlier revision than
-// 2026-07-28 over stateless HTTP.
+// 2026-07-28 over HTTP without sessions (the reason names http_sessions).
 //
 //   node clients/sample.mjs MCPDECL_BINARY HTTP_URL SHOP_DB
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -53,7 +53,7 @@ const remote = new Client({ name: "mcpdecl-sample", version: "1.0.0" }, { capabi
 remote.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", model: "m", content: { type: "text", text: "{}" } }));
 await remote.connect(new StreamableHTTPClientTransport(new URL(url)));
 res = await classify(remote, "Lovely croissants.");
-check(res.isError && /stateless HTTP/.test(text(res)), `http: ${JSON.stringify(res)}`);
+check(res.isError && /http_sessions = true/.test(text(res)), `http: ${JSON.stringify(res)}`);
 await remote.close();
 console.log("http: a client of an earlier revision is refused, with the reason");
 if (failures > 0) process.exit(1);
