@@ -363,11 +363,8 @@ func argName(raw, where string, taken names) string {
 func (b *builder) param(t *tool, p Param, c *converter, taken names) error {
 	switch p.In {
 	case "header":
-		switch strings.ToLower(p.Name) {
-		case "accept", "content-type", "authorization":
-			return nil // described by the document elsewhere, or the http_api's
-		case "content-length", "host", "transfer-encoding", "connection", "te", "trailer", "upgrade", "keep-alive", "expect":
-			return nil // the HTTP client's to set
+		if implicitHeaders[strings.ToLower(p.Name)] {
+			return nil // described by the document elsewhere, the http_api's, or the HTTP client's to set
 		}
 		if !headerToken(p.Name) {
 			t.notes = append(t.notes, fmt.Sprintf("left out the header %q, whose name is not a valid header name", p.Name))

@@ -258,8 +258,9 @@ var azureVersion = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(-preview)?$`)
 // document's version when it is a date: a document of Azure Resource
 // Manager describes one version.
 func (r *paramRules) fixedValue(p Param) (string, bool) {
-	if !p.Required || p.Argument != nil || p.In != "query" && p.In != "header" {
-		return "", false
+	if !p.Required || p.Argument != nil || p.In != "query" && p.In != "header" ||
+		p.In == "header" && implicitHeaders[strings.ToLower(p.Name)] {
+		return "", false // a header the HTTP client sets, such as Transfer-Encoding, is left out
 	}
 	v, _, _, err := r.spec.deref(p.Schema, p.Doc)
 	if err != nil {
