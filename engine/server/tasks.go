@@ -192,8 +192,14 @@ func (l *Live) startRun(ctx context.Context, task *engine.Task, req *mcp.CallToo
 			out, err = l.call(ctx, g, t, bg)
 		}
 		// Before the generation may close, with its store.
-		l.finish(store, task, run, t, out, err)
+		done := l.finish(store, task, run, t, out, err)
 		g.mu.RUnlock()
+		// Not under the generation's lock: a client that reads nothing
+		// more may hold the notification up, but neither a reload nor
+		// the server's close.
+		if done != nil {
+			l.notifyStatus(done)
+		}
 	}()
 }
 
@@ -219,8 +225,9 @@ func (l *Live) watch(ctx context.Context, stop context.CancelFunc, store engine.
 
 // finish records the outcome of a run: completed with the tool's result
 // (a tool error too), input_required with its question, or failed with a
-// protocol error (a result larger than the task keeps is one).
-func (l *Live) finish(store engine.TaskStore, task *engine.Task, run int, t *engine.Tool, out *mcp.CallToolResult, err error) {
+// protocol error (a result larger than the task keeps is one). It returns
+// the task as kept, to tell its client of; nil when it was not kept.
+func (l *Live) finish(store engine.TaskStore, task *engine.Task, run int, t *engine.Tool, out *mcp.CallToolResult, err error) *engine.Task {
 	done := *task
 	done.Updated = time.Now()
 	switch {
@@ -260,8 +267,9 @@ func (l *Live) finish(store engine.TaskStore, task *engine.Task, run int, t *eng
 	case err != nil:
 		l.logger.Error("a task's outcome could not be kept", "task", task.ID, "tool", task.Tool, "error", err)
 	case ok:
-		l.notifyStatus(&done)
+		return &done
 	}
+	return nil
 }
 
 // notifyStatus sends task's status to the session of the client that

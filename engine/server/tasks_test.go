@@ -436,6 +436,10 @@ func TestTasksOverStdio(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() { _ = live.Server().Run(ctx, &mcp.IOTransport{Reader: inR, Writer: outW}) }()
+	// The pipes are closed first when the test ends: what the server
+	// writes after the test's last read (a task's status, sent as the task
+	// ends) then fails instead of waiting for a reader.
+	t.Cleanup(func() { _ = outR.Close(); _ = inW.Close() })
 	lines := bufio.NewScanner(outR)
 	id := 0
 	rpc := func(method string, params string) map[string]json.RawMessage {
