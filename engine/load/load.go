@@ -129,10 +129,14 @@ type loader struct {
 	ctxs     map[string]*hcl.EvalContext // per file: the functions, file() relative to it
 	settings engine.Settings
 	redactor *text.Redactor
-	decoded  []any                   // what the adapters decoded from top-level blocks
-	limits   *rateLimits             // shared by the tool workers
-	cache    *resultCache            // shared by the tool workers
-	blocks   map[string][]*hcl.Block // the root blocks of every file, by type
+	// sensitive is whether a variable is sensitive: until one is, no
+	// value carries [engine.SensitiveMark] and nothing needs checking
+	// for it. Written while variables decode, before anything reads it.
+	sensitive bool
+	decoded   []any                   // what the adapters decoded from top-level blocks
+	limits    *rateLimits             // shared by the tool workers
+	cache     *resultCache            // shared by the tool workers
+	blocks    map[string][]*hcl.Block // the root blocks of every file, by type
 	// outer are the configuration's layers of each tool's per-call path
 	// (ToolSpec.Outer), decoded before the tools.
 	outer []engine.CallLayer

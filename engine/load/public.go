@@ -19,6 +19,9 @@ import (
 // a tool". It reports whether the attribute is free of secrets; the
 // attribute's other errors are left to its decoding.
 func (l *loader) public(ctx *engine.DecodeContext, e hcl.Expression, what string) bool {
+	if !l.sensitive {
+		return true // only a sensitive variable's value carries the mark
+	}
 	refs := e.Variables()
 	if len(refs) == 0 {
 		return true // only a reference can bring a mark in

@@ -473,6 +473,9 @@ func (l *loader) annotations(ctx *engine.DecodeContext, b *hcl.Block) *engine.An
 // itself (unless lazy is true); what words an attribute, given its name, as in "the %s of a
 // tool".
 func (l *loader) shown(ctx *engine.DecodeContext, b *spec.Block, v *spec.Values, what string, lazy bool) {
+	if !l.sensitive {
+		return // see public
+	}
 	for _, a := range b.Attrs {
 		if a.Public && (!a.Lazy || lazy) && v.Written(a.Name) {
 			l.public(ctx, v.Attr(a.Name).Expr, fmt.Sprintf(what, a.Name))

@@ -109,6 +109,7 @@ func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
 		// headers is as secret as a token.
 		l.redactor.AddValue(val)
 		val = val.Mark(engine.SensitiveMark)
+		l.sensitive = true
 	}
 	return val, true
 }

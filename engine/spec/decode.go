@@ -20,17 +20,22 @@ import (
 // absent, null, or has errors (already reported) reads as its default.
 type Values struct {
 	block  *Block
-	attrs  []*hcl.Attribute // by index in block.Attrs; nil when absent
-	vals   []any            // by index; nil when absent, null or wrong
-	elems  [][]hcl.Range    // a list's element ranges, by index
-	blocks []hcl.Blocks     // by index in block.Blocks
+	slots  []slot        // by index in block.Attrs
+	elems  [][]hcl.Range // a list's element ranges, by index
+	blocks []hcl.Blocks  // by index in block.Blocks
+}
+
+// A slot is one attribute of [Values]: as written, and its value.
+type slot struct {
+	attr *hcl.Attribute // nil when absent
+	val  any            // nil when absent, null or wrong
 }
 
 // Decode reads body through the block's spec, evaluating values with ctx,
 // and returns what it read with every error it found.
 func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.Diagnostics) {
 	b.prepare()
-	v := &Values{block: b, attrs: make([]*hcl.Attribute, len(b.Attrs)), vals: make([]any, len(b.Attrs))}
+	v := &Values{block: b, slots: make([]slot, len(b.Attrs))}
 	content, diags := body.Content(b.schema)
 	// HCL reports unknown attributes in no fixed order: in the order of
 	// the file, the same every run.
@@ -46,7 +51,7 @@ func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.D
 	}
 	for name, attr := range content.Attributes {
 		i := b.index[name]
-		if first := v.attrs[i]; first != nil {
+		if first := v.slots[i].attr; first != nil {
 			// A name and a former name of one attribute.
 			a, later := first, attr
 			if later.NameRange.Start.Byte < a.NameRange.Start.Byte {
@@ -55,13 +60,13 @@ func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.D
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate " + b.Attrs[i].Name,
 				Detail:  fmt.Sprintf("%s and %s are two names of one attribute, %s, already set at %s: remove one.", a.Name, later.Name, b.Attrs[i].Name, a.NameRange),
 				Subject: later.NameRange.Ptr()})
-			v.attrs[i] = a
+			v.slots[i].attr = a
 			continue
 		}
-		v.attrs[i] = attr
+		v.slots[i].attr = attr
 	}
 	for i, a := range b.Attrs {
-		attr := v.attrs[i]
+		attr := v.slots[i].attr
 		if attr == nil {
 			if a.Required && len(a.Aliases) > 0 {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing required argument",
@@ -79,18 +84,11 @@ func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.D
 			continue
 		}
 		var more hcl.Diagnostics
-		v.vals[i], v.elems, more = decodeAttr(a, attr, ctx, v.elems, i)
+		v.slots[i].val, v.elems, more = decodeAttr(a, attr, ctx, v.elems, i)
 		diags = append(diags, more...)
 	}
 	if len(b.Blocks) > 0 {
-		v.blocks = make([]hcl.Blocks, len(b.Blocks))
-		for _, blk := range content.Blocks {
-			for j, n := range b.Blocks {
-				if n.Block.Name == blk.Type {
-					v.blocks[j] = append(v.blocks[j], blk)
-				}
-			}
-		}
+		v.blocks = b.group(content.Blocks)
 		for j, n := range b.Blocks {
 			got := v.blocks[j]
 			if n.Max > 0 && len(got) > n.Max {
@@ -109,6 +107,42 @@ func (b *Block) Decode(body hcl.Body, ctx *engine.DecodeContext) (*Values, hcl.D
 		}
 	}
 	return v, diags
+}
+
+// group sorts blocks by type, in the order of b.Blocks, each type's in
+// the order of the file, on one backing array.
+func (b *Block) group(blocks hcl.Blocks) []hcl.Blocks {
+	out := make([]hcl.Blocks, len(b.Blocks))
+	kind := func(blk *hcl.Block) int {
+		for j, n := range b.Blocks {
+			if n.Block.Name == blk.Type {
+				return j
+			}
+		}
+		return -1 // never so: HCL read the body with b's schema
+	}
+	if len(blocks) == 0 {
+		return out
+	}
+	var small [16]int // on the stack, for the usual few nested block types
+	counts := small[:]
+	if len(b.Blocks)+1 > len(small) {
+		counts = make([]int, len(b.Blocks)+1)
+	}
+	for _, blk := range blocks {
+		counts[kind(blk)+1]++
+	}
+	all := make(hcl.Blocks, len(blocks))
+	for j := range out {
+		out[j] = all[:0:counts[j+1]]
+		all = all[counts[j+1]:]
+	}
+	for _, blk := range blocks {
+		if j := kind(blk); j >= 0 {
+			out[j] = append(out[j], blk)
+		}
+	}
+	return out
 }
 
 // suggest adds "Did you mean …?" to the errors of unknown attributes and
@@ -403,18 +437,18 @@ func (v *Values) index(name string) int {
 
 // Attr is the attribute as written, or nil when absent: for where to
 // point in an error.
-func (v *Values) Attr(name string) *hcl.Attribute { return v.attrs[v.index(name)] }
+func (v *Values) Attr(name string) *hcl.Attribute { return v.slots[v.index(name)].attr }
 
 // Has reports whether the attribute is written and decoded without error
 // to a value that is not null.
-func (v *Values) Has(name string) bool { return v.vals[v.index(name)] != nil }
+func (v *Values) Has(name string) bool { return v.slots[v.index(name)].val != nil }
 
 // Written reports whether the attribute is written, whatever its value.
-func (v *Values) Written(name string) bool { return v.attrs[v.index(name)] != nil }
+func (v *Values) Written(name string) bool { return v.slots[v.index(name)].attr != nil }
 
 func (v *Values) get(name string) any {
 	i := v.index(name)
-	if x := v.vals[i]; x != nil {
+	if x := v.slots[i].val; x != nil {
 		return x
 	}
 	return v.block.Attrs[i].Default
