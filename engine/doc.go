@@ -18,23 +18,26 @@
 // A call runs top to bottom through the [CallLayer]s that Tool.layers (in
 // layer.go) lists, outermost first, each built once as the tool is made:
 // the configuration's (ToolSpec.Outer: the audit log, package audit, and
-// what the call's span records, package callspan), the scopes, the remote
-// stores' time and the rate limit, the tool's own (ToolSpec.Layers, such
-// as its cache, package cache), the timeout, and the call tracer (a traced
-// call runs on a copy of the tool that records its stages; package
-// calltrace). The last wraps Tool.step: Tool.call (arguments,
-// confirmation and other questions, action, result) and Tool.finish
-// (sanitizing, redaction, size cap). A layer whose feature does not
-// concern a tool returns next from Wrap, so that its calls do not pay for
-// it.
+// what the call's span records, package callspan), the scopes, the time
+// of the remote stores, the tool's own (ToolSpec.Layers, in the order the
+// loader puts them: the rate limit, package ratelimit, then the cache,
+// package cache), the timeout, and the call tracer (a traced call runs on
+// a copy of the tool that records its stages; package calltrace). The
+// last wraps Tool.step: Tool.call (arguments, confirmation and other
+// questions, action, result) and Tool.finish (sanitizing, redaction, size
+// cap). A layer whose feature does not concern a tool returns next from
+// Wrap, so that its calls do not pay for it.
 //
 // To add a per-call feature, write a package with its block's spec, its
 // decoding, its rules against the rest of the tool (run once the tool is
-// decoded) and a CallLayer. For a tool's own feature the loader adds the
-// spec to the tool block's and puts the decoded layer in ToolSpec.Layers
-// (package cache is the example); for a configuration's, it decodes the
-// top-level block before the tools and appends the layer to the layers
-// it gives every tool block in ToolSpec.Outer and the Config in
-// Config.Layers (package audit is the example; a server that must set the
-// layer up, as it opens the audit log, finds it there).
+// decoded) and a CallLayer. A layer that refuses a call returns
+// Tool.Refuse; one that waits for a store over the network is a
+// [RemoteStore], and shares the call's [RemoteStoreTime] with the tool's
+// other remote stores. For a tool's own feature the loader adds the spec
+// to the tool block's and puts the decoded layer in ToolSpec.Layers
+// (packages ratelimit and cache are the examples); for a configuration's,
+// it decodes the top-level block before the tools and appends the layer
+// to the layers it gives every tool block in ToolSpec.Outer and the
+// Config in Config.Layers (package audit is the example; a server that
+// must set the layer up, as it opens the audit log, finds it there).
 package engine

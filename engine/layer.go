@@ -29,10 +29,10 @@ type CallStep func(ctx context.Context, caller Caller, raw json.RawMessage) *Res
 // call itself (Tool.step).
 func (t *Tool) layers() []CallLayer {
 	return slices.Concat(
-		t.spec.Outer, // the configuration's, which see every call: its audit log, its calls' spans
-		[]CallLayer{checkScopes{}, storeTime{}, rateLimit{}},
-		t.spec.Layers,                      // the tool's own, such as its cache
-		[]CallLayer{bound{}, traceCalls{}}, // the timeout; the call tracer (trace.go)
+		t.spec.Outer,                            // the configuration's, which see every call: its audit log, its calls' spans
+		[]CallLayer{checkScopes{}, storeTime{}}, // the scopes; the time of the remote stores of the tool's own
+		t.spec.Layers,                           // the tool's own: its rate limit, then its cache
+		[]CallLayer{bound{}, traceCalls{}},      // the timeout; the call tracer (trace.go)
 	)
 }
 
@@ -73,12 +73,13 @@ func (checkScopes) Wrap(t *Tool, next CallStep) (CallStep, error) {
 	}, nil
 }
 
-// storeTime gives a call one RemoteStoreTime for all its remote stores (a
-// layer that is a [RemoteStore], such as a Redis rate limit or cache).
+// storeTime gives a call one RemoteStoreTime for all its remote stores:
+// the tool's own layers that are a [RemoteStore], such as a Redis rate
+// limit or cache.
 type storeTime struct{}
 
 func (storeTime) Wrap(t *Tool, next CallStep) (CallStep, error) {
-	if !isRemote(t.spec.RateLimiter) && !slices.ContainsFunc(t.spec.Layers, func(l CallLayer) bool { return isRemote(l) }) {
+	if !slices.ContainsFunc(t.spec.Layers, func(l CallLayer) bool { return isRemote(l) }) {
 		return next, nil
 	}
 	return func(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
@@ -86,20 +87,11 @@ func (storeTime) Wrap(t *Tool, next CallStep) (CallStep, error) {
 	}, nil
 }
 
-// rateLimit refuses a call that ToolSpec.RateLimiter does not admit, per
-// tool and caller.
-type rateLimit struct{}
-
-func (rateLimit) Wrap(t *Tool, next CallStep) (CallStep, error) {
-	if t.spec.RateLimiter == nil {
-		return next, nil
-	}
-	return func(ctx context.Context, caller Caller, raw json.RawMessage) *Result {
-		if err := t.spec.RateLimiter.Admit(ctx, rateLimitKey(t.spec.Name, caller.ID)); err != nil {
-			return refused(OutcomeRateLimited, t.redactor.Redact(text.SanitizeString(err.Error())))
-		}
-		return next(ctx, caller, raw)
-	}, nil
+// Refuse is the tool error of a call of t that a layer refuses, of
+// outcome (such as OutcomeRateLimited): the text of err, cleaned of
+// control characters and of the secrets the configuration knows.
+func (t *Tool) Refuse(outcome Outcome, err error) *Result {
+	return refused(outcome, t.redactor.Redact(text.SanitizeString(err.Error())))
 }
 
 // bound bounds a call by its tool's timeout, or by the caller's deadline
@@ -132,28 +124,4 @@ func (t *Tool) callTime(ctx context.Context) time.Duration {
 		return had
 	}
 	return t.spec.Timeout
-}
-
-// rateLimitKey names the limit of the tool name for the caller id, as
-// name:id with id's bytes outside printable ASCII, and %, written %XX:
-// printable, so that an operator can read and type the keys of a shared
-// store, and unambiguous, since a tool's name holds no colon.
-func rateLimitKey(name, id string) string {
-	i := 0
-	for i < len(id) && id[i] > 0x20 && id[i] < 0x7f && id[i] != '%' {
-		i++
-	}
-	if i == len(id) {
-		return name + ":" + id
-	}
-	const hex = "0123456789ABCDEF"
-	b := append(append(make([]byte, 0, len(name)+1+3*len(id)), name...), ':')
-	for _, c := range []byte(id) {
-		if c < 0x21 || c > 0x7e || c == '%' {
-			b = append(b, '%', hex[c>>4], hex[c&15])
-		} else {
-			b = append(b, c)
-		}
-	}
-	return string(b)
 }

@@ -7,15 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// A RateLimiter decides whether a call may start now. Admit is given a key
-// naming one tool and one caller; a nil error lets the call run, any other
-// error refuses it, its text being the tool error the client sees: when to
-// retry, or why the limit could not be checked (a limiter that cannot
-// decide refuses).
-type RateLimiter interface {
-	Admit(ctx context.Context, key string) error
-}
-
 // IOConcurrency is the max_concurrency of a tool whose action waits on
 // the network (HTTP, SQL) when the tool does not set one: 8 calls per CPU
 // that Go uses (GOMAXPROCS). Each call may hold what it reads, up to its

@@ -8,8 +8,8 @@ import (
 
 // A RemoteStore is a rate limiter or a result cache that a call waits for
 // over the network, such as Redis: the rate limiter and the cache of a
-// call share one [RemoteStoreTime] (see [StoreTimeOf]). A RateLimiter or
-// a CallLayer (a cache.Policy, say) implements it to say so.
+// call share one [RemoteStoreTime] (see [StoreTimeOf]). A tool's own
+// CallLayer (a ratelimit.Limiter, a cache.Policy) implements it to say so.
 type RemoteStore interface {
 	// IsRemote reports whether a call waits for the store over the
 	// network.

@@ -82,10 +82,8 @@ type ToolSpec struct {
 	MaxConcurrency int
 	// MaxResultBytes caps the size of a result; 0: the server's.
 	MaxResultBytes int64
-	// RateLimiter, when not nil, admits or refuses each call, per caller.
-	RateLimiter RateLimiter
 	// Layers are the tool's own features of its per-call path, outermost
-	// first, such as its cache (see [CallLayer]).
+	// first, such as its rate limit and its cache (see [CallLayer]).
 	Layers []CallLayer
 	// Outer are the configuration's features of the per-call path of each
 	// of its tools, outermost first, which see every call, refused ones

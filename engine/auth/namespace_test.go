@@ -58,7 +58,7 @@ func TestCallerKindsHaveTheirOwnBuckets(t *testing.T) {
 			store := open(t)
 			t.Cleanup(func() { _ = store.Close() })
 			limit := ratelimit.Limit{Requests: 1, Per: time.Hour}
-			tool, err := engine.NewTool(engine.ToolSpec{Name: "echo", RateLimiter: ratelimit.Bind(store, limit)}, engine.DefaultSettings(), &text.Redactor{})
+			tool, err := engine.NewTool(engine.ToolSpec{Name: "echo", Layers: []engine.CallLayer{ratelimit.Bind(store, limit)}}, engine.DefaultSettings(), &text.Redactor{})
 			if err != nil {
 				t.Fatal(err)
 			}

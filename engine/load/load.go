@@ -172,7 +172,7 @@ type loader struct {
 
 // readLog is the absolute paths of every file a load read, in the order
 // first read, the SHA-256 of the contents of those that file() read, and
-// what env() read (see cacheNamespace); safe for concurrent use.
+// what env() read (see setCacheNamespace); safe for concurrent use.
 type readLog struct {
 	mu    sync.Mutex
 	paths []string

@@ -25,9 +25,9 @@ func (l *loader) rateLimitBlock() {
 	}
 }
 
-// rateLimiter builds the rate limiter of a tool from its rate_limit block,
+// rateLimiter builds the rate limit of a tool from its rate_limit block,
 // if any, else the server's default; nil when neither sets a limit.
-func (l *loader) rateLimiter(ctx *engine.DecodeContext, blocks hcl.Blocks) engine.RateLimiter {
+func (l *loader) rateLimiter(ctx *engine.DecodeContext, blocks hcl.Blocks) *ratelimit.Limiter {
 	limit := l.limits.def
 	for _, b := range blocks { // at most one, by the tool's spec
 		own, diags := ratelimit.DecodeLimit(b, ctx)

@@ -3,12 +3,10 @@ package load_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // These tests check what every result goes through before it leaves the
@@ -149,40 +147,6 @@ func TestSafeguards(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// limiter refuses every call after the first of each key.
-type limiter struct{ seen map[string]bool }
-
-func (l *limiter) Admit(_ context.Context, key string) error {
-	if l.seen[key] {
-		return errors.New("rate limit exceeded for this tool; retry in 1s")
-	}
-	l.seen[key] = true
-	return nil
-}
-
-func TestRateLimiterKeys(t *testing.T) {
-	lim := &limiter{seen: map[string]bool{}}
-	tool, err := engine.NewTool(engine.ToolSpec{Name: "t", Description: "d", RateLimiter: lim}, engine.DefaultSettings(), &text.Redactor{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	call := func(id string) *engine.Result {
-		return tool.Call(engine.WithCaller(context.Background(), engine.Caller{ID: id}), nil)
-	}
-	if res := call("alice"); res.IsError {
-		t.Fatalf("first call refused: %s", res.Text())
-	}
-	if res := call("alice"); !res.IsError || res.Text() != "rate limit exceeded for this tool; retry in 1s" {
-		t.Errorf("second call of alice: %v %q", res.IsError, res.Text())
-	}
-	if res := call("bob"); res.IsError {
-		t.Errorf("bob shares alice's limit: %s", res.Text())
-	}
-	if !lim.seen["t:alice"] || !lim.seen["t:bob"] {
-		t.Errorf("keys = %v, want one per tool and caller", lim.seen)
 	}
 }
 

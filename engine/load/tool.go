@@ -301,7 +301,7 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	if attr("tags") != nil {
 		spec.Tags = l.tags(v)
 	}
-	spec.RateLimiter = l.rateLimiter(ctx, blocks("rate_limit"))
+	limiter := l.rateLimiter(ctx, blocks("rate_limit"))
 
 	var argsEnv types.Map
 	var defaults map[string]hcl.Range
@@ -423,6 +423,11 @@ func (l *loader) toolFor(b *hcl.Block, bodySpec *spec.Block, use toolUse) (*engi
 	spec.Text = program("text", reflect.Invalid)
 	spec.ErrorIf = program("error_if", reflect.Bool)
 	spec.ErrorMsg = program("error_message", reflect.Invalid)
+	// The tool's own layers of its per-call path, outermost first: a call
+	// its rate limit refuses does not reach its cache.
+	if limiter != nil {
+		spec.Layers = append(spec.Layers, limiter)
+	}
 	if cached != nil {
 		l.diags = append(l.diags, cached.Validate(ctx, spec.Action)...)
 		spec.Layers = append(spec.Layers, cached)

@@ -97,7 +97,7 @@ func (l *loader) variable(b *hcl.Block) (cty.Value, bool) {
 	if sensitive {
 		// The files its default reads are as secret as its value: the
 		// cache namespace covers them through the value, as a secret
-		// (see cacheNamespace).
+		// (see cache.Namespace).
 		ctx.Functions = functions(filepath.Dir(b.DefRange.Filename), l.lookupEnv, func(path string, _ []byte, _ error) { l.recordFile(path) })
 	}
 	val, ok := l.variableValue(b, name, ty, v.Attr("default"), ctx)

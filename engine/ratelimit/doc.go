@@ -1,7 +1,9 @@
 // Package ratelimit limits how often tools are called, as the MCP
 // specification asks of servers: the top-level rate_limit block sets the
 // default limit of every tool and where the buckets live, and the
-// rate_limit block of a tool sets a limit of its own.
+// rate_limit block of a tool sets a limit of its own. A tool's limit is a
+// [Limiter], the layer of its per-call path (an engine.CallLayer) that
+// refuses the calls beyond it, each client's bucket under a key of its own.
 //
 // # The top-level block
 //

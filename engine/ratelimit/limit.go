@@ -6,8 +6,6 @@ import (
 	"math"
 	"strings"
 	"time"
-
-	"github.com/mcpdecl/mcpdecl/engine"
 )
 
 // Limit is a rate: Burst calls at once, refilling at Requests per Per. The
@@ -155,44 +153,3 @@ func roundUp(d time.Duration) time.Duration {
 	}
 	return (d + unit - 1).Truncate(unit)
 }
-
-// Bind returns the rate limiter of one tool: its calls are decided by s
-// under l. The limiter refuses a call when s cannot decide (it fails
-// closed): better a refused call than an unlimited tool.
-func Bind(s Store, l Limit) engine.RateLimiter { return &limiter{store: s, limit: l} }
-
-// limiter is the rate limiter of one tool.
-type limiter struct {
-	store Store
-	limit Limit
-}
-
-var (
-	_ engine.RateLimiter = (*limiter)(nil)
-	_ engine.RemoteStore = (*limiter)(nil)
-)
-
-// Admit lets the call run, or refuses it with a message saying when to
-// retry; when the store cannot decide, the call is refused too.
-func (r *limiter) Admit(ctx context.Context, key string) error {
-	d, err := r.store.Allow(ctx, key, r.limit)
-	if err != nil {
-		return fmt.Errorf("the call was refused because its rate limit could not be checked: %w", err)
-	}
-	if !d.Allowed {
-		return refusal(Message(r.limit, d))
-	}
-	return nil
-}
-
-// IsRemote reports whether a call waits for the store over the network
-// (Redis).
-func (r *limiter) IsRemote() bool {
-	s, ok := r.store.(engine.RemoteStore)
-	return ok && s.IsRemote()
-}
-
-// refusal is the error of a call refused by its rate limit.
-type refusal string
-
-func (r refusal) Error() string { return string(r) }

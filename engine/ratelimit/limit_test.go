@@ -125,16 +125,16 @@ func TestBind(t *testing.T) {
 	l := Limit{Requests: 2, Per: time.Hour, Burst: 2}
 	lim := Bind(NewMemory(), l)
 	for i := range 2 {
-		if err := lim.Admit(ctx, "tool\x00alice"); err != nil {
+		if err := lim.admit(ctx, "tool\x00alice"); err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
 	}
-	err := lim.Admit(ctx, "tool\x00alice")
+	err := lim.admit(ctx, "tool\x00alice")
 	if err == nil || !strings.HasPrefix(err.Error(), "rate limit exceeded for this tool: 2 calls per 1h; retry in 30m") {
 		t.Errorf("3rd call: %v", err)
 	}
 	// A store that cannot decide refuses the call: it fails closed.
-	err = Bind(failing{}, l).Admit(ctx, "tool\x00alice")
+	err = Bind(failing{}, l).admit(ctx, "tool\x00alice")
 	if err == nil || err.Error() != "the call was refused because its rate limit could not be checked: Redis at 10.0.0.1:6379, the rate_limit store, could not be reached" {
 		t.Errorf("failing store: %v", err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/audit"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
+	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/text"
@@ -59,28 +60,31 @@ func (c *checker) Check(context.Context) error {
 	return c.err
 }
 
-// keys records the rate-limit keys it is asked about, and admits all.
+// keys is a rate-limit store that records the keys it is asked about,
+// and allows all.
 type keys struct {
 	mu  sync.Mutex
 	got []string
 }
 
-func (k *keys) Admit(_ context.Context, key string) error {
+func (k *keys) Allow(_ context.Context, key string, _ ratelimit.Limit) (ratelimit.Decision, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.got = append(k.got, key)
-	return nil
+	return ratelimit.Decision{Allowed: true}, nil
 }
 
-// frontConfig has an open tool, a scoped one, and one with a sensitive
-// argument; resources are added to it.
-func frontConfig(t *testing.T, limiter engine.RateLimiter, log *audit.Log, resources ...any) *engine.Config {
+func (k *keys) Close() error { return nil }
+
+// frontConfig has an open tool, limited by limiter when it is not nil, a
+// scoped one, and one with a sensitive argument; resources are added to it.
+func frontConfig(t *testing.T, limiter *ratelimit.Limiter, log *audit.Log, resources ...any) *engine.Config {
 	t.Helper()
 	settings := engine.DefaultSettings()
 	redactor := &text.Redactor{}
 	redactor.Add("s3cr3t-api-key")
 	specs := []engine.ToolSpec{
-		{Name: "open", Description: "d", Text: mapping.Const("open"), RateLimiter: limiter},
+		{Name: "open", Description: "d", Text: mapping.Const("open")},
 		{Name: "admin", Description: "d", Text: mapping.Const("admin"), Scopes: []string{"admin"}},
 		{Name: "login", Description: "d", Text: mapping.Const("in"), Args: []schema.Arg{
 			{Name: "user", Type: &schema.Type{Kind: schema.String}},
@@ -92,6 +96,9 @@ func frontConfig(t *testing.T, limiter engine.RateLimiter, log *audit.Log, resou
 	var outer []engine.CallLayer
 	if log != nil {
 		outer = append(outer, log)
+	}
+	if limiter != nil {
+		specs[0].Layers = []engine.CallLayer{limiter}
 	}
 	for _, spec := range specs {
 		spec.Outer = outer
@@ -240,7 +247,7 @@ func TestAuthFront(t *testing.T) {
 func TestAuditAndIdentity(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.log")
 	lim := &keys{}
-	ts := serveFront(t, frontConfig(t, lim, &audit.Log{File: path, Arguments: true}))
+	ts := serveFront(t, frontConfig(t, ratelimit.Bind(lim, ratelimit.Limit{Requests: 1, Per: time.Second}), &audit.Log{File: path, Arguments: true}))
 	cs, err := connectHTTP(t, ts.URL, "")
 	if err != nil {
 		t.Fatal(err)
