@@ -2,6 +2,7 @@ package load
 
 import (
 	"cmp"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -146,7 +147,11 @@ func (l *loader) resource(b *hcl.Block, bodySpec *spec.Block, seenURI map[string
 		}
 		data, full, err := ctx.ReadFile(path)
 		if err != nil {
-			l.error(a.Expr.Range(), "Cannot read the resource's file", "%s. The path is relative to this file.", err)
+			hint := "Give the path of a regular file this process can read."
+			if !filepath.IsAbs(path) {
+				hint = "The path is relative to the directory of this file."
+			}
+			l.error(a.Expr.Range(), "Cannot read the resource's file", "%s. %s", err, hint)
 			return nil
 		}
 		if max := l.settings.MaxResultBytes; max > 0 && int64(len(data)) > max {
