@@ -52,7 +52,9 @@ var (
 }`,
 		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri_template", "is the URI template (RFC 6570), such as users://{id}").Mandatory().Shown(),
-		}, resourceAttrs, resourceToolAttrs, pickToolAttrs("defs")),
+		}, resourceAttrs, resourceToolAttrs, redocument(pickToolAttrs("defs"), map[string]string{
+			"defs": `are named JSON Schemas that the arguments' schemas refer to as { "$ref" = "#/$defs/Name" }, such as defs = local.defs shared with tools: the values taken from the URI are checked against them`,
+		})),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}, {Block: argSpec}},
 	}
 )
@@ -66,7 +68,7 @@ var resourceAttrs = []*spec.Attr{
 
 // resourceToolAttrs are the attributes of a tool that a resource block has,
 // documented for what they do there.
-var resourceToolAttrs = redocument(pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags"), map[string]string{
+var resourceToolAttrs = redocument(pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize"), map[string]string{
 	"description":      "is what the contents are, for the model",
 	"text":             "is the contents' text",
 	"error_if":         "yields a bool: whether the read fails",

@@ -44,6 +44,11 @@ func TestResourceErrors(t *testing.T) {
 			want: `6:10-6:17: Duplicate resource URI`,
 		},
 		{
+			name: "tags on a resource, which toolsets do not select",
+			src:  "resource \"r\" {\n  uri  = \"x://r\"\n  text = \"a\"\n  tags = [\"x\"]\n}",
+			want: `4:3-4:7: Unsupported argument: An argument named "tags" is not expected here.`,
+		},
+		{
 			name: "a resource takes no arguments",
 			src:  "resource \"r\" {\n  uri  = \"x://r\"\n  text = \"a\"\n  arg \"x\" { type = string }\n}",
 			want: `4:3-4:6: Unsupported block type: Blocks of type "arg" are not expected here.`,
