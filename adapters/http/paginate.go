@@ -291,7 +291,11 @@ func nextURL(target string, next any) (string, int, error) {
 			return "", 0, fmt.Errorf("paginate's next gave a URL that cannot be read: %w", err)
 		}
 		if u.Scheme != base.Scheme || u.Host != base.Host {
-			return "", 0, fmt.Errorf("paginate's next leads to %s://%s, another host than the upstream's %s://%s; pages are followed on the upstream's own host only", u.Scheme, u.Host, base.Scheme, base.Host)
+			other := "another host"
+			if u.Host == base.Host {
+				other = "another scheme"
+			}
+			return "", 0, fmt.Errorf("paginate's next leads to %s://%s, %s than the upstream's %s://%s; pages are followed on the upstream's own scheme and host only", u.Scheme, u.Host, other, base.Scheme, base.Host)
 		}
 	case map[string]any:
 		u = base

@@ -79,6 +79,11 @@ func pagedUpstream(t *testing.T) *httptest.Server {
 		w.Header().Set("Link", `<http://169.254.169.254/latest/meta-data>; rel="next"`)
 		write(w, []int{1})
 	})
+	// A next page on the same host, over another scheme.
+	mux.HandleFunc("/scheme", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", fmt.Sprintf(`<https://%s/scheme?page=2>; rel="next"`, r.Host))
+		write(w, []int{1})
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
@@ -86,7 +91,7 @@ func pagedUpstream(t *testing.T) *httptest.Server {
 
 // TestPaginate follows each style of pages to the end, gathering the
 // items in order; stops at max_pages and max_items with truncated; and
-// refuses pages that loop or lead to another host.
+// refuses pages that loop or lead to another host or scheme.
 func TestPaginate(t *testing.T) {
 	up := pagedUpstream(t)
 	tool := func(name, path, paginate string) string {
@@ -129,6 +134,8 @@ tool %q {
 			tool("few_items", "/cursor", cursor+"\n      max_items = 4")+
 			tool("loop", "/loop", cursor)+
 			tool("away", "/away", `items = expr("body")
+      next  = expr("links.next")`)+
+			tool("scheme", "/scheme", `items = expr("body")
       next  = expr("links.next")`), nil)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
@@ -152,8 +159,9 @@ tool %q {
 		}
 	}
 	for tool, want := range map[string]string{
-		"loop": "the upstream's pages loop: page 2 leads back to the request of page 2; check paginate's next",
-		"away": "page 1: paginate's next leads to http://169.254.169.254, another host than the upstream's",
+		"loop":   "the upstream's pages loop: page 2 leads back to the request of page 2; check paginate's next",
+		"away":   "page 1: paginate's next leads to http://169.254.169.254, another host than the upstream's http://127.0.0.1:",
+		"scheme": "page 1: paginate's next leads to https://" + strings.TrimPrefix(up.URL, "http://") + ", another scheme than the upstream's " + up.URL + "; pages are followed on the upstream's own scheme and host only",
 	} {
 		res := enginetest.Call(t.Context(), t, cfg, tool, `{}`)
 		if !res.IsError || !strings.Contains(res.Text(), want) {

@@ -142,3 +142,26 @@ func TestAnchors(t *testing.T) {
 		}
 	}
 }
+
+// sourcePath matches inline code that names a file of the repository by
+// its path: `engine/load/tool.go`, `.ci/fuzz.sh`.
+var sourcePath = regexp.MustCompile("`((?:[\\w.-]+/)+[\\w.-]+\\.(?:go|sh|md))`")
+
+// TestDevelopmentPaths checks that every file docs/development.md names in
+// inline code exists, so that its recipes lead to real files when code
+// moves; its links are checked by TestDocsLinks.
+func TestDevelopmentPaths(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "development.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := sourcePath.FindAllStringSubmatch(fence.ReplaceAllString(string(b), ""), -1)
+	if len(named) == 0 {
+		t.Fatal("docs/development.md names no file in inline code: the pattern no longer matches it")
+	}
+	for _, m := range named {
+		if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(m[1]))); err != nil {
+			t.Errorf("docs/development.md names %s, which does not exist: name the file that now holds what the text describes", m[1])
+		}
+	}
+}

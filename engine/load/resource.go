@@ -2,6 +2,7 @@ package load
 
 import (
 	"cmp"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -51,7 +52,9 @@ var (
 }`,
 		Attrs: slices.Concat([]*spec.Attr{
 			spec.String("uri_template", "is the URI template (RFC 6570), such as users://{id}").Mandatory().Shown(),
-		}, resourceAttrs, resourceToolAttrs, pickToolAttrs("defs")),
+		}, resourceAttrs, resourceToolAttrs, redocument(pickToolAttrs("defs"), map[string]string{
+			"defs": `are named JSON Schemas that the arguments' schemas refer to as { "$ref" = "#/$defs/Name" }, such as defs = local.defs shared with tools: the values taken from the URI are checked against them`,
+		})),
 		Blocks: []spec.Nested{{Block: contentAnnotationsSpec, Max: 1}, {Block: contentSpec}, {Block: argSpec}},
 	}
 )
@@ -65,7 +68,7 @@ var resourceAttrs = []*spec.Attr{
 
 // resourceToolAttrs are the attributes of a tool that a resource block has,
 // documented for what they do there.
-var resourceToolAttrs = redocument(pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize", "tags"), map[string]string{
+var resourceToolAttrs = redocument(pickToolAttrs("description", "title", "icons", "text", "error_if", "error_message", "timeout", "max_result_bytes", "sanitize"), map[string]string{
 	"description":      "is what the contents are, for the model",
 	"text":             "is the contents' text",
 	"error_if":         "yields a bool: whether the read fails",
@@ -146,7 +149,11 @@ func (l *loader) resource(b *hcl.Block, bodySpec *spec.Block, seenURI map[string
 		}
 		data, full, err := ctx.ReadFile(path)
 		if err != nil {
-			l.error(a.Expr.Range(), "Cannot read the resource's file", "%s. The path is relative to this file.", err)
+			hint := "Give the path of a regular file this process can read."
+			if !filepath.IsAbs(path) {
+				hint = "The path is relative to the directory of this file."
+			}
+			l.error(a.Expr.Range(), "Cannot read the resource's file", "%s. %s", err, hint)
 			return nil
 		}
 		if max := l.settings.MaxResultBytes; max > 0 && int64(len(data)) > max {

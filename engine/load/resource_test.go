@@ -1,6 +1,8 @@
 package load_test
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,6 +42,11 @@ func TestResourceErrors(t *testing.T) {
 			name: "duplicate uri",
 			src:  "resource \"a\" {\n  uri  = \"x://r\"\n  text = \"a\"\n}\nresource \"b\" {\n  uri  = \"x://r\"\n  text = \"b\"\n}",
 			want: `6:10-6:17: Duplicate resource URI`,
+		},
+		{
+			name: "tags on a resource, which toolsets do not select",
+			src:  "resource \"r\" {\n  uri  = \"x://r\"\n  text = \"a\"\n  tags = [\"x\"]\n}",
+			want: `4:3-4:7: Unsupported argument: An argument named "tags" is not expected here.`,
 		},
 		{
 			name: "a resource takes no arguments",
@@ -155,5 +162,23 @@ func TestResourceErrors(t *testing.T) {
 				t.Errorf("diagnostics:\n%s\nwant one containing:\n%s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestResourceFileHint checks what the error of a resource's file that
+// cannot be read says of its path: that a relative one is taken from the
+// directory of the configuration file, and nothing of the kind for an
+// absolute one.
+func TestResourceFileHint(t *testing.T) {
+	abs := filepath.Join(t.TempDir(), "nope.txt")
+	for _, tc := range []struct{ path, want, notWant string }{
+		{path: "nope.txt", want: "nope.txt: no such file or directory. The path is relative to the directory of this file.", notWant: "this process"},
+		{path: abs, want: abs + ": no such file or directory. Give the path of a regular file this process can read.", notWant: "relative"},
+	} {
+		_, diags := loadString(t, fmt.Sprintf("resource \"r\" {\n  uri  = \"x://r\"\n  file = %q\n}", tc.path), nil, nil)
+		got := describe(diags)
+		if !strings.Contains(got, "Cannot read the resource's file") || !strings.Contains(got, tc.want) || strings.Contains(got, tc.notWant) {
+			t.Errorf("file = %q: diagnostics:\n%s\nwant one containing %q, and nothing of %q", tc.path, got, tc.want, tc.notWant)
+		}
 	}
 }
