@@ -6,7 +6,8 @@
 // are decoded by their adapters. Each block is read through its spec
 // ([spec.Block], declared in the file named after the block: toolSpec in
 // tool.go, argSpec in args.go…), then checked by the rules across its
-// attributes; [Language] lists the specs, from which docs/language.md is
+// attributes; [Language] gathers the specs from rootSpec and the adapters,
+// and docs/language.md is
 // generated. Every problem found is reported as a
 // diagnostic with the narrowest source range; loading goes on after an
 // error, so that one run reports them all.

@@ -4,22 +4,30 @@ import (
 	"slices"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/audit"
-	"github.com/mcpdecl/mcpdecl/engine/auth"
-	"github.com/mcpdecl/mcpdecl/engine/cache"
-	"github.com/mcpdecl/mcpdecl/engine/callspan"
-	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
-	"github.com/mcpdecl/mcpdecl/engine/requeststate"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
-	"github.com/mcpdecl/mcpdecl/engine/tasks"
 )
 
 // Language is the blocks of the language declared by a spec, in the order
-// of the reference (docs/language.md): the engine's, then those of the
-// adapters of r that declare theirs ([spec.Declarer]), in registration
-// order.
+// of the reference (docs/language.md): the engine's, as the top of a file
+// (rootSpec) nests them, depth first, then those of the adapters of r that
+// declare theirs ([spec.Declarer]), in registration order.
 func Language(r *engine.Registry) []*spec.Block {
-	blocks := []*spec.Block{serverSpec, variableSpec, localsSpec, toolSpec, annotationsSpec, argSpec, completeSpec, outputSpec, contentSpec, contentAnnotationsSpec, logSpec, resourceSpec, resourceTemplateSpec, promptSpec, promptArgSpec, messageSpec, toolsetSpec, ratelimit.ConfigSpec, cache.ConfigSpec, audit.Spec, callspan.Spec, auth.Spec, auth.TokenSpec, auth.OAuthSpec, cache.PolicySpec, ratelimit.LimitSpec, confirmSpec, confirmFieldSpec, rootsSpec, requeststate.ConfigSpec, taskSpec, tasks.ConfigSpec, stepSpec}
+	var blocks []*spec.Block
+	seen := map[*spec.Block]bool{}
+	var walk func(b *spec.Block)
+	walk = func(b *spec.Block) {
+		if seen[b] {
+			return
+		}
+		seen[b] = true
+		blocks = append(blocks, b)
+		for _, n := range b.Blocks {
+			walk(n.Block)
+		}
+	}
+	for _, n := range rootSpec.Blocks {
+		walk(n.Block)
+	}
 	for _, kind := range r.ActionKinds() {
 		a, _ := r.Action(kind)
 		if d, ok := a.(spec.Declarer); ok {

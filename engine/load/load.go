@@ -429,14 +429,15 @@ func (l *loader) source(name string) ([]byte, error) {
 	return src, nil
 }
 
-// rootSpec is what the top of a file holds. The connection blocks
+// rootSpec is what the top of a file holds, in the order of the reference
+// (see Language). The connection blocks
 // (http_api, database) are declared by their adapters: rootBlock adds them
 // from the registry.
 var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
-	{Block: audit.Spec}, {Block: callspan.Spec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec},
-	{Block: requeststate.ConfigSpec}, {Block: tasks.ConfigSpec}, {Block: auth.Spec}, {Block: resourceSpec}, {Block: resourceTemplateSpec},
-	{Block: promptSpec}, {Block: toolsetSpec},
+	{Block: resourceSpec}, {Block: resourceTemplateSpec}, {Block: promptSpec}, {Block: toolsetSpec},
+	{Block: auth.Spec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec}, {Block: audit.Spec}, {Block: callspan.Spec},
+	{Block: requeststate.ConfigSpec}, {Block: tasks.ConfigSpec},
 }}
 
 // rootBlock is rootSpec with the connection blocks of reg's adapters.
