@@ -7,8 +7,7 @@
 // ([spec.Block], declared in the file named after the block: toolSpec in
 // tool.go, argSpec in args.go…), then checked by the rules across its
 // attributes; [Language] gathers the specs from rootSpec and the adapters,
-// and docs/language.md is
-// generated. Every problem found is reported as a
-// diagnostic with the narrowest source range; loading goes on after an
-// error, so that one run reports them all.
+// and docs/language.md is generated from them. Every problem found is
+// reported as a diagnostic with the narrowest source range; loading goes
+// on after an error, so that one run reports them all.
 package load
