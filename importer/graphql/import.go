@@ -18,6 +18,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/importer/internal/write"
 	"github.com/mcpdecl/mcpdecl/importer/overlay"
 )
 
@@ -173,10 +174,7 @@ type toolDecl struct {
 }
 
 type argDecl struct {
-	name, typ, description string
-	schema                 map[string]any // instead of typ, for enums and input objects
-	optional               bool
-	def                    any // the variable's default, or nil
+	write.Arg
 	// omitted is a variable an overlay took out: no argument, not sent.
 	omitted bool
 	// value, when not nil, is what an overlay fixed the variable to: no
@@ -308,22 +306,22 @@ func snake(s string) string {
 
 // argFor is the argument of one variable.
 func argFor(schema *ast.Schema, d *ast.VariableDefinition) argDecl {
-	a := argDecl{name: d.Variable, optional: !d.Type.NonNull || d.DefaultValue != nil}
+	a := argDecl{Arg: write.Arg{Name: d.Variable, Optional: !d.Type.NonNull || d.DefaultValue != nil}}
 	if d.DefaultValue != nil {
 		if v, err := d.DefaultValue.Value(nil); err == nil {
-			a.def = v
+			a.Default, a.HasDefault = v, v != nil
 		}
 	}
 	if def := schema.Types[d.Type.Name()]; def != nil && !def.BuiltIn {
-		a.description = firstSentence(def.Description)
+		a.Description = firstSentence(def.Description)
 	}
 	switch t := d.Type; {
 	case t.Elem == nil && scalarType(t.NamedType) != "":
-		a.typ = scalarType(t.NamedType)
+		a.Type = scalarType(t.NamedType)
 	case t.Elem != nil && t.Elem.Elem == nil && scalarType(t.Elem.NamedType) != "":
-		a.typ = "list(" + scalarType(t.Elem.NamedType) + ")"
+		a.Type = "list(" + scalarType(t.Elem.NamedType) + ")"
 	default:
-		a.schema = inputSchema(schema, t, nil, 0, true)
+		a.Schema = inputSchema(schema, t, nil, 0, true)
 	}
 	return a
 }
@@ -491,22 +489,7 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 		if a.omitted || a.value != nil {
 			continue
 		}
-		ab := blk.Block("arg", a.name)
-		if a.typ != "" && a.typ != "string" {
-			ab.Raw("type", spec.TypeTokens(a.typ))
-		}
-		if a.description != "" {
-			ab.Value("description", cty.StringVal(a.description))
-		}
-		if a.schema != nil {
-			ab.Raw("schema", valueTokens(a.schema))
-		}
-		switch {
-		case a.def != nil:
-			ab.Raw("default", valueTokens(a.def))
-		case a.optional:
-			ab.Value("optional", cty.True)
-		}
+		a.Write(blk, valueTokens)
 	}
 	g := blk.Block("graphql")
 	g.Traversal("api", spec.Ref("http_api", opts.Name))
@@ -514,14 +497,14 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 	g.Raw("query", hclwrite.TokensForFunctionCall("file", hclwrite.TokensForValue(cty.StringVal(t.op.Path))))
 	var attrs []hclwrite.ObjectAttrTokens
 	for _, a := range t.args {
-		value := spec.ExprTokens("args." + a.name)
+		value := spec.ExprTokens("args." + a.Name)
 		switch {
 		case a.omitted:
 			continue
 		case a.value != nil:
 			value = valueTokens(a.value)
 		}
-		attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.name), Value: value})
+		attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.Name), Value: value})
 	}
 	if len(attrs) > 0 {
 		g.Raw("variables", hclwrite.TokensForObject(attrs))
@@ -535,18 +518,8 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 		if o.optional {
 			ob.Value("optional", cty.True)
 		}
-		ob.Raw("value", spec.ExprTokens(member("data", o.name)))
+		ob.Raw("value", spec.ExprTokens("data"+write.Access(o.name)))
 	}
-}
-
-// member is a program that reads field name of v: v.name, or v['name']
-// where name is a word of expr's own.
-func member(v, name string) string {
-	switch name {
-	case "in", "not", "and", "or", "matches", "contains", "startsWith", "endsWith", "let", "nil", "true", "false", "if", "else":
-		return v + "['" + name + "']"
-	}
-	return v + "." + name
 }
 
 // valueTokens writes a plain value (a schema, a default) as HCL.

@@ -1,0 +1,3 @@
+// Package write holds what the importers (OpenAPI, GraphQL) write alike:
+// a tool's arg blocks, and the member accesses of their programs.
+package write
