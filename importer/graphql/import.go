@@ -170,7 +170,7 @@ type toolDecl struct {
 	hints                    map[string]bool // annotations an overlay set, by MCP's names
 	op                       Operation
 	args                     []argDecl
-	outputs                  []outputDecl
+	outputs                  []write.Output
 }
 
 type argDecl struct {
@@ -180,12 +180,6 @@ type argDecl struct {
 	// value, when not nil, is what an overlay fixed the variable to: no
 	// argument, always sent.
 	value any
-}
-
-type outputDecl struct {
-	name, description string
-	schema            map[string]any
-	optional          bool
 }
 
 // tool reads one operation file.
@@ -228,9 +222,8 @@ func tool(schema *ast.Schema, op Operation) (*toolDecl, error) {
 		if key == "" {
 			key = f.Name
 		}
-		out := outputDecl{name: key, description: firstSentence(f.Definition.Description), optional: !f.Definition.Type.NonNull}
-		out.schema = valueSchema(f.Definition.Type, f.SelectionSet, schema, false)
-		t.outputs = append(t.outputs, out)
+		t.outputs = append(t.outputs, write.Output{Name: key, Description: firstSentence(f.Definition.Description), Optional: !f.Definition.Type.NonNull,
+			Schema: valueSchema(f.Definition.Type, f.SelectionSet, schema, false), Program: "data" + write.Access(key)})
 	}
 	return t, nil
 }
@@ -510,15 +503,7 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 		g.Raw("variables", hclwrite.TokensForObject(attrs))
 	}
 	for _, o := range t.outputs {
-		ob := blk.Block("output", o.name)
-		ob.Raw("schema", valueTokens(o.schema))
-		if o.description != "" {
-			ob.Value("description", cty.StringVal(o.description))
-		}
-		if o.optional {
-			ob.Value("optional", cty.True)
-		}
-		ob.Raw("value", spec.ExprTokens("data"+write.Access(o.name)))
+		o.Write(blk, valueTokens)
 	}
 }
 

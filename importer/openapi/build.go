@@ -68,12 +68,7 @@ type bodyMapping struct {
 }
 
 // outField is one output block.
-type outField struct {
-	name, description, typ string
-	schema                 any
-	optional               bool
-	program                string
-}
+type outField = write.Output
 
 // skipError is why an operation cannot become a tool.
 type skipError string
@@ -774,30 +769,30 @@ func (b *builder) responseOutputs(t *tool) error {
 			if k == "" || obj(b.locals.resolve(props[k]))["writeOnly"] == true {
 				continue
 			}
-			o := outField{name: k, optional: !required[k], program: "body" + write.Access(k)}
+			o := outField{Name: k, Optional: !required[k], Program: "body" + write.Access(k)}
 			ps := obj(props[k])
 			if ps != nil {
 				ps = copyMap(ps)
-				o.description = str(ps["description"])
+				o.Description = str(ps["description"])
 				for _, k := range []string{"description", "title", "default", "deprecated", "readOnly"} {
 					delete(ps, k) // documentation the description or the type says
 				}
 			}
 			if t := simpleArgType(ps); t != "" && plainType(ps) {
-				o.typ = t
+				o.Type = t
 			} else if ps != nil && len(ps) == 0 {
-				o.typ = "any"
+				o.Type = "any"
 			} else if ps == nil {
-				o.schema = props[k]
+				o.Schema = props[k]
 			} else {
-				o.schema = ps
+				o.Schema = ps
 			}
 			t.outputs = append(t.outputs, o)
 		}
 		return nil
 	}
-	t.outputs = append(t.outputs, outField{name: "result", schema: sch, optional: true, program: "body",
-		description: "The response body."})
+	t.outputs = append(t.outputs, outField{Name: "result", Schema: sch, Optional: true, Program: "body",
+		Description: "The response body."})
 	return nil
 }
 

@@ -471,20 +471,8 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 	}
 
 	for _, o := range t.outputs {
-		ob := blk.Block("output", o.name)
-		switch {
-		case o.schema != nil:
-			ob.Raw("schema", b.value(o.schema))
-		case o.typ != "":
-			ob.Raw("type", lang.TypeTokens(o.typ))
-		}
-		if o.description != "" {
-			ob.Value("description", cty.StringVal(trimText(o.description, 600)))
-		}
-		if o.optional {
-			ob.Value("optional", cty.True)
-		}
-		ob.Raw("value", lang.ExprTokens(o.program))
+		o.Description = trimText(o.Description, 600)
+		o.Write(blk, b.value)
 	}
 	return blk
 }

@@ -67,3 +67,33 @@ func (a *Arg) Write(w *spec.Writer, value func(any) hclwrite.Tokens) {
 		ab.Value("format", cty.StringVal(a.Format))
 	}
 }
+
+// Output is one output of a tool, as an output block declares it.
+type Output struct {
+	Name, Description string
+	// Type is an HCL type expression, written where there is no Schema.
+	Type     string
+	Schema   any
+	Optional bool
+	// Program is the expr-lang program of its value.
+	Program string
+}
+
+// Write writes o's output block in the tool block w, its schema written
+// by value.
+func (o *Output) Write(w *spec.Writer, value func(any) hclwrite.Tokens) {
+	ob := w.Block("output", o.Name)
+	switch {
+	case o.Schema != nil:
+		ob.Raw("schema", value(o.Schema))
+	case o.Type != "":
+		ob.Raw("type", spec.TypeTokens(o.Type))
+	}
+	if o.Description != "" {
+		ob.Value("description", cty.StringVal(o.Description))
+	}
+	if o.Optional {
+		ob.Value("optional", cty.True)
+	}
+	ob.Raw("value", spec.ExprTokens(o.Program))
+}
