@@ -509,17 +509,13 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 
 // valueTokens writes a plain value (a schema, a default) as HCL.
 func valueTokens(v any) hclwrite.Tokens {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
-	}
-	ty, err := ctyjson.ImpliedType(b)
-	if err != nil {
-		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
-	}
-	cv, err := ctyjson.Unmarshal(b, ty)
-	if err != nil {
-		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
+	cv := cty.NullVal(cty.DynamicPseudoType)
+	if b, err := json.Marshal(v); err == nil {
+		if ty, err := ctyjson.ImpliedType(b); err == nil {
+			if val, err := ctyjson.Unmarshal(b, ty); err == nil {
+				cv = val
+			}
+		}
 	}
 	return hclwrite.TokensForValue(cv)
 }

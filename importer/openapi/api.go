@@ -318,16 +318,7 @@ func (b *builder) scopes(name string) []string {
 			add(obj(obj(item)[m])["security"])
 		}
 	}
-	return sortedKeys(seenAny(seen))
-}
-
-// seenAny is a set as the map sortedKeys takes.
-func seenAny(set map[string]bool) map[string]any {
-	out := make(map[string]any, len(set))
-	for k := range set {
-		out[k] = true
-	}
-	return out
+	return sortedKeys(seen)
 }
 
 func describeScheme(s map[string]any) string {

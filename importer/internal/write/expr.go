@@ -29,7 +29,7 @@ func Access(k string) string {
 	if IsName(k) {
 		return "." + k
 	}
-	return "[" + Quote(k) + "]"
+	return Key(k)
 }
 
 // IsName says whether k can be written as an expr-lang name.
