@@ -18,6 +18,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/importer/internal/write"
 	"github.com/mcpdecl/mcpdecl/importer/overlay"
 )
 
@@ -169,25 +170,16 @@ type toolDecl struct {
 	hints                    map[string]bool // annotations an overlay set, by MCP's names
 	op                       Operation
 	args                     []argDecl
-	outputs                  []outputDecl
+	outputs                  []write.Output
 }
 
 type argDecl struct {
-	name, typ, description string
-	schema                 map[string]any // instead of typ, for enums and input objects
-	optional               bool
-	def                    any // the variable's default, or nil
+	write.Arg
 	// omitted is a variable an overlay took out: no argument, not sent.
 	omitted bool
 	// value, when not nil, is what an overlay fixed the variable to: no
 	// argument, always sent.
 	value any
-}
-
-type outputDecl struct {
-	name, description string
-	schema            map[string]any
-	optional          bool
 }
 
 // tool reads one operation file.
@@ -230,9 +222,8 @@ func tool(schema *ast.Schema, op Operation) (*toolDecl, error) {
 		if key == "" {
 			key = f.Name
 		}
-		out := outputDecl{name: key, description: firstSentence(f.Definition.Description), optional: !f.Definition.Type.NonNull}
-		out.schema = valueSchema(f.Definition.Type, f.SelectionSet, schema, false)
-		t.outputs = append(t.outputs, out)
+		t.outputs = append(t.outputs, write.Output{Name: key, Description: firstSentence(f.Definition.Description), Optional: !f.Definition.Type.NonNull,
+			Schema: valueSchema(f.Definition.Type, f.SelectionSet, schema, false), Program: "data" + write.Access(key)})
 	}
 	return t, nil
 }
@@ -308,22 +299,22 @@ func snake(s string) string {
 
 // argFor is the argument of one variable.
 func argFor(schema *ast.Schema, d *ast.VariableDefinition) argDecl {
-	a := argDecl{name: d.Variable, optional: !d.Type.NonNull || d.DefaultValue != nil}
+	a := argDecl{Arg: write.Arg{Name: d.Variable, Optional: !d.Type.NonNull || d.DefaultValue != nil}}
 	if d.DefaultValue != nil {
 		if v, err := d.DefaultValue.Value(nil); err == nil {
-			a.def = v
+			a.Default, a.HasDefault = v, v != nil
 		}
 	}
 	if def := schema.Types[d.Type.Name()]; def != nil && !def.BuiltIn {
-		a.description = firstSentence(def.Description)
+		a.Description = firstSentence(def.Description)
 	}
 	switch t := d.Type; {
 	case t.Elem == nil && scalarType(t.NamedType) != "":
-		a.typ = scalarType(t.NamedType)
+		a.Type = scalarType(t.NamedType)
 	case t.Elem != nil && t.Elem.Elem == nil && scalarType(t.Elem.NamedType) != "":
-		a.typ = "list(" + scalarType(t.Elem.NamedType) + ")"
+		a.Type = "list(" + scalarType(t.Elem.NamedType) + ")"
 	default:
-		a.schema = inputSchema(schema, t, nil, 0, true)
+		a.Schema = inputSchema(schema, t, nil, 0, true)
 	}
 	return a
 }
@@ -491,22 +482,7 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 		if a.omitted || a.value != nil {
 			continue
 		}
-		ab := blk.Block("arg", a.name)
-		if a.typ != "" && a.typ != "string" {
-			ab.Raw("type", spec.TypeTokens(a.typ))
-		}
-		if a.description != "" {
-			ab.Value("description", cty.StringVal(a.description))
-		}
-		if a.schema != nil {
-			ab.Raw("schema", valueTokens(a.schema))
-		}
-		switch {
-		case a.def != nil:
-			ab.Raw("default", valueTokens(a.def))
-		case a.optional:
-			ab.Value("optional", cty.True)
-		}
+		a.Write(blk, valueTokens)
 	}
 	g := blk.Block("graphql")
 	g.Traversal("api", spec.Ref("http_api", opts.Name))
@@ -514,54 +490,32 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 	g.Raw("query", hclwrite.TokensForFunctionCall("file", hclwrite.TokensForValue(cty.StringVal(t.op.Path))))
 	var attrs []hclwrite.ObjectAttrTokens
 	for _, a := range t.args {
-		value := spec.ExprTokens("args." + a.name)
+		value := spec.ExprTokens("args." + a.Name)
 		switch {
 		case a.omitted:
 			continue
 		case a.value != nil:
 			value = valueTokens(a.value)
 		}
-		attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.name), Value: value})
+		attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.Name), Value: value})
 	}
 	if len(attrs) > 0 {
 		g.Raw("variables", hclwrite.TokensForObject(attrs))
 	}
 	for _, o := range t.outputs {
-		ob := blk.Block("output", o.name)
-		ob.Raw("schema", valueTokens(o.schema))
-		if o.description != "" {
-			ob.Value("description", cty.StringVal(o.description))
-		}
-		if o.optional {
-			ob.Value("optional", cty.True)
-		}
-		ob.Raw("value", spec.ExprTokens(member("data", o.name)))
+		o.Write(blk, valueTokens)
 	}
-}
-
-// member is a program that reads field name of v: v.name, or v['name']
-// where name is a word of expr's own.
-func member(v, name string) string {
-	switch name {
-	case "in", "not", "and", "or", "matches", "contains", "startsWith", "endsWith", "let", "nil", "true", "false", "if", "else":
-		return v + "['" + name + "']"
-	}
-	return v + "." + name
 }
 
 // valueTokens writes a plain value (a schema, a default) as HCL.
 func valueTokens(v any) hclwrite.Tokens {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
-	}
-	ty, err := ctyjson.ImpliedType(b)
-	if err != nil {
-		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
-	}
-	cv, err := ctyjson.Unmarshal(b, ty)
-	if err != nil {
-		return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
+	cv := cty.NullVal(cty.DynamicPseudoType)
+	if b, err := json.Marshal(v); err == nil {
+		if ty, err := ctyjson.ImpliedType(b); err == nil {
+			if val, err := ctyjson.Unmarshal(b, ty); err == nil {
+				cv = val
+			}
+		}
 	}
 	return hclwrite.TokensForValue(cv)
 }

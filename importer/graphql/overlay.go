@@ -66,13 +66,13 @@ func operationTree(tools []*toolDecl) map[string]any {
 		vars := map[string]any{}
 		for _, a := range t.args {
 			v := map[string]any{}
-			if a.description != "" {
-				v["description"] = a.description
+			if a.Description != "" {
+				v["description"] = a.Description
 			}
-			if a.def != nil {
-				v["default"] = a.def
+			if a.Default != nil {
+				v["default"] = a.Default
 			}
-			vars[a.name] = v
+			vars[a.Name] = v
 		}
 		ops[t.key] = map[string]any{"name": t.name, "description": t.description, "variables": vars}
 	}
@@ -164,37 +164,37 @@ func (t *toolDecl) curate(n any) (string, error) {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
-		if !slices.ContainsFunc(t.args, func(a argDecl) bool { return a.name == k }) {
+		if !slices.ContainsFunc(t.args, func(a argDecl) bool { return a.Name == k }) {
 			return "", fmt.Errorf("have variables.%s, which the operation does not declare", k)
 		}
 	}
 	for i := range t.args {
 		a := &t.args[i]
-		v, ok := vars[a.name]
+		v, ok := vars[a.Name]
 		if !ok {
-			if !a.optional {
-				return fmt.Sprintf("the overlays take $%s out of its arguments, but the operation requires it and gives it no default: give it a value (value: …) instead", a.name), nil
+			if !a.Optional {
+				return fmt.Sprintf("the overlays take $%s out of its arguments, but the operation requires it and gives it no default: give it a value (value: …) instead", a.Name), nil
 			}
 			a.omitted = true
 			continue
 		}
 		vm, ok := v.(map[string]any)
 		if !ok {
-			return "", fmt.Errorf("have variables.%s that is not an object", a.name)
+			return "", fmt.Errorf("have variables.%s that is not an object", a.Name)
 		}
 		if err := known(vm, varFields); err != nil {
-			return "", fmt.Errorf("have variables.%s %w", a.name, err)
+			return "", fmt.Errorf("have variables.%s %w", a.Name, err)
 		}
-		if a.description, err = text(vm, "description", ""); err != nil {
-			return "", fmt.Errorf("have variables.%s %w", a.name, err)
+		if a.Description, err = text(vm, "description", ""); err != nil {
+			return "", fmt.Errorf("have variables.%s %w", a.Name, err)
 		}
-		a.def = vm["default"]
-		if a.def != nil {
-			a.optional = true
+		a.Default = vm["default"]
+		if a.HasDefault = a.Default != nil; a.HasDefault {
+			a.Optional = true
 		}
 		if fixed, ok := vm["value"]; ok {
 			if fixed == nil {
-				return "", fmt.Errorf("have variables.%s.value null: remove the variable to leave it out", a.name)
+				return "", fmt.Errorf("have variables.%s.value null: remove the variable to leave it out", a.Name)
 			}
 			a.value = fixed
 		}

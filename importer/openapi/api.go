@@ -9,13 +9,12 @@ import (
 
 // apiDecl is the http_api block and the variables it reads.
 type apiDecl struct {
-	name        string
-	title       string
-	baseURL     string // the default of the base URL variable
-	baseNote    string // why the base URL needs setting, when it does
-	auth        *authDecl
-	authNote    string // a security scheme left out, when one is
-	description string
+	name     string
+	title    string
+	baseURL  string // the default of the base URL variable
+	baseNote string // why the base URL needs setting, when it does
+	auth     *authDecl
+	authNote string // a security scheme left out, when one is
 	// fixed are the parameters every tool sends with one value, which
 	// the http_api sends instead (see liftFixed).
 	fixed []Fixed
@@ -319,16 +318,7 @@ func (b *builder) scopes(name string) []string {
 			add(obj(obj(item)[m])["security"])
 		}
 	}
-	return sortedKeys(seenAny(seen))
-}
-
-// seenAny is a set as the map sortedKeys takes.
-func seenAny(set map[string]bool) map[string]any {
-	out := make(map[string]any, len(set))
-	for k := range set {
-		out[k] = true
-	}
-	return out
+	return sortedKeys(seen)
 }
 
 func describeScheme(s map[string]any) string {

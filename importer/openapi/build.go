@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/importer/internal/write"
 	"github.com/mcpdecl/mcpdecl/importer/overlay"
 )
 
@@ -33,21 +34,7 @@ type tool struct {
 }
 
 // arg is one arg block.
-type arg struct {
-	name, description string
-	typ               string // an HCL type expression; "" with schema
-	schema            any
-	optional          bool
-	def               any
-	hasDefault        bool
-	enum              []any
-	minimum, maximum  any
-	minLength         any
-	maxLength         any
-	minItems          any
-	maxItems          any
-	pattern, format   string
-}
+type arg = write.Arg
 
 // field is one entry of a map of the request: a key and the program of its
 // value, or a fixed value when literal is set.
@@ -81,12 +68,7 @@ type bodyMapping struct {
 }
 
 // outField is one output block.
-type outField struct {
-	name, description, typ string
-	schema                 any
-	optional               bool
-	program                string
-}
+type outField = write.Output
 
 // skipError is why an operation cannot become a tool.
 type skipError string
@@ -112,7 +94,7 @@ func (b *builder) build(op *Operation, name string) (*tool, error) {
 	}
 	schemas := make([]any, len(t.args))
 	for i, a := range t.args {
-		schemas[i] = a.schema
+		schemas[i] = a.Schema
 	}
 	n := b.locals.reach(schemas, limit)
 	if n <= limit {
@@ -229,8 +211,8 @@ func (t *tool) dropUnsent() {
 	}
 	kept := t.args[:0]
 	for _, a := range t.args {
-		if reads(t.leftOut, a.name) && !reads(sent, a.name) {
-			t.notes = append(t.notes, fmt.Sprintf("left out the argument %q: what it gives is not sent", a.name))
+		if reads(t.leftOut, a.Name) && !reads(sent, a.Name) {
+			t.notes = append(t.notes, fmt.Sprintf("left out the argument %q: what it gives is not sent", a.Name))
 			continue
 		}
 		kept = append(kept, a)
@@ -339,18 +321,11 @@ func checkPlaceholders(t *tool) error {
 	}
 }
 
-// reserved are words that cannot be expr-lang names.
-var reserved = map[string]bool{
-	"true": true, "false": true, "nil": true, "and": true, "or": true, "not": true, "in": true,
-	"matches": true, "contains": true, "startsWith": true, "endsWith": true, "let": true, "if": true,
-	"else": true,
-}
-
 // argName is a unique argument name for a parameter or a property,
 // prefixed with where it goes when the plain name is taken.
 func argName(raw, where string, taken names) string {
 	n := identifier(raw, "arg")
-	if reserved[n] {
+	if write.Reserved[n] {
 		n += "_"
 	}
 	if taken[n] && where != "" {
@@ -404,13 +379,13 @@ func (b *builder) param(t *tool, p Param, c *converter, taken names) error {
 	where := map[string]string{"path": "", "query": "query", "header": "header"}[p.In]
 	a := b.argFrom(argName(p.Name, where, taken), p.Description, sch, p.Required)
 	if p.Budget >= 0 && p.Description != "" {
-		a.description = fitText(p.Description, p.Budget)
+		a.Description = fitText(p.Description, p.Budget)
 	}
 	if p.Deprecated {
-		a.description = strings.TrimSpace("Deprecated. " + a.description)
+		a.Description = strings.TrimSpace("Deprecated. " + a.Description)
 	}
 	t.args = append(t.args, a)
-	ref := "args." + a.name
+	ref := "args." + a.Name
 	kind := schemaKind(b.locals.resolve(sch))
 	switch p.In {
 	case "path":
@@ -484,7 +459,7 @@ func (b *builder) queryParam(t *tool, p Param, sch any, kind, ref string) error 
 			if p.Style == "deepObject" {
 				key = p.Name + "[" + k + "]"
 			}
-			t.add(&t.query, field{key: key, program: ref + "?." + exprKey(k)}, "query parameter")
+			t.add(&t.query, field{key: key, program: ref + "?." + write.Key(k)}, "query parameter")
 		}
 		return nil
 	}
@@ -508,7 +483,7 @@ func headerToken(s string) bool {
 // joinProgram joins a list argument's elements with sep; null stays null
 // when the argument is optional.
 func joinProgram(ref, sep string, optional bool) string {
-	j := fmt.Sprintf("join(map(%s, string(#)), %s)", ref, exprString(sep))
+	j := fmt.Sprintf("join(map(%s, string(#)), %s)", ref, write.Quote(sep))
 	if optional {
 		return fmt.Sprintf("%s == nil ? nil : %s", ref, j)
 	}
@@ -533,7 +508,7 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		if !ok {
 			a := b.argFrom(argName("body", "request", taken), body.Description, sch, body.Required)
 			t.args = append(t.args, a)
-			t.body = &bodyMapping{kind: "json", program: "args." + a.name, contentType: body.JSONType}
+			t.body = &bodyMapping{kind: "json", program: "args." + a.Name, contentType: body.JSONType}
 			return nil
 		}
 		// A name the body requires and does not define (e-conomic's
@@ -549,7 +524,7 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 		for _, k := range keys {
 			a := b.argFrom(argName(k, "body", taken), "", props[k], required[k])
 			t.args = append(t.args, a)
-			bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
+			bm.fields = append(bm.fields, field{key: k, program: "args." + a.Name})
 			bm.compact = bm.compact || !required[k]
 		}
 		bm.optional = !body.Required && len(bm.fields) > 0
@@ -561,7 +536,7 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			a := b.argFrom(argName("form", "request", taken), "The fields of the form, sent as multipart/form-data.",
 				map[string]any{"type": "object"}, body.Required)
 			t.args = append(t.args, a)
-			t.body = &bodyMapping{kind: "multipart", program: "args." + a.name}
+			t.body = &bodyMapping{kind: "multipart", program: "args." + a.Name}
 			return nil
 		}
 		// A form is always sent, so the fields it requires are required,
@@ -591,7 +566,7 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			}
 			a := b.argFrom(argName(k, "body", taken), desc, props[k], required[k])
 			t.args = append(t.args, a)
-			bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
+			bm.fields = append(bm.fields, field{key: k, program: "args." + a.Name})
 		}
 		t.body = bm
 	case strings.HasPrefix(body.MediaType, "application/x-www-form-urlencoded"):
@@ -601,7 +576,7 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			a := b.argFrom(argName("form", "request", taken), "The fields of the form, sent as "+body.MediaType+".",
 				map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []any{"string", "number", "integer", "boolean"}}}, body.Required)
 			t.args = append(t.args, a)
-			t.body = &bodyMapping{kind: "form", program: "args." + a.name}
+			t.body = &bodyMapping{kind: "form", program: "args." + a.Name}
 			return nil
 		}
 		// A form is always sent, so the fields it requires are required,
@@ -619,7 +594,7 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			}
 			a := b.argFrom(argName(k, "body", taken), "", props[k], required[k])
 			t.args = append(t.args, a)
-			bm.fields = append(bm.fields, field{key: k, program: "args." + a.name})
+			bm.fields = append(bm.fields, field{key: k, program: "args." + a.Name})
 		}
 		t.body = bm
 	case b.binaryBody(body):
@@ -629,7 +604,7 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			sentences(fitText(body.Description, 400), "The content, base64-encoded: it is decoded and sent as "+body.MediaType+"."),
 			map[string]any{"type": "string", "contentEncoding": "base64", "pattern": base64Pattern}, true)
 		t.args = append(t.args, a)
-		t.body = &bodyMapping{kind: "raw", program: "fromBase64(args." + a.name + ")", contentType: body.MediaType}
+		t.body = &bodyMapping{kind: "raw", program: "fromBase64(args." + a.Name + ")", contentType: body.MediaType}
 	default:
 		// Text: its schema's constraints when it says it is a string
 		// (JSON's, not the text's, when it describes the text's content).
@@ -638,11 +613,11 @@ func (b *builder) requestBody(t *tool, c *converter, taken names) error {
 			sch = m
 		}
 		a := b.argFrom(argName("body", "request", taken), body.Description, sch, true)
-		if a.description == "" {
-			a.description = "The request body, sent as " + body.MediaType + "."
+		if a.Description == "" {
+			a.Description = "The request body, sent as " + body.MediaType + "."
 		}
 		t.args = append(t.args, a)
-		t.body = &bodyMapping{kind: "raw", program: "args." + a.name, contentType: body.MediaType}
+		t.body = &bodyMapping{kind: "raw", program: "args." + a.Name, contentType: body.MediaType}
 	}
 	return nil
 }
@@ -721,7 +696,7 @@ func (b *builder) optionalBody(t *tool, sch any, props map[string]any, keys []st
 			map[bool]string{true: "is", false: "are"}[len(names) == 1]+" required.")
 	a := b.argFrom(argName("body", "request", taken), desc, s, false)
 	t.args = append(t.args, a)
-	t.body = &bodyMapping{kind: "json", program: "args." + a.name, contentType: body.JSONType}
+	t.body = &bodyMapping{kind: "json", program: "args." + a.Name, contentType: body.JSONType}
 }
 
 // andList writes names as a list: a, b and c.
@@ -794,30 +769,30 @@ func (b *builder) responseOutputs(t *tool) error {
 			if k == "" || obj(b.locals.resolve(props[k]))["writeOnly"] == true {
 				continue
 			}
-			o := outField{name: k, optional: !required[k], program: "body" + exprAccess(k)}
+			o := outField{Name: k, Optional: !required[k], Program: "body" + write.Access(k)}
 			ps := obj(props[k])
 			if ps != nil {
 				ps = copyMap(ps)
-				o.description = str(ps["description"])
+				o.Description = str(ps["description"])
 				for _, k := range []string{"description", "title", "default", "deprecated", "readOnly"} {
 					delete(ps, k) // documentation the description or the type says
 				}
 			}
 			if t := simpleArgType(ps); t != "" && plainType(ps) {
-				o.typ = t
+				o.Type = t
 			} else if ps != nil && len(ps) == 0 {
-				o.typ = "any"
+				o.Type = "any"
 			} else if ps == nil {
-				o.schema = props[k]
+				o.Schema = props[k]
 			} else {
-				o.schema = ps
+				o.Schema = ps
 			}
 			t.outputs = append(t.outputs, o)
 		}
 		return nil
 	}
-	t.outputs = append(t.outputs, outField{name: "result", schema: sch, optional: true, program: "body",
-		description: "The response body."})
+	t.outputs = append(t.outputs, outField{Name: "result", Schema: sch, Optional: true, Program: "body",
+		Description: "The response body."})
 	return nil
 }
 
@@ -826,46 +801,46 @@ func (b *builder) argFrom(name, description string, sch any, required bool) arg 
 	// A description given is the document's, fitted here; one of the
 	// schema was fitted when it was converted (to a budget its schema may
 	// set).
-	a := arg{name: name, description: fitText(description, b.opts.FieldDescriptionBudget)}
+	a := arg{Name: name, Description: fitText(description, b.opts.FieldDescriptionBudget)}
 	if _, ok := sch.(defRef); ok {
 		// The definition's own description is listed with it, once.
-		a.schema = sch
-		a.optional = !required
+		a.Schema = sch
+		a.Optional = !required
 		return a
 	}
 	if r, ok := sch.(localRef); ok {
-		a.schema = r
-		if a.description == "" {
-			a.description = str(obj(b.locals.resolve(r))["description"])
+		a.Schema = r
+		if a.Description == "" {
+			a.Description = str(obj(b.locals.resolve(r))["description"])
 		}
-		a.optional = !required
+		a.Optional = !required
 		return a
 	}
 	m, isMap := sch.(map[string]any)
 	if !isMap {
 		m = map[string]any{} // true, or a document's mistake: any value
 	}
-	if a.description == "" {
-		a.description = str(m["description"])
+	if a.Description == "" {
+		a.Description = str(m["description"])
 	}
 	if t := simpleArgType(m); t != "" {
-		a.typ = t
+		a.Type = t
 		// A default of a string with a format is left out: checking the
 		// format is the loader's, and documents hold ones that fail it.
 		if d, ok := m["default"]; ok && fitsType(d, m) && meets(d, m) && (m["type"] != "string" || m["format"] == nil) {
-			a.def, a.hasDefault = d, true
+			a.Default, a.HasDefault = d, true
 		}
 		if e := list(m["enum"]); len(e) > 0 {
-			a.enum = e
+			a.Enum = e
 		}
-		a.minimum, a.maximum = m["minimum"], m["maximum"]
-		a.minLength, a.maxLength = m["minLength"], m["maxLength"]
-		a.pattern = str(m["pattern"])
+		a.Minimum, a.Maximum = m["minimum"], m["maximum"]
+		a.MinLength, a.MaxLength = m["minLength"], m["maxLength"]
+		a.Pattern = str(m["pattern"])
 		if str(m["type"]) == "string" {
-			a.format = str(m["format"])
+			a.Format = str(m["format"])
 		}
 		if str(m["type"]) == "array" {
-			a.minItems, a.maxItems = m["minItems"], m["maxItems"]
+			a.MinItems, a.MaxItems = m["minItems"], m["maxItems"]
 		}
 	} else {
 		s := copyMap(m)
@@ -873,9 +848,9 @@ func (b *builder) argFrom(name, description string, sch any, required bool) arg 
 			s = map[string]any{}
 		}
 		delete(s, "description")
-		a.schema = s
+		a.Schema = s
 	}
-	a.optional = !required && !a.hasDefault
+	a.Optional = !required && !a.HasDefault
 	return a
 }
 
@@ -1113,41 +1088,6 @@ func placeholderName(s string) bool {
 	}
 	for _, r := range s {
 		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// exprString is s as an expr-lang string literal.
-func exprString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\t", `\t`, "\r", `\r`)
-	return "'" + r.Replace(s) + "'"
-}
-
-// exprKey is a member name after "." when it can be one, else a bracket
-// access: name or ['na-me'] (used after ?. too).
-func exprKey(k string) string {
-	if isExprName(k) {
-		return k
-	}
-	return "[" + exprString(k) + "]"
-}
-
-// exprAccess is the access to member k: .name or ['na-me'].
-func exprAccess(k string) string {
-	if isExprName(k) {
-		return "." + k
-	}
-	return "[" + exprString(k) + "]"
-}
-
-func isExprName(k string) bool {
-	if k == "" || reserved[k] || !(k[0] == '_' || k[0] >= 'a' && k[0] <= 'z' || k[0] >= 'A' && k[0] <= 'Z') {
-		return false
-	}
-	for _, r := range k {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
 			return false
 		}
 	}

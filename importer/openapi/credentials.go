@@ -346,7 +346,7 @@ func (r *Result) MovedSummary() []string {
 		if len(g.ops) == 1 {
 			tools = "tool"
 		}
-		out[i] = fmt.Sprintf("%s (%d %s): %s", strings.Join(sortedKeys(seenAny(g.params)), ", "), len(g.ops), tools, why)
+		out[i] = fmt.Sprintf("%s (%d %s): %s", strings.Join(sortedKeys(g.params), ", "), len(g.ops), tools, why)
 	}
 	sort.Strings(out)
 	return out

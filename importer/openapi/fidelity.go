@@ -282,7 +282,7 @@ func (f *fidelity) compare(d any, ddoc string, ts any, path string, stack []stri
 		pm, _, _, err := f.spec.deref(dprops[k].schema, dprops[k].doc)
 		return err == nil && obj(pm)["readOnly"] == true
 	}
-	for _, k := range sortedKeys(anyMap(dprops)) {
+	for _, k := range sortedKeys(dprops) {
 		f.checks++
 		tp, ok := tprops[k]
 		if !ok && readOnly(k) {
@@ -336,12 +336,4 @@ func (f *fidelity) compare(d any, ddoc string, ts any, path string, stack []stri
 	if di, ok := dm["items"].(map[string]any); ok {
 		f.compare(di, ddoc, titems, path+"[]", stack, depth+1)
 	}
-}
-
-func anyMap[V any](m map[string]V) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

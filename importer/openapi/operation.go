@@ -3,6 +3,7 @@ package openapi
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -557,14 +558,7 @@ func (s *Spec) response(op *Operation, raw map[string]any, doc string) error {
 }
 
 // sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // mediaList names media types in a skip reason, saying so when one is empty.
 func mediaList(types []string) string {

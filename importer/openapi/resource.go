@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	lang "github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/importer/internal/write"
 )
 
 // A GET operation may be imported as a resource, read by URI, instead of
@@ -178,16 +179,16 @@ func (b *builder) asResource(op *Operation, name string, drop map[string]bool) (
 	}
 	for _, a := range t.args {
 		switch {
-		case !vars[a.name]:
-			ref := regexp.MustCompile(`\bargs\.` + regexp.QuoteMeta(a.name) + `\b`)
+		case !vars[a.Name]:
+			ref := regexp.MustCompile(`\bargs\.` + regexp.QuoteMeta(a.Name) + `\b`)
 			for _, f := range t.headers {
 				if !f.literal && ref.MatchString(f.program) {
 					return nil, fmt.Sprintf("it needs the header %q, which a URI does not carry", f.key), nil
 				}
 			}
-			return nil, fmt.Sprintf("its argument %q is a list or an object, which a URI template variable does not carry", a.name), nil
+			return nil, fmt.Sprintf("its argument %q is a list or an object, which a URI template variable does not carry", a.Name), nil
 		case !b.scalarArg(a):
-			return nil, fmt.Sprintf("its argument %q is not a plain string, number or boolean, which a URI template variable carries", a.name), nil
+			return nil, fmt.Sprintf("its argument %q is not a plain string, number or boolean, which a URI template variable carries", a.Name), nil
 		}
 	}
 
@@ -252,7 +253,7 @@ var implicitHeaders = map[string]bool{
 
 // argRef is the argument a request field sends as it is (args.name).
 func argRef(f field) (string, bool) {
-	if f.literal || !strings.HasPrefix(f.program, "args.") || !isExprName(f.program[len("args."):]) {
+	if f.literal || !strings.HasPrefix(f.program, "args.") || !write.IsName(f.program[len("args."):]) {
 		return "", false
 	}
 	return f.program[len("args."):], true
@@ -269,11 +270,11 @@ func (b *builder) scalarParam(p Param) bool {
 // (the text of a variable is read as one), a nullable string, or an enum
 // of strings.
 func (b *builder) scalarArg(a arg) bool {
-	switch a.typ {
+	switch a.Type {
 	case "string", "integer", "number", "bool":
 		return true
 	case "":
-		m := obj(b.locals.resolve(a.schema))
+		m := obj(b.locals.resolve(a.Schema))
 		if scalarType(m) != "" {
 			return true
 		}
@@ -291,7 +292,7 @@ func (b *builder) scalarArg(a arg) bool {
 // argNamed is the argument called name.
 func argNamed(args []arg, name string) arg {
 	for _, a := range args {
-		if a.name == name {
+		if a.Name == name {
 			return a
 		}
 	}

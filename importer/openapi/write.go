@@ -19,6 +19,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	lang "github.com/mcpdecl/mcpdecl/engine/spec"
+	"github.com/mcpdecl/mcpdecl/importer/internal/write"
 )
 
 // maxFileBytes bounds each file written, under the 10 MiB that mcpdecl
@@ -405,7 +406,7 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 		blk.Value("tags", cty.TupleVal(tags))
 	}
 	for _, a := range t.args {
-		if len(defRefs(a.schema, nil)) > 0 {
+		if len(defRefs(a.Schema, nil)) > 0 {
 			blk.Traversal("defs", lang.Ref("local", defsLocal(api)))
 			break
 		}
@@ -417,40 +418,7 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 		}
 	}
 	for _, a := range t.args {
-		ab := blk.Block("arg", a.name)
-		if a.typ != "" && a.typ != "string" {
-			ab.Raw("type", lang.TypeTokens(a.typ))
-		}
-		if a.description != "" {
-			ab.Value("description", cty.StringVal(a.description))
-		}
-		if a.schema != nil {
-			ab.Raw("schema", b.value(a.schema))
-		}
-		if a.hasDefault {
-			ab.Raw("default", b.value(a.def))
-		}
-		if a.optional {
-			ab.Value("optional", cty.True)
-		}
-		if len(a.enum) > 0 {
-			ab.Raw("enum", b.value(a.enum))
-		}
-		for _, c := range []struct {
-			name string
-			v    any
-		}{{"minimum", a.minimum}, {"maximum", a.maximum}, {"min_length", a.minLength}, {"max_length", a.maxLength},
-			{"min_items", a.minItems}, {"max_items", a.maxItems}} {
-			if c.v != nil {
-				ab.Raw(c.name, b.value(c.v))
-			}
-		}
-		if a.pattern != "" {
-			ab.Value("pattern", cty.StringVal(a.pattern))
-		}
-		if a.format != "" {
-			ab.Value("format", cty.StringVal(a.format))
-		}
+		a.Write(blk, b.value)
 	}
 
 	h := blk.Block("http")
@@ -485,7 +453,7 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 		case bm.compact:
 			parts := make([]string, len(bm.fields))
 			for i, f := range bm.fields {
-				parts[i] = exprString(f.key) + ": " + f.program
+				parts[i] = write.Quote(f.key) + ": " + f.program
 			}
 			program := "compact({" + strings.Join(parts, ", ") + "})"
 			if bm.optional {
@@ -503,20 +471,8 @@ func (b *builder) toolBlock(body *lang.Writer, api *apiDecl, t *tool) *lang.Writ
 	}
 
 	for _, o := range t.outputs {
-		ob := blk.Block("output", o.name)
-		switch {
-		case o.schema != nil:
-			ob.Raw("schema", b.value(o.schema))
-		case o.typ != "":
-			ob.Raw("type", lang.TypeTokens(o.typ))
-		}
-		if o.description != "" {
-			ob.Value("description", cty.StringVal(trimText(o.description, 600)))
-		}
-		if o.optional {
-			ob.Value("optional", cty.True)
-		}
-		ob.Raw("value", lang.ExprTokens(o.program))
+		o.Description = trimText(o.Description, 600)
+		o.Write(blk, b.value)
 	}
 	return blk
 }

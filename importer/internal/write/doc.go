@@ -1,0 +1,4 @@
+// Package write holds what the importers (OpenAPI, GraphQL) write alike:
+// a tool's arg and output blocks, and the member accesses of their
+// programs.
+package write
