@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -35,17 +36,18 @@ func Share(doc map[string]any) map[string]any {
 	}
 	defs = maps.Clone(defs)
 	shared := false
+	keys := newKeyer()
 	for range maxShared {
-		best, name := largestRepeat(out, defs)
-		if best == "" {
+		best, name := largestRepeat(keys, out, defs)
+		if best == nil {
 			break
 		}
 		var def any
 		ref := DefRef(uniqueDef(defs, name))
-		replace(out, best, ref, &def)
+		keys.replace(out, best.id, ref, &def)
 		for _, d := range defs {
 			if m, ok := d.(map[string]any); ok {
-				replace(m, best, ref, &def)
+				keys.replace(m, best.id, ref, &def)
 			}
 		}
 		defs[defNameOf(ref)] = def
@@ -69,14 +71,123 @@ const minShared = 160
 // refLen is about the length of {"$ref":"#/$defs/"} besides the name.
 const refLen = len(`{"$ref":"#/$defs/"}`)
 
-// copySchema copies the maps and lists of a schema, down to its values.
-func copySchema(v any) map[string]any {
-	var out any
-	b, err := json.Marshal(v)
-	if err != nil || json.Unmarshal(b, &out) != nil {
-		return maps.Clone(v.(map[string]any))
+// copySchema copies the maps and lists of a schema, down to its values,
+// which it shares.
+func copySchema(doc map[string]any) map[string]any {
+	var cp func(v any) any
+	cp = func(v any) any {
+		switch v := v.(type) {
+		case map[string]any:
+			out := make(map[string]any, len(v))
+			for k, e := range v {
+				out[k] = cp(e)
+			}
+			return out
+		case []any:
+			out := make([]any, len(v))
+			for i, e := range v {
+				out[i] = cp(e)
+			}
+			return out
+		}
+		return v
 	}
-	return out.(map[string]any)
+	return cp(doc).(map[string]any)
+}
+
+// A keyer writes subschemas as JSON (json.Marshal's, keys sorted) to
+// compare them, each map once, from its values' JSON, until
+// [keyer.replace] changes it; maps with the same JSON get the same id.
+type keyer struct {
+	maps    map[uintptr]*keyed // by the map's address
+	ids     map[string]int     // by JSON
+	strings map[string]string  // strings and keys as JSON
+}
+
+// keyed is a map's JSON and id, and the map, kept so that its address is
+// not reused while the keyer lives.
+type keyed struct {
+	m    map[string]any
+	json string
+	id   int
+}
+
+func newKeyer() *keyer {
+	return &keyer{maps: map[uintptr]*keyed{}, ids: map[string]int{}, strings: map[string]string{}}
+}
+
+// entry is what k knows of m; false when m cannot be written (a NaN).
+func (k *keyer) entry(m map[string]any) (*keyed, bool) {
+	p := reflect.ValueOf(m).Pointer()
+	if e, ok := k.maps[p]; ok {
+		return e, true
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, name := range slices.Sorted(maps.Keys(m)) {
+		e, ok := k.key(m[name])
+		if !ok {
+			return nil, false
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k.quote(name))
+		b.WriteByte(':')
+		b.WriteString(e)
+	}
+	b.WriteByte('}')
+	e := &keyed{m: m, json: b.String()}
+	id, ok := k.ids[e.json]
+	if !ok {
+		id = len(k.ids)
+		k.ids[e.json] = id
+	}
+	e.id = id
+	k.maps[p] = e
+	return e, true
+}
+
+// key is v as JSON; false when it cannot be written (a NaN).
+func (k *keyer) key(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return k.quote(v), true
+	case map[string]any:
+		e, ok := k.entry(v)
+		if !ok {
+			return "", false
+		}
+		return e.json, true
+	case []any:
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, x := range v {
+			e, ok := k.key(x)
+			if !ok {
+				return "", false
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(e)
+		}
+		b.WriteByte(']')
+		return b.String(), true
+	}
+	out, err := json.Marshal(v)
+	return string(out), err == nil
+}
+
+// quote is s as a JSON string, as json.Marshal writes it.
+func (k *keyer) quote(s string) string {
+	q, ok := k.strings[s]
+	if !ok {
+		b, _ := json.Marshal(s) // a string always marshals
+		q = string(b)
+		k.strings[s] = q
+	}
+	return q
 }
 
 // movable reports whether v has no keyword whose meaning depends on where
@@ -150,19 +261,19 @@ func eachSubschema(m map[string]any, name string, f func(s map[string]any, name 
 // largestRepeat finds the subschema, of doc and of the definitions, whose
 // sharing saves the most bytes, as JSON, and the name it would take; ""
 // when none saves any.
-func largestRepeat(doc map[string]any, defs map[string]any) (string, string) {
-	count := map[string]int{}
-	first := map[string]string{}
+func largestRepeat(keys *keyer, doc map[string]any, defs map[string]any) (*keyed, string) {
+	count := map[int]int{}
+	first := map[int]*keyed{}
+	names := map[int]string{}
 	var walk func(s map[string]any, name string, top bool)
 	walk = func(s map[string]any, name string, top bool) {
 		if !top {
-			b, err := json.Marshal(s)
-			if err != nil {
+			e, ok := keys.entry(s)
+			if !ok {
 				return
 			}
-			k := string(b)
-			if count[k]++; count[k] == 1 {
-				first[k] = name
+			if count[e.id]++; count[e.id] == 1 {
+				first[e.id], names[e.id] = e, name
 			}
 		}
 		eachSubschema(s, name, func(c map[string]any, n string) { walk(c, n, false) })
@@ -173,23 +284,25 @@ func largestRepeat(doc map[string]any, defs map[string]any) (string, string) {
 			walk(s, name, true)
 		}
 	}
-	best, gain := "", 0
-	for k, n := range count {
-		if n < 2 || len(k) < minShared {
+	var best *keyed
+	gain := 0
+	for id, n := range count {
+		e := first[id]
+		if n < 2 || len(e.json) < minShared {
 			continue
 		}
-		size := len(k)
-		name := defName(first[k])
+		size := len(e.json)
+		name := defName(names[id])
 		// n copies become n references and one definition.
 		g := (n-1)*size - n*(refLen+len(name)) - len(name) - 4
-		if g > gain || g == gain && g > 0 && k < best {
-			best, gain = k, g
+		if g > gain || g == gain && g > 0 && e.json < best.json {
+			best, gain = e, g
 		}
 	}
-	if best == "" {
-		return "", ""
+	if best == nil {
+		return nil, ""
 	}
-	return best, defName(first[best])
+	return best, defName(names[best.id])
 }
 
 // notName matches what a definition's name does not hold.
@@ -223,17 +336,23 @@ func defNameOf(ref string) string {
 	return n
 }
 
-// replace puts ref in place of each subschema of m whose JSON is target,
-// keeping the first it replaces in def.
-func replace(m map[string]any, target, ref string, def *any) {
-	set := func(s map[string]any) any { return replaceIn(s, target, ref, def) }
-	for _, k := range shareOne {
-		if s, ok := m[k].(map[string]any); ok {
-			m[k] = set(s)
+// replace puts ref in place of each subschema of m whose id is target,
+// keeping the first it replaces in def, and forgets the JSON of the maps
+// it changed. It reports whether it changed m.
+func (k *keyer) replace(m map[string]any, target int, ref string, def *any) bool {
+	changed := false
+	set := func(s map[string]any) any {
+		v, c := k.replaceIn(s, target, ref, def)
+		changed = changed || c
+		return v
+	}
+	for _, key := range shareOne {
+		if s, ok := m[key].(map[string]any); ok {
+			m[key] = set(s)
 		}
 	}
-	for _, k := range shareList {
-		if l, ok := m[k].([]any); ok {
+	for _, key := range shareList {
+		if l, ok := m[key].([]any); ok {
 			for i, e := range l {
 				if s, ok := e.(map[string]any); ok {
 					l[i] = set(s)
@@ -241,32 +360,32 @@ func replace(m map[string]any, target, ref string, def *any) {
 			}
 		}
 	}
-	for _, k := range shareMaps {
-		if props, ok := m[k].(map[string]any); ok {
+	for _, key := range shareMaps {
+		if props, ok := m[key].(map[string]any); ok {
 			for p, e := range props {
 				if s, ok := e.(map[string]any); ok {
 					props[p] = set(s)
 				}
 			}
+			if changed {
+				delete(k.maps, reflect.ValueOf(props).Pointer())
+			}
 		}
 	}
+	if changed {
+		delete(k.maps, reflect.ValueOf(m).Pointer())
+	}
+	return changed
 }
 
-// replaceIn is s, or a reference in its place when its JSON is target,
-// with the same done below it.
-func replaceIn(s any, target, ref string, def *any) any {
-	m, ok := s.(map[string]any)
-	if !ok {
-		return s
-	}
-	if len(target) > 0 {
-		if b, err := json.Marshal(m); err == nil && string(b) == target {
-			if *def == nil {
-				*def = m
-			}
-			return map[string]any{"$ref": ref}
+// replaceIn is s, or a reference in its place when its id is target,
+// with the same done below it; and whether that changed anything.
+func (k *keyer) replaceIn(s map[string]any, target int, ref string, def *any) (any, bool) {
+	if e, ok := k.entry(s); ok && e.id == target {
+		if *def == nil {
+			*def = s
 		}
+		return map[string]any{"$ref": ref}, true
 	}
-	replace(m, target, ref, def)
-	return m
+	return s, k.replace(s, target, ref, def)
 }
