@@ -209,16 +209,11 @@ func alive(t *testing.T, file string) bool {
 	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
 
+// serveTasks serves src, which may run commands, over HTTP on a test
+// server.
 func serveTasks(t *testing.T, src string) *httptest.Server {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
+	_, ts := serveOverHTTP(t, loadTools(t, src, execaction.New()), server.Options{})
 	return ts
 }
 
