@@ -14,7 +14,6 @@ import (
 	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // sampleTools ask the client's model: summarise for text, classify for
@@ -86,11 +85,7 @@ func (m *model) set(answer string) {
 
 func sampleConfig(t *testing.T, kind string) *engine.Config {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(sampleaction.New()), withSessions(kind, sampleTools), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	return cfg
+	return loadTools(t, withSessions(kind, sampleTools), sampleaction.New())
 }
 
 // TestSample: a sample tool asks the client's model with the messages

@@ -19,9 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -397,10 +395,7 @@ tasks {
 // tasks (it does not wait for them).
 func TestTasksStopWithTheServer(t *testing.T) {
 	dir := t.TempDir()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(taskTools, dir), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
+	cfg := loadTools(t, fmt.Sprintf(taskTools, dir), execaction.New())
 	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
 	ts := httptest.NewServer(live.HTTPHandler())
 	t.Cleanup(ts.Close)
@@ -420,12 +415,7 @@ func TestTasksStopWithTheServer(t *testing.T) {
 // when it initializes gets tasks over stdio too, and polls them on its
 // session.
 func TestTasksOverStdio(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(taskTools, t.TempDir()), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{})
-	t.Cleanup(func() { _ = live.Close() })
+	live := newLive(t, loadTools(t, fmt.Sprintf(taskTools, t.TempDir()), execaction.New()), server.Options{})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
