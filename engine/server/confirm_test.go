@@ -107,15 +107,8 @@ func TestConfirm(t *testing.T) {
 		t.Run(transport, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "deleted")
 			kind, version, _ := strings.Cut(transport, " ")
-			cfg := loadTools(t, withSessions(kind, fmt.Sprintf(confirmTools, log)), execaction.New())
 			ans := &answering{}
-			opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
-			var cs *mcp.ClientSession
-			if kind == "stdio" {
-				cs = connectLive(t, newLive(t, cfg, server.Options{}), version, opts)
-			} else {
-				cs, _ = sessionServer(t, cfg, version, opts)
-			}
+			cs := connectOver(t, loadTools(t, withSessions(kind, fmt.Sprintf(confirmTools, log)), execaction.New()), kind, version, &mcp.ClientOptions{ElicitationHandler: ans.handle})
 			deleted := func() string {
 				b, _ := os.ReadFile(log)
 				return string(b)
@@ -256,16 +249,9 @@ tool "weather" {
 func TestAskMissingArgument(t *testing.T) {
 	for _, transport := range []string{"stdio 2025-11-25", "http 2026-07-28"} {
 		t.Run(transport, func(t *testing.T) {
-			cfg := loadTools(t, askTools)
 			kind, version, _ := strings.Cut(transport, " ")
 			ans := &answering{}
-			opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
-			var cs *mcp.ClientSession
-			if kind == "stdio" {
-				cs = connectLive(t, newLive(t, cfg, server.Options{}), version, opts)
-			} else {
-				cs, _ = sessionServer(t, cfg, version, opts)
-			}
+			cs := connectOver(t, loadTools(t, askTools), kind, version, &mcp.ClientOptions{ElicitationHandler: ans.handle})
 			call := func(args map[string]any) (*mcp.CallToolResult, error) {
 				return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "weather", Arguments: args})
 			}

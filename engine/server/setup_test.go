@@ -74,3 +74,14 @@ func sessionServer(t *testing.T, cfg *engine.Config, version string, opts *mcp.C
 	}
 	return cs, ts
 }
+
+// connectOver connects a client of version with opts to cfg served over
+// kind: "stdio" in memory, as over stdio; "http" or "sessions" over HTTP.
+func connectOver(t *testing.T, cfg *engine.Config, kind, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	if kind == "stdio" {
+		return connectLive(t, newLive(t, cfg, server.Options{}), version, opts)
+	}
+	cs, _ := sessionServer(t, cfg, version, opts)
+	return cs
+}
