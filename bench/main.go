@@ -496,27 +496,9 @@ database "shop" {
   driver = "sqlite"
   dsn    = %q
 }
-
-tool "slideshow" {
-  description = "The slideshow's author, date and title."
-  http {
-    api  = http_api.up
-    path = "/json"
-  }
-  output "author" {
-    type  = string
-    value = expr("body.slideshow.author")
-  }
-  output "date" {
-    type  = string
-    value = expr("body.slideshow.date")
-  }
-  output "title" {
-    type  = string
-    value = expr("body.slideshow.title")
-  }
-}
-
+`, st.upstream, st.db)
+	b.WriteString(slideshowWork.tool("slideshow", "The slideshow's author, date and title.", "", ""))
+	b.WriteString(`
 tool "blob" {
   description = "Fetches a body of n bytes and says how long it was."
   arg "n" { type = integer }
@@ -543,27 +525,9 @@ tool "echo" {
     value = expr("trim(stdout)")
   }
 }
-
-tool "item" {
-  description = "One item by its id."
-  arg "id" { type = integer }
-  sql {
-    database = database.shop
-    query    = %q
-    params   = [expr("args.id")]
-  }
-  error_if      = expr("len(rows) == 0")
-  error_message = expr("'There is no item ' + string(args.id) + '.'")
-  output "name" {
-    type  = string
-    value = expr("rows[0].name")
-  }
-  output "price" {
-    type  = number
-    value = expr("rows[0].price")
-  }
-}
-
+`)
+	b.WriteString(itemWork.tool("item", "One item by its id.", `arg "id" { type = integer }`, "'There is no item ' + string(args.id) + '.'"))
+	fmt.Fprintf(&b, `
 tool "top" {
   description = "The five dearest items."
   sql {
@@ -578,8 +542,8 @@ tool "top" {
     value = expr("rows")
   }
 }
-`, st.upstream, st.db, itemQuery, topQuery)
-	b.WriteString(stepsTools)
+`, topQuery)
+	b.WriteString(stepsTools())
 	for i := 7; i < n; i++ {
 		fmt.Fprintf(&b, `
 tool "filler_%d" {

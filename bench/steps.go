@@ -14,73 +14,116 @@ import (
 // three-step tool's server CPU per call is at most the sum of the three
 // tools' plus 10%.
 
-// stepsTools are mcpdecl's tools of the steps workload besides slideshow
-// and item, which the configuration has already.
-const stepsTools = `
-tool "echo_author" {
-  description = "Sends an author to go-httpbin's /anything and reads it back."
-  arg "author" { type = string }
-  http {
-    api   = http_api.up
-    path  = "/anything"
-    query = { author = expr("args.author") }
-  }
-  output "echoed" {
-    type  = string
-    value = expr("body.args.author[0]")
-  }
+// work is what a one-step tool does, which a step of chain does again:
+// an action block, its error_if, and the outputs read from its result.
+type work struct {
+	action  string // the action block, indented as a tool's body has it
+	errorIf string // an expr program; "" for none
+	outputs []workOutput
 }
 
-tool "chain" {
-  description = "The slideshow, one item by its id, and the slideshow's author sent back: three steps."
-  arg "id" { type = integer }
-  step "show" {
-    http {
-      api  = http_api.up
-      path = "/json"
-    }
-  }
-  step "item" {
-    sql {
-      database = database.shop
-      query    = "` + itemQuery + `"
-      params   = [expr("args.id")]
-    }
-    error_if = expr("len(rows) == 0")
-  }
-  step "echo" {
-    http {
-      api   = http_api.up
-      path  = "/anything"
-      query = { author = expr("steps.show.body.slideshow.author") }
-    }
-  }
-  output "author" {
-    type  = string
-    value = expr("steps.show.body.slideshow.author")
-  }
-  output "date" {
-    type  = string
-    value = expr("steps.show.body.slideshow.date")
-  }
-  output "title" {
-    type  = string
-    value = expr("steps.show.body.slideshow.title")
-  }
-  output "name" {
-    type  = string
-    value = expr("steps.item.rows[0].name")
-  }
-  output "price" {
-    type  = number
-    value = expr("steps.item.rows[0].price")
-  }
-  output "echoed" {
-    type  = string
-    value = expr("steps.echo.body.args.author[0]")
-  }
+// workOutput is an output of a work: value is an expr program that reads
+// the action's result (body, rows).
+type workOutput struct{ name, typ, value string }
+
+// slideshowWork is slideshow's: go-httpbin's /json, whose slideshow's
+// author, date and title it reads.
+var slideshowWork = work{
+	action: `http {
+  api  = http_api.up
+  path = "/json"
+}`,
+	outputs: []workOutput{
+		{"author", "string", "body.slideshow.author"},
+		{"date", "string", "body.slideshow.date"},
+		{"title", "string", "body.slideshow.title"},
+	},
 }
-`
+
+// itemWork is item's: one row of the seeded table by args.id.
+var itemWork = work{
+	action: `sql {
+  database = database.shop
+  query    = "` + itemQuery + `"
+  params   = [expr("args.id")]
+}`,
+	errorIf: "len(rows) == 0",
+	outputs: []workOutput{
+		{"name", "string", "rows[0].name"},
+		{"price", "number", "rows[0].price"},
+	},
+}
+
+// echoWork is echo_author's: author, an expr program, sent to
+// go-httpbin's /anything and read back.
+func echoWork(author string) work {
+	return work{
+		action: `http {
+  api   = http_api.up
+  path  = "/anything"
+  query = { author = expr("` + author + `") }
+}`,
+		outputs: []workOutput{{"echoed", "string", "body.args.author[0]"}},
+	}
+}
+
+// tool is the one-step tool name doing w, with a description, its
+// arguments' blocks and an error_message ("" for none).
+func (w work) tool(name, description, args, errorMessage string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ntool %q {\n  description = %q\n", name, description)
+	if args != "" {
+		b.WriteString("  " + args + "\n")
+	}
+	w.writeAction(&b, "  ")
+	if errorMessage != "" {
+		fmt.Fprintf(&b, "  error_message = expr(%q)\n", errorMessage)
+	}
+	w.writeOutputs(&b, "")
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// writeAction writes w's action block and error_if, indented by indent.
+func (w work) writeAction(b *strings.Builder, indent string) {
+	b.WriteString(indent + strings.ReplaceAll(w.action, "\n", "\n"+indent) + "\n")
+	if w.errorIf != "" {
+		fmt.Fprintf(b, "%serror_if = expr(%q)\n", indent, w.errorIf)
+	}
+}
+
+// writeOutputs writes w's output blocks, their programs reading the
+// result at from ("" for the tool's own action, "steps.NAME." for a
+// step's).
+func (w work) writeOutputs(b *strings.Builder, from string) {
+	for _, o := range w.outputs {
+		fmt.Fprintf(b, "  output %q {\n    type  = %s\n    value = expr(%q)\n  }\n", o.name, o.typ, from+o.value)
+	}
+}
+
+// stepsTools are mcpdecl's tools of the steps workload besides slideshow
+// and item, which the configuration has already: echo_author, and chain,
+// whose three steps do the work of slideshow, item and echo_author, the
+// last sending the author the first read.
+func stepsTools() string {
+	steps := []struct {
+		name string
+		work work
+	}{{"show", slideshowWork}, {"item", itemWork}, {"echo", echoWork("steps.show.body.slideshow.author")}}
+	var b strings.Builder
+	b.WriteString(echoWork("args.author").tool("echo_author", "Sends an author to go-httpbin's /anything and reads it back.", `arg "author" { type = string }`, ""))
+	b.WriteString("\ntool \"chain\" {\n  description = \"The slideshow, one item by its id, and the slideshow's author sent back: three steps.\"\n  arg \"id\" { type = integer }\n")
+	for _, s := range steps {
+		fmt.Fprintf(&b, "  step %q {\n", s.name)
+		s.work.writeAction(&b, "    ")
+		b.WriteString("  }\n")
+	}
+	for _, s := range steps {
+		s.work.writeOutputs(&b, "steps."+s.name+".")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
 
 // stepsOneStep are the one-step tools whose work chain's steps do, and
 // chain itself, in the order of a round.

@@ -8,14 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/function"
-
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/mapping"
-	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 const benchBody = `{"name":"Paris","main":{"temp":18.5,"humidity":72},"weather":[{"description":"light rain"}]}`
@@ -47,29 +40,7 @@ http {
     days  = expr("args.days")
   }
 }`
-	file, diags := hclsyntax.ParseConfig([]byte(src), "bench.hcl", hcl.InitialPos)
-	if diags.HasErrors() {
-		b.Fatal(diags)
-	}
-	ctx := &engine.DecodeContext{
-		EvalContext: &hcl.EvalContext{Functions: map[string]function.Function{"expr": mapping.Function()}},
-		Env:         mapping.Env{"args": testArgs},
-		Settings:    engine.DefaultSettings(),
-		Redactor:    &text.Redactor{},
-	}
-	content, _ := rootSpec.Decode(file.Body, ctx)
-	a := New()
-	r, diags := a.DecodeUpstream(ctx, content.Blocks("http_api")[0])
-	if diags.HasErrors() {
-		b.Fatal(diags)
-	}
-	b.Cleanup(func() { _ = r.(*API).Close() })
-	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.UpstreamVal("http_api", r)})}
-	act, diags := a.DecodeAction(ctx, content.Blocks("http")[0])
-	if diags.HasErrors() {
-		b.Fatal(diags)
-	}
-	return act
+	return newFixture(b).action(src)
 }
 
 var benchArgs = map[string]any{"city": "São Paulo", "units": "metric", "lang": "en", "days": 3}

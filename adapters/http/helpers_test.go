@@ -30,7 +30,7 @@ var testArgs = types.Map{types.Extra: types.Any}
 // loader does: http_api blocks first, then http blocks that may refer to
 // them as http_api.<name>.
 type fixture struct {
-	t        *testing.T
+	t        testing.TB
 	dir      string
 	apis     map[string]cty.Value
 	redactor *text.Redactor
@@ -38,7 +38,7 @@ type fixture struct {
 	vars     map[string]cty.Value
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	return &fixture{
 		t:        t,
 		dir:      t.TempDir(),

@@ -14,13 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/function"
-
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
@@ -53,30 +47,7 @@ func bodyServer(tb testing.TB, body []byte) *httptest.Server {
 // plainAction decodes an http block that GETs base/items.
 func plainAction(tb testing.TB, base string) engine.Action {
 	tb.Helper()
-	src := api(base) + "http {\n  api  = http_api.x\n  path = \"/items\"\n}\n"
-	file, diags := hclsyntax.ParseConfig([]byte(src), "memory.hcl", hcl.InitialPos)
-	if diags.HasErrors() {
-		tb.Fatal(diags)
-	}
-	ctx := &engine.DecodeContext{
-		EvalContext: &hcl.EvalContext{Functions: map[string]function.Function{"expr": mapping.Function()}},
-		Env:         mapping.Env{"args": testArgs},
-		Settings:    engine.DefaultSettings(),
-		Redactor:    &text.Redactor{},
-	}
-	content, _ := rootSpec.Decode(file.Body, ctx)
-	a := New()
-	r, diags := a.DecodeUpstream(ctx, content.Blocks("http_api")[0])
-	if diags.HasErrors() {
-		tb.Fatal(diags)
-	}
-	tb.Cleanup(func() { _ = r.(*API).Close() })
-	ctx.EvalContext.Variables = map[string]cty.Value{"http_api": cty.ObjectVal(map[string]cty.Value{"x": engine.UpstreamVal("http_api", r)})}
-	act, diags := a.DecodeAction(ctx, content.Blocks("http")[0])
-	if diags.HasErrors() {
-		tb.Fatal(diags)
-	}
-	return act
+	return newFixture(tb).action(api(base) + "http {\n  api  = http_api.x\n  path = \"/items\"\n}\n")
 }
 
 // BenchmarkBody is one call of a tool that GETs a JSON body of 1 MiB or 9

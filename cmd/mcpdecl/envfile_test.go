@@ -98,7 +98,6 @@ func TestParseEnvErrors(t *testing.T) {
 // TestServeReloadsEnvFile checks that SIGHUP reads the env files again: a
 // running server answers with the value written to the file since.
 func TestServeReloadsEnvFile(t *testing.T) {
-	bin := binary(t)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "tools.hcl")
 	envFile := filepath.Join(dir, "app.env")
@@ -108,19 +107,11 @@ func TestServeReloadsEnvFile(t *testing.T) {
 }
 `)
 	write(t, envFile, "GREETING=first\n")
-	cmd := exec.Command(bin, "serve", "--env-file", envFile, conf)
+	cmd := exec.Command(binary(t), "serve", "--env-file", envFile, conf)
 	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GREETING=") })
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "envfile-test", Version: "0"}, nil)
-	ctx := context.Background()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
-	}
-	defer session.Close()
+	s := serveSession(t, cmd)
 	hello := func() string {
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "hello"})
+		res, err := s.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "hello"})
 		if err != nil || res.IsError || len(res.Content) == 0 {
 			t.Fatalf("hello: %v %+v", err, res)
 		}
@@ -140,7 +131,7 @@ func TestServeReloadsEnvFile(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for hello() != "second" {
 		if time.Now().After(deadline) {
-			t.Fatalf("after SIGHUP hello still answers %q\nlogs:\n%s", hello(), stderr.String())
+			t.Fatalf("after SIGHUP hello still answers %q\nlogs:\n%s", hello(), s.stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

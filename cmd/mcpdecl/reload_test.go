@@ -38,6 +38,83 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// servedSession is `mcpdecl serve` run over stdio, with a client
+// connected that notes each tools/list_changed notification.
+type servedSession struct {
+	t       *testing.T
+	cmd     *exec.Cmd
+	session *mcp.ClientSession
+	stderr  *syncBuffer
+	changed chan struct{}
+}
+
+// serveSession runs cmd, an `mcpdecl serve` over stdio, and connects a
+// client to it, which the test's end closes.
+func serveSession(t *testing.T, cmd *exec.Cmd) *servedSession {
+	t.Helper()
+	s := &servedSession{t: t, cmd: cmd, stderr: &syncBuffer{}, changed: make(chan struct{}, 10)}
+	cmd.Stderr = s.stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "0"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case s.changed <- struct{}{}:
+			default: // ten unread already: the test does not count them
+			}
+		},
+	})
+	session, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, s.stderr.String())
+	}
+	t.Cleanup(func() { _ = session.Close() })
+	s.session = session
+	return s
+}
+
+// tools lists the tools served, each written by show.
+func (s *servedSession) tools(show func(*mcp.Tool) string) []string {
+	s.t.Helper()
+	res, err := s.session.ListTools(context.Background(), nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var out []string
+	for _, tool := range res.Tools {
+		out = append(out, show(tool))
+	}
+	return out
+}
+
+// names are the names of the tools served.
+func (s *servedSession) names() []string {
+	return s.tools(func(tool *mcp.Tool) string { return tool.Name })
+}
+
+// descriptions are the tools served, each as "name: description".
+func (s *servedSession) descriptions() []string {
+	return s.tools(func(tool *mcp.Tool) string { return tool.Name + ": " + tool.Description })
+}
+
+// waitChanged waits for a tools/list_changed notification after what.
+func (s *servedSession) waitChanged(what string) {
+	s.t.Helper()
+	select {
+	case <-s.changed:
+	case <-time.After(enginetest.Patience):
+		s.t.Fatalf("no tools/list_changed notification after %s\nlogs:\n%s", what, s.stderr.String())
+	}
+}
+
+// waitLog waits for the n-th line of the log that holds msg, after what.
+func (s *servedSession) waitLog(msg string, n int, after string) {
+	s.t.Helper()
+	for deadline := time.Now().Add(enginetest.Patience); strings.Count(s.stderr.String(), msg) < n; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("no %q (%d) after %s\nlogs:\n%s", msg, n, after, s.stderr.String())
+		}
+	}
+}
+
 const reloadBase = `
 variable "upstream" {
   type = string
@@ -61,7 +138,6 @@ tool "a" {
 // TestServeWatch edits the configuration of a running `mcpdecl serve
 // --watch` and checks what a connected client sees.
 func TestServeWatch(t *testing.T) {
-	bin := binary(t)
 	release := make(chan struct{})
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		<-release
@@ -84,41 +160,12 @@ func TestServeWatch(t *testing.T) {
   text        = "b"
 }
 `)
-	cmd := exec.Command(bin, "serve", "--watch", dir, "--var", "upstream="+up.URL)
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	changed := make(chan struct{}, 10)
-	client := mcp.NewClient(&mcp.Implementation{Name: "watch-test", Version: "0"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
-	})
-	ctx := context.Background()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
-	}
-	defer session.Close()
+	s := serveSession(t, exec.Command(binary(t), "serve", "--watch", dir, "--var", "upstream="+up.URL))
+	session, ctx := s.session, context.Background()
 	if caps := session.InitializeResult().Capabilities; caps.Tools == nil || !caps.Tools.ListChanged {
 		t.Errorf("tools.listChanged is not declared with --watch: %+v", caps.Tools)
 	}
-	names := func() []string {
-		res, err := session.ListTools(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, tool := range res.Tools {
-			out = append(out, tool.Name)
-		}
-		return out
-	}
-	waitChanged := func(what string) {
-		select {
-		case <-changed:
-		case <-time.After(enginetest.Patience):
-			t.Fatalf("no tools/list_changed notification after %s\nlogs:\n%s", what, stderr.String())
-		}
-	}
-	if got := names(); !slices.Equal(got, []string{"a", "b", "held"}) {
+	if got := s.names(); !slices.Equal(got, []string{"a", "b", "held"}) {
 		t.Fatalf("tools = %v", got)
 	}
 
@@ -140,8 +187,8 @@ func TestServeWatch(t *testing.T) {
   text        = "c"
 }
 `)
-	waitChanged("a good edit")
-	if got := names(); !slices.Equal(got, []string{"a", "c", "held"}) {
+	s.waitChanged("a good edit")
+	if got := s.names(); !slices.Equal(got, []string{"a", "c", "held"}) {
 		t.Errorf("after the edit, tools = %v, want a, c, held", got)
 	}
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "b"})
@@ -162,17 +209,14 @@ func TestServeWatch(t *testing.T) {
 	write(t, file, reloadBase+`tool "broken" {
   description = expr("args.nope")
 `)
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(stderr.String(), "reload failed") && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	s.waitLog("reload failed", 1, "a broken edit")
 	// One error: the block is not closed. What HCL recovers of a file with
 	// a syntax error reports nothing more (here, that description cannot
 	// be a program), as it may follow from the syntax error.
-	if !strings.Contains(stderr.String(), "reload failed: 1 error; the previous configuration keeps serving") {
-		t.Fatalf("the broken edit was not reported\nlogs:\n%s", stderr.String())
+	if !strings.Contains(s.stderr.String(), "reload failed: 1 error; the previous configuration keeps serving") {
+		t.Fatalf("the broken edit was not reported\nlogs:\n%s", s.stderr.String())
 	}
-	if got := names(); !slices.Equal(got, []string{"a", "c", "held"}) {
+	if got := s.names(); !slices.Equal(got, []string{"a", "c", "held"}) {
 		t.Errorf("after a broken edit, tools = %v, want them unchanged", got)
 	}
 	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "c"})
@@ -182,12 +226,12 @@ func TestServeWatch(t *testing.T) {
 
 	// SIGHUP reloads too: deleting a file's tools by fixing it back.
 	write(t, file, reloadBase)
-	waitChanged("fixing the file")
-	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+	s.waitChanged("fixing the file")
+	if err := s.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	waitChanged("SIGHUP")
-	if got := names(); !slices.Equal(got, []string{"a", "held"}) {
+	s.waitChanged("SIGHUP")
+	if got := s.names(); !slices.Equal(got, []string{"a", "held"}) {
 		t.Errorf("after SIGHUP, tools = %v, want a, held", got)
 	}
 	_ = os.Remove(file)
@@ -197,7 +241,6 @@ func TestServeWatch(t *testing.T) {
 // file read with file() changes, even one outside the configuration's
 // directory, and follows a file() that a reload adds.
 func TestServeWatchFileFunction(t *testing.T) {
-	bin := binary(t)
 	dir := t.TempDir()
 	other := t.TempDir() // file() may reach outside the configuration's directory
 	file := filepath.Join(dir, "tools.hcl")
@@ -210,42 +253,11 @@ func TestServeWatchFileFunction(t *testing.T) {
   text        = "t"
 }
 `)
-	cmd := exec.Command(bin, "serve", "--watch", file)
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	changed := make(chan struct{}, 10)
-	client := mcp.NewClient(&mcp.Implementation{Name: "watch-test", Version: "0"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
-	})
-	ctx := context.Background()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
-	}
-	defer session.Close()
-	descriptions := func() []string {
-		res, err := session.ListTools(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, tool := range res.Tools {
-			out = append(out, tool.Name+": "+tool.Description)
-		}
-		return out
-	}
-	waitChanged := func(what string) {
-		t.Helper()
-		select {
-		case <-changed:
-		case <-time.After(enginetest.Patience):
-			t.Fatalf("no tools/list_changed notification after %s\nlogs:\n%s", what, stderr.String())
-		}
-	}
+	s := serveSession(t, exec.Command(binary(t), "serve", "--watch", file))
 
 	write(t, desc, "edited description")
-	waitChanged("editing a file() read")
-	if got := descriptions(); !slices.Equal(got, []string{"t: edited description"}) {
+	s.waitChanged("editing a file() read")
+	if got := s.descriptions(); !slices.Equal(got, []string{"t: edited description"}) {
 		t.Errorf("after editing desc.txt, tools = %q", got)
 	}
 
@@ -259,10 +271,10 @@ tool "u" {
   text        = "u"
 }
 `)
-	waitChanged("adding a file()")
+	s.waitChanged("adding a file()")
 	write(t, second, "second tool, edited")
-	waitChanged("editing the file() an edit added")
-	if got := descriptions(); !slices.Equal(got, []string{"t: edited description", "u: second tool, edited"}) {
+	s.waitChanged("editing the file() an edit added")
+	if got := s.descriptions(); !slices.Equal(got, []string{"t: edited description", "u: second tool, edited"}) {
 		t.Errorf("after editing second.txt, tools = %q", got)
 	}
 }
@@ -274,7 +286,6 @@ tool "u" {
 // a file() and a ca_file that a failed reload could not read, once each
 // appears.
 func TestServeWatchReadFiles(t *testing.T) {
-	bin := binary(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "tools.hcl")
 	envFile := filepath.Join(dir, "app.env")
@@ -308,43 +319,11 @@ tool "t" {
 }
 `
 	write(t, file, base)
-	cmd := exec.Command(bin, "serve", "--watch", "--env-file", envFile, file)
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "watch-test", Version: "0"}, nil)
-	ctx := context.Background()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
-	}
-	defer session.Close()
-	descriptions := func() []string {
-		res, err := session.ListTools(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, tool := range res.Tools {
-			out = append(out, tool.Name+": "+tool.Description)
-		}
-		return out
-	}
-	// waitLog waits for the n-th line of the log that holds msg; the
-	// deadline only matters when it never comes.
-	waitLog := func(msg string, n int, after string) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for strings.Count(stderr.String(), msg) < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q (%d) after %s\nlogs:\n%s", msg, n, after, stderr.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	s := serveSession(t, exec.Command(binary(t), "serve", "--watch", "--env-file", envFile, file))
 
 	write(t, envFile, "DESC=edited in the env file\n")
-	waitLog("configuration reloaded", 1, "editing the --env-file")
-	if got := descriptions(); !slices.Equal(got, []string{"t: edited in the env file"}) {
+	s.waitLog("configuration reloaded", 1, "editing the --env-file")
+	if got := s.descriptions(); !slices.Equal(got, []string{"t: edited in the env file"}) {
 		t.Errorf("after editing the env file, tools = %q", got)
 	}
 
@@ -358,7 +337,7 @@ tool "t" {
 	if err := os.Rename(filepath.Join(certs, "..data_tmp"), filepath.Join(certs, "..data")); err != nil {
 		t.Fatal(err)
 	}
-	waitLog("configuration reloaded", 2, "rotating the ca_file's directory")
+	s.waitLog("configuration reloaded", 2, "rotating the ca_file's directory")
 
 	// Two files not there yet: a reload for the first still fails.
 	write(t, file, base+`http_api "later" {
@@ -372,12 +351,12 @@ tool "u" {
   text        = "u"
 }
 `)
-	waitLog("reload failed", 1, "reading files that are not there")
+	s.waitLog("reload failed", 1, "reading files that are not there")
 	write(t, later, "a file that came later")
-	waitLog("reload failed", 2, "creating the file() a failed reload could not read")
+	s.waitLog("reload failed", 2, "creating the file() a failed reload could not read")
 	write(t, filepath.Join(dir, "later.pem"), ca)
-	waitLog("configuration reloaded", 3, "creating the ca_file a failed reload could not read")
-	if got := descriptions(); !slices.Equal(got, []string{"t: edited in the env file", "u: a file that came later"}) {
+	s.waitLog("configuration reloaded", 3, "creating the ca_file a failed reload could not read")
+	if got := s.descriptions(); !slices.Equal(got, []string{"t: edited in the env file", "u: a file that came later"}) {
 		t.Errorf("after creating later.txt, tools = %q", got)
 	}
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"net/http"
 	"os"
@@ -37,12 +36,81 @@ func waitLine(t *testing.T, lines <-chan string, want string) {
 	deadline := time.After(15 * time.Second)
 	for {
 		select {
-		case line := <-lines:
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("serve stopped logging before a line holding %q", want)
+			}
 			if strings.Contains(line, want) {
 				return
 			}
 		case <-deadline:
 			t.Fatalf("no log line holding %q within 15s", want)
+		}
+	}
+}
+
+// stdioServe is `mcpdecl serve` run over stdio by a test. Its standard
+// input is held open: only a signal, or the test closing it, stops it.
+type stdioServe struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.Reader
+	// lines are the lines it logs, one at a time; closed once it and its
+	// programs have exited.
+	lines <-chan string
+}
+
+// serveStdio starts `mcpdecl serve path` over stdio, killed when the test
+// ends.
+func serveStdio(t *testing.T, path string) *stdioServe {
+	t.Helper()
+	cmd := exec.Command(binary(t), "serve", path)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A pipe of the test's own, which Wait does not close: the lines
+	// logged last are read too.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = w
+	err = cmd.Start()
+	_ = w.Close()
+	if err != nil {
+		_ = r.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stdin.Close(); _ = cmd.Process.Kill() })
+	lines := make(chan string, 1000)
+	go func() {
+		defer close(lines)
+		defer r.Close()
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	return &stdioServe{cmd: cmd, stdin: stdin, stdout: stdout, lines: lines}
+}
+
+// logs are the lines it logged that no waitLine read, up to its exit.
+func (s *stdioServe) logs() string {
+	var b strings.Builder
+	for {
+		select {
+		case line, ok := <-s.lines:
+			if !ok {
+				return b.String()
+			}
+			b.WriteString(line + "\n")
+		case <-time.After(enginetest.Patience):
+			return b.String() + "(serve logs on)\n"
 		}
 	}
 }
@@ -59,33 +127,13 @@ func TestServeLogsShutdown(t *testing.T) {
 		waitLine(t, lines, `msg=stopped`)
 	})
 	t.Run("stdio", func(t *testing.T) {
-		cmd := exec.Command(binary(t), "serve", oneTool(t))
-		stdin, err := cmd.StdinPipe() // held open: only the signal stops it
-		if err != nil {
+		s := serveStdio(t, oneTool(t))
+		waitLine(t, s.lines, "serving on stdio")
+		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
-		defer stdin.Close()
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		lines := make(chan string, 100)
-		go func() {
-			sc := bufio.NewScanner(stderr)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-		}()
-		waitLine(t, lines, "serving on stdio")
-		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		waitLine(t, lines, `msg="shutting down" reason="signal SIGTERM"`)
-		waitLine(t, lines, `msg=stopped`)
+		waitLine(t, s.lines, `msg="shutting down" reason="signal SIGTERM"`)
+		waitLine(t, s.lines, `msg=stopped`)
 	})
 }
 
@@ -163,33 +211,13 @@ func TestServeStopsCallsAfterGrace(t *testing.T) {
 	})
 	t.Run("stdio", func(t *testing.T) {
 		path, pidFile := slowTool(t)
-		cmd := exec.Command(binary(t), "serve", path)
-		stdin, err := cmd.StdinPipe() // held open: only the signal stops it
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer stdin.Close()
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill() })
-		lines := make(chan string, 100)
-		go func() {
-			sc := bufio.NewScanner(stderr)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-		}()
+		s := serveStdio(t, path)
 		init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
 			`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + call + "\n"
-		if _, err := io.WriteString(stdin, init); err != nil {
+		if _, err := io.WriteString(s.stdin, init); err != nil {
 			t.Fatal(err)
 		}
-		stopWhileCalling(t, cmd, lines, pidFile)
+		stopWhileCalling(t, s.cmd, s.lines, pidFile)
 	})
 }
 
@@ -205,57 +233,43 @@ func TestServeStdioStopLogsNoError(t *testing.T) {
 		{"stdin closed", func(_ *exec.Cmd, stdin io.Closer) error { return stdin.Close() }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command(binary(t), "serve", oneTool(t))
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stdin.Close()
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			s := serveStdio(t, oneTool(t))
 			// An answered initialize: the session is under way, and the
 			// signal handler in place.
 			init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
 				`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
-			if _, err := io.WriteString(stdin, init); err != nil {
+			if _, err := io.WriteString(s.stdin, init); err != nil {
 				t.Fatal(err)
 			}
 			answered := make(chan bool, 1)
 			go func() {
-				sc := bufio.NewScanner(stdout)
+				sc := bufio.NewScanner(s.stdout)
 				answered <- sc.Scan()
-				_, _ = io.Copy(io.Discard, stdout)
+				_, _ = io.Copy(io.Discard, s.stdout)
 			}()
 			select {
 			case ok := <-answered:
 				if !ok {
-					t.Fatalf("serve did not answer initialize; stderr:\n%s", stderr.String())
+					t.Fatalf("serve did not answer initialize; stderr:\n%s", s.logs())
 				}
 			case <-time.After(enginetest.Patience):
 				t.Fatal("serve did not answer initialize")
 			}
-			if err := tt.stop(cmd, stdin); err != nil {
+			if err := tt.stop(s.cmd, s.stdin); err != nil {
 				t.Fatal(err)
 			}
 			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
+			go func() { exited <- s.cmd.Wait() }()
+			var logs string
 			select {
 			case err := <-exited:
+				logs = s.logs()
 				if err != nil {
-					t.Errorf("serve exited with %v, want 0; stderr:\n%s", err, stderr.String())
+					t.Errorf("serve exited with %v, want 0; stderr:\n%s", err, logs)
 				}
 			case <-time.After(enginetest.Patience):
 				t.Fatal("serve did not stop")
 			}
-			logs := stderr.String()
 			if !strings.Contains(logs, "msg=stopped") {
 				t.Errorf("stderr has no \"stopped\" line:\n%s", logs)
 			}

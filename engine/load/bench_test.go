@@ -14,6 +14,7 @@ import (
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // benchTool is a tool with three expr mappings in and three out, the shape
@@ -71,88 +72,60 @@ func BenchmarkCallEngine(b *testing.B) {
 // BenchmarkCallHTTP measures one call of an HTTP tool against a loopback
 // upstream: the engine's work plus the HTTP round trip.
 func BenchmarkCallHTTP(b *testing.B) {
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(benchBody))
-	}))
-	defer up.Close()
-	action := `http {
-    url         = "` + up.URL + `/weather/{city}"
-    path_params = { city = expr("args.city") }
-    query       = { units = expr("args.units"), lang = expr("'en'") }
-  }`
-	dir := b.TempDir()
-	name := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(name, []byte(fmt.Sprintf(benchTool, "weather", action)), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, name)
-	if diags.HasErrors() {
-		b.Fatal(describe(diags))
-	}
-	defer cfg.Close()
-	benchCall(b, cfg)
+	benchHTTPCall(b, func(url string) string {
+		return fmt.Sprintf(benchTool, "weather", weatherHTTP(url, "args.city"))
+	})
 }
 
 // BenchmarkCallHTTPSteps3 is BenchmarkCallHTTP with the request made three
 // times, as three steps that each read the one before: a three-step tool
 // should cost at most three one-step calls plus 10%.
 func BenchmarkCallHTTPSteps3(b *testing.B) {
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(benchBody))
-	}))
-	defer up.Close()
-	step := func(name, city string) string {
-		return `step "` + name + `" {
-    http {
-      url         = "` + up.URL + `/weather/{city}"
-      path_params = { city = expr("` + city + `") }
-      query       = { units = expr("args.units"), lang = expr("'en'") }
-    }
+	benchHTTPCall(b, func(url string) string {
+		step := func(name, city string) string {
+			return `step "` + name + `" {
+    ` + weatherHTTP(url, city) + `
   }
   `
-	}
-	src := fmt.Sprintf(benchTool, "weather", step("first", "args.city")+step("second", "steps.first.body.name")+step("third", "steps.second.body.name"))
-	src = strings.ReplaceAll(src, `expr("body.`, `expr("steps.third.body.`)
-	dir := b.TempDir()
-	name := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, name)
-	if diags.HasErrors() {
-		b.Fatal(describe(diags))
-	}
-	defer cfg.Close()
-	benchCall(b, cfg)
+		}
+		src := fmt.Sprintf(benchTool, "weather", step("first", "args.city")+step("second", "steps.first.body.name")+step("third", "steps.second.body.name"))
+		return strings.ReplaceAll(src, `expr("body.`, `expr("steps.third.body.`)
+	})
 }
 
 // BenchmarkCallHTTPCached is BenchmarkCallHTTP with a cache block: every
 // call after the first is answered from the memory store.
 func BenchmarkCallHTTPCached(b *testing.B) {
+	benchHTTPCall(b, func(url string) string {
+		return fmt.Sprintf(benchTool, "weather", `annotations { read_only_hint = true }
+  cache { ttl = "1h" }
+  `+weatherHTTP(url, "args.city"))
+	})
+}
+
+// weatherHTTP is the benchmarks' HTTP action: the weather of city, an
+// expr program, from the upstream at url.
+func weatherHTTP(url, city string) string {
+	return `http {
+    url         = "` + url + `/weather/{city}"
+    path_params = { city = expr("` + city + `") }
+    query       = { units = expr("args.units"), lang = expr("'en'") }
+  }`
+}
+
+// benchHTTPCall measures calls of the weather tool of src(url), loaded
+// with the HTTP action, url being a loopback upstream's that answers
+// benchBody.
+func benchHTTPCall(b *testing.B, src func(url string) string) {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(benchBody))
 	}))
-	defer up.Close()
-	action := `annotations { read_only_hint = true }
-  cache { ttl = "1h" }
-  http {
-    url         = "` + up.URL + `/weather/{city}"
-    path_params = { city = expr("args.city") }
-    query       = { units = expr("args.units"), lang = expr("'en'") }
-  }`
-	dir := b.TempDir()
-	name := filepath.Join(dir, "tools.hcl")
-	if err := os.WriteFile(name, []byte(fmt.Sprintf(benchTool, "weather", action)), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	cfg, _, diags := load.Load(load.Options{Registry: engine.NewRegistry(httpaction.New())}, name)
+	b.Cleanup(up.Close)
+	cfg, _, diags := enginetest.Load(b, engine.NewRegistry(httpaction.New()), src(up.URL), enginetest.Options{})
 	if diags.HasErrors() {
 		b.Fatal(describe(diags))
 	}
-	defer cfg.Close()
 	benchCall(b, cfg)
 }
 

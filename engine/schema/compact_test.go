@@ -54,17 +54,14 @@ func TestCompact(t *testing.T) {
 	  },
 	  "$defs": {"named": {"type": "boolean"}}
 	}`
-	var doc map[string]any
-	if err := json.Unmarshal([]byte(full), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := decodeDoc(t, full)
 	before, _ := json.Marshal(doc)
 	got := Compact(doc)
 	sameJSON(t, got, compact)
 	if after, _ := json.Marshal(doc); string(after) != string(before) {
 		t.Errorf("Compact changed the document it was given:\n%s", after)
 	}
-	supersetOf(t, doc, got, []string{
+	acceptsAlike(t, doc, got, "compact", []string{
 		`{"title": "a", "description": null}`,
 		`{"title": "a", "description": "x", "either": true, "cond": 4, "tags": ["a"], "map": {"ab": 1}, "both": {"a": "xyz", "b": 2}}`,
 		`{"title": "a", "description": "x", "when": "2026-01-02T03:04:05Z", "pair": [1]}`,
@@ -79,16 +76,26 @@ func TestCompact(t *testing.T) {
 	}
 }
 
-// supersetOf checks that the compact schema accepts every value of
-// accepted, which the whole one accepts, and refuses those of refused
-// (which both refuse: the shape stays).
-func supersetOf(t *testing.T, doc, compact map[string]any, accepted, refused []string) {
+// decodeDoc is the JSON schema document text.
+func decodeDoc(t *testing.T, text string) map[string]any {
 	t.Helper()
-	fullV, err := Compile(doc)
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// acceptsAlike checks that the whole schema doc and its rewrite, named
+// kind ("compact", "shared"), both accept every value of accepted and
+// both refuse every value of refused.
+func acceptsAlike(t *testing.T, doc, rewritten map[string]any, kind string, accepted, refused []string) {
+	t.Helper()
+	wholeV, err := Compile(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	compactV, err := Compile(compact)
+	rewrittenV, err := Compile(rewritten)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +105,9 @@ func supersetOf(t *testing.T, doc, compact map[string]any, accepted, refused []s
 			if err := json.Unmarshal([]byte(value), &v); err != nil {
 				t.Fatal(err)
 			}
-			f, c := len(fullV.Validate(v)) == 0, len(compactV.Validate(v)) == 0
-			if f != (i == 0) || c != f {
-				t.Errorf("%s: the whole schema accepts it %v, the compact one %v", value, f, c)
+			w, r := len(wholeV.Validate(v)) == 0, len(rewrittenV.Validate(v)) == 0
+			if w != (i == 0) || r != w {
+				t.Errorf("%s: the whole schema accepts it %v, the %s one %v", value, w, kind, r)
 			}
 		}
 	}
@@ -134,7 +141,7 @@ func TestCompactBudget(t *testing.T) {
 	sameJSON(t, got, `{"type": "object", "required": ["data"], "properties": {"data": {"type": "object", "required": ["accounts"], "properties": {
 	  "accounts": {"type": "array", "items": {"type": "object"}},
 	  "server_knowledge": {"type": "integer"}}}}}`)
-	supersetOf(t, doc, got, []string{
+	acceptsAlike(t, doc, got, "compact", []string{
 		`{"data": {"accounts": [{"id": "a", "name": "n"}], "server_knowledge": 3}}`,
 	}, []string{
 		`{"data": {"accounts": {}}}`,

@@ -64,11 +64,7 @@ func TestCoerceStrings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var doc map[string]any
-			if err := json.Unmarshal([]byte(tt.schema), &doc); err != nil {
-				t.Fatal(err)
-			}
-			v, err := Compile(doc)
+			v, err := Compile(decodeDoc(t, tt.schema))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -20,7 +19,6 @@ import (
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -109,27 +107,8 @@ func TestConfirm(t *testing.T) {
 		t.Run(transport, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "deleted")
 			kind, version, _ := strings.Cut(transport, " ")
-			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), withSessions(kind, fmt.Sprintf(confirmTools, log)), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-			if diags.HasErrors() {
-				t.Fatal(enginetest.Describe(diags))
-			}
-			live := server.NewLive(cfg, nil, server.Options{HTTP: kind != "stdio"})
-			t.Cleanup(func() { _ = live.Close() })
 			ans := &answering{}
-			opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
-			var cs *mcp.ClientSession
-			if kind == "stdio" {
-				cs = connectLive(t, live, version, opts)
-			} else {
-				ts := httptest.NewServer(live.HTTPHandler())
-				t.Cleanup(ts.Close)
-				var err error
-				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = cs.Close() })
-			}
+			cs := connectOver(t, loadTools(t, withSessions(kind, fmt.Sprintf(confirmTools, log)), execaction.New()), kind, version, &mcp.ClientOptions{ElicitationHandler: ans.handle})
 			deleted := func() string {
 				b, _ := os.ReadFile(log)
 				return string(b)
@@ -188,29 +167,15 @@ func TestConfirmWithoutElicitation(t *testing.T) {
 	for _, transport := range []string{"stdio without elicitation", "http 2025-11-25"} {
 		t.Run(transport, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "deleted")
-			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-			if diags.HasErrors() {
-				t.Fatal(enginetest.Describe(diags))
-			}
+			cfg := loadTools(t, fmt.Sprintf(confirmTools, log), execaction.New())
 			var cs *mcp.ClientSession
 			why := "did not declare the elicitation capability"
 			if transport == "http 2025-11-25" {
-				live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-				t.Cleanup(func() { _ = live.Close() })
-				ts := httptest.NewServer(live.HTTPHandler())
-				t.Cleanup(ts.Close)
 				ans := &answering{answer: &mcp.ElicitResult{Action: "accept"}}
-				var err error
-				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, &mcp.ClientOptions{ElicitationHandler: ans.handle}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = cs.Close() })
+				cs, _ = sessionServer(t, cfg, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
 				why = "which this HTTP server does not keep (its server block keeps them with http_sessions = true"
 			} else {
-				live := server.NewLive(cfg, nil, server.Options{})
-				t.Cleanup(func() { _ = live.Close() })
-				cs = connectLive(t, live, "2025-11-25", nil)
+				cs = connectLive(t, newLive(t, cfg, server.Options{}), "2025-11-25", nil)
 			}
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_order", Arguments: map[string]any{"id": "42"}})
 			if err != nil || !res.IsError || !strings.Contains(firstText(res), why) || !strings.Contains(firstText(res), "nothing was done") {
@@ -226,20 +191,8 @@ func TestConfirmWithoutElicitation(t *testing.T) {
 // capability (SEP-2575); without_elicitation = "run" runs all the same.
 func TestConfirmMissingCapability(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "deleted")
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_order", Arguments: map[string]any{"id": "42"}})
+	cs, _ := sessionServer(t, loadTools(t, fmt.Sprintf(confirmTools, log), execaction.New()), "2026-07-28", nil)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_order", Arguments: map[string]any{"id": "42"}})
 	var werr *jsonrpc.Error
 	if !errors.As(err, &werr) || werr.Code != mcp.CodeMissingRequiredClientCapabilities || !strings.Contains(string(werr.Data), `"elicitation"`) {
 		t.Errorf("delete_order: %v, want the error %d naming elicitation", err, mcp.CodeMissingRequiredClientCapabilities)
@@ -296,28 +249,9 @@ tool "weather" {
 func TestAskMissingArgument(t *testing.T) {
 	for _, transport := range []string{"stdio 2025-11-25", "http 2026-07-28"} {
 		t.Run(transport, func(t *testing.T) {
-			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), askTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-			if diags.HasErrors() {
-				t.Fatal(enginetest.Describe(diags))
-			}
 			kind, version, _ := strings.Cut(transport, " ")
-			live := server.NewLive(cfg, nil, server.Options{HTTP: kind == "http"})
-			t.Cleanup(func() { _ = live.Close() })
 			ans := &answering{}
-			opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
-			var cs *mcp.ClientSession
-			if kind == "stdio" {
-				cs = connectLive(t, live, version, opts)
-			} else {
-				ts := httptest.NewServer(live.HTTPHandler())
-				t.Cleanup(ts.Close)
-				var err error
-				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = cs.Close() })
-			}
+			cs := connectOver(t, loadTools(t, askTools), kind, version, &mcp.ClientOptions{ElicitationHandler: ans.handle})
 			call := func(args map[string]any) (*mcp.CallToolResult, error) {
 				return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "weather", Arguments: args})
 			}
@@ -391,14 +325,7 @@ func TestConfirmAcrossReplicas(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "deleted")
 			var urls []*url.URL
 			for _, k := range c.keys {
-				cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), key(k)+fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-				if diags.HasErrors() {
-					t.Fatal(enginetest.Describe(diags))
-				}
-				live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-				t.Cleanup(func() { _ = live.Close() })
-				ts := httptest.NewServer(live.HTTPHandler())
-				t.Cleanup(ts.Close)
+				_, ts := serveOverHTTP(t, loadTools(t, key(k)+fmt.Sprintf(confirmTools, log), execaction.New()), server.Options{})
 				u, _ := url.Parse(ts.URL)
 				urls = append(urls, u)
 			}
@@ -447,11 +374,7 @@ request_states {
 	log := filepath.Join(t.TempDir(), "deleted")
 	var tools []*engine.Tool
 	for range 2 {
-		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), shared+fmt.Sprintf(confirmTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-		if diags.HasErrors() {
-			t.Fatal(enginetest.Describe(diags))
-		}
-		tool, _ := cfg.Tool("delete_order")
+		tool, _ := loadTools(t, shared+fmt.Sprintf(confirmTools, log), execaction.New()).Tool("delete_order")
 		tools = append(tools, tool)
 	}
 	args := json.RawMessage(`{"id": "5"}`)

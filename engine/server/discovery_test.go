@@ -8,9 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 const catalogSrc = `
@@ -38,25 +36,7 @@ tool "users_get" {
 
 func discoverySession(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), catalogSrc, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	live := server.NewLive(cfg, nil, server.Options{Discovery: true})
-	t.Cleanup(func() { _ = live.Close() })
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := live.Server().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return connectLive(t, newLive(t, loadTools(t, catalogSrc), server.Options{Discovery: true}), "", nil)
 }
 
 func callJSON(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {

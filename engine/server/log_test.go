@@ -15,7 +15,6 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/text"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // loggingTools has a tool whose program writes three lines to stderr, one
@@ -96,12 +95,7 @@ func (c *logClient) options() *mcp.ClientOptions {
 
 func loggingConfig(t *testing.T, more ...string) *engine.Config {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), loggingTools+strings.Join(more, ""), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	t.Cleanup(func() { _ = cfg.Close() })
-	return cfg
+	return loadTools(t, loggingTools+strings.Join(more, ""), execaction.New())
 }
 
 var wantLogs = []string{"info noisy: started", "info noisy: using " + text.Mask, "info noisy: done"}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // forecastSrc declares a tool whose outputs have descriptions, a title,
@@ -58,12 +57,7 @@ const compactForecast = `{"properties":{"place":{"properties":{"at":{"type":"str
 
 func loadForecast(t *testing.T, mode, more string) *engine.Config {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), fmt.Sprintf(forecastSrc, mode, more), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	t.Cleanup(func() { _ = cfg.Close() })
-	return cfg
+	return loadTools(t, fmt.Sprintf(forecastSrc, mode, more))
 }
 
 // listedOutput is the outputSchema of the one tool cs lists, as JSON,
@@ -240,15 +234,7 @@ toolset "whole" {
 }
 `), `description = "A forecast."`, `description    = "A forecast."
   output_schemas = "compact"`, 1)
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	defer cfg.Close()
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	defer live.Close()
-	ts := httptest.NewServer(live.HTTPHandler())
-	defer ts.Close()
+	_, ts := serveOverHTTP(t, loadTools(t, src), server.Options{})
 	for path, want := range map[string]string{"": compactForecast, "/same": compactForecast, "/whole": "Temperature in degrees"} {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path + path}, nil)
 		if err != nil {
@@ -289,13 +275,7 @@ tool "commit" {
     value  = expr("{'name': 'Bob'}")
   }
 }`
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	defer cfg.Close()
-	live := server.NewLive(cfg, nil, server.Options{})
-	defer live.Close()
+	live := newLive(t, loadTools(t, src), server.Options{})
 	for _, version := range []string{"2025-06-18", "2025-11-25"} {
 		got := listedOutput(t, connectLive(t, live, version, nil))
 		n, refs := strings.Count(got, "A person who signed"), strings.Count(got, `"$ref"`)

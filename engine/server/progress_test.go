@@ -17,10 +17,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/exec"
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/text"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // progressTools report their progress: a program's lines "n of m" (with a
@@ -174,13 +172,7 @@ func progressServer(t *testing.T, opts server.Options, pc *progressClient) *serv
 		}
 	}))
 	t.Cleanup(up.Close)
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(httpaction.New(), execaction.New()), fmt.Sprintf(progressTools, up.URL), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	live := server.NewLive(cfg, nil, opts)
-	t.Cleanup(func() { _ = live.Close() })
-	return live
+	return newLive(t, loadTools(t, fmt.Sprintf(progressTools, up.URL), httpaction.New(), execaction.New()), opts)
 }
 
 // TestProgress: a call that carries a progress token is sent

@@ -10,10 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/text"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 const resourcesSrc = `
@@ -100,11 +98,7 @@ prompt "review" {
 
 func resourcesSession(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), resourcesSrc, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return connect(t, cfg)
+	return connect(t, loadTools(t, resourcesSrc))
 }
 
 func TestResourcesListAndRead(t *testing.T) {
@@ -294,14 +288,7 @@ func TestUndeclaredCapabilitiesRefused(t *testing.T) {
 // TestSwapResources: a reload serves the new configuration's resources and
 // prompts, and those it dropped are gone.
 func TestSwapResources(t *testing.T) {
-	load := func(src string) *engine.Config {
-		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		return cfg
-	}
-	before := load(`
+	before := loadTools(t, `
 resource "a" {
   uri  = "x://a"
   text = "A"
@@ -310,7 +297,7 @@ prompt "p" {
   message "user" { text = "old" }
 }
 `)
-	after := load(`
+	after := loadTools(t, `
 resource "b" {
   uri  = "x://b"
   text = "B"
@@ -370,13 +357,6 @@ prompt "q" {
 // 2026-07-28 clients are sent list changes on their subscriptions/listen
 // stream); and the methods of what it no longer declares are refused.
 func TestCapabilitiesFollowReload(t *testing.T) {
-	load := func(src string) *engine.Config {
-		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		return cfg
-	}
 	const none = `
 tool "t" {
   description = "A tool."
@@ -396,7 +376,7 @@ prompt "p" {
 `
 	for _, overHTTP := range []bool{true, false} {
 		t.Run(map[bool]string{true: "http", false: "stdio"}[overHTTP], func(t *testing.T) {
-			live := server.NewLive(load(none), nil, server.Options{Watch: true, HTTP: overHTTP})
+			live := server.NewLive(loadTools(t, none), nil, server.Options{Watch: true, HTTP: overHTTP})
 			defer live.Close()
 			var url string
 			if overHTTP {
@@ -440,9 +420,9 @@ prompt "p" {
 				}
 			}
 			check("before any reload", false)
-			live.Swap(load(served))
+			live.Swap(loadTools(t, served))
 			check("after a reload that adds a prompt and a template", true)
-			live.Swap(load(none))
+			live.Swap(loadTools(t, none))
 			check("after a reload that removes them", false)
 		})
 	}

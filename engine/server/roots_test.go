@@ -16,9 +16,7 @@ import (
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // rootsTools read a file within the client's roots, and ask in rounds:
@@ -86,10 +84,7 @@ func fileURI(path string) string {
 func connectRoots(t *testing.T, transport string, root string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	kind, version, _ := strings.Cut(transport, " ")
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New(), sampleaction.New()), withSessions(kind, rootsTools), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
+	cfg := loadTools(t, withSessions(kind, rootsTools), execaction.New(), sampleaction.New())
 	live := server.NewLive(cfg, nil, server.Options{HTTP: kind != "stdio"})
 	t.Cleanup(func() { _ = live.Close() })
 	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts)

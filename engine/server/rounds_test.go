@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,9 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -170,12 +167,7 @@ func TestOneRoundTwoQuestions(t *testing.T) {
 // action runs with both answers.
 func TestOneRoundTwoQuestionsStdio(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "log")
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(roundTools, log), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{})
-	t.Cleanup(func() { _ = live.Close() })
+	live := newLive(t, loadTools(t, fmt.Sprintf(roundTools, log), execaction.New()), server.Options{})
 	var mu sync.Mutex
 	var asked []string
 	cs := connectLive(t, live, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -285,14 +277,8 @@ prompt "brief" {
 // that did not declare elicitation is told so (-32021). Over stdio on
 // 2025-11-25 the question is elicitation/create on the session.
 func TestPromptAsks(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), promptTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
+	cfg := loadTools(t, promptTools)
+	_, ts := serveOverHTTP(t, cfg, server.Options{})
 	c := taskClient{t, ts.URL, "", false}
 	get := func(topic, state string, answer map[string]any) (map[string]json.RawMessage, *rpcError) {
 		t.Helper()
@@ -328,11 +314,10 @@ func TestPromptAsks(t *testing.T) {
 		}
 	}
 
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	cs, err := connectSession(t, ts.URL, "2026-07-28", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cs.Close() })
 	_, err = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "brief", Arguments: map[string]string{"topic": "tea"}})
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities {
@@ -340,8 +325,7 @@ func TestPromptAsks(t *testing.T) {
 	}
 
 	t.Run("stdio", func(t *testing.T) {
-		stdio := server.NewLive(cfg, nil, server.Options{})
-		t.Cleanup(func() { _ = stdio.Close() })
+		stdio := newLive(t, cfg, server.Options{})
 		ans := &answering{}
 		ans.set(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"tone": "dry"}})
 		cs := connectLive(t, stdio, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
@@ -456,12 +440,7 @@ tool "wait" {
   task {}
 }
 `
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{})
-	t.Cleanup(func() { _ = live.Close() })
+	live := newLive(t, loadTools(t, src, execaction.New()), server.Options{})
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := live.Server().Connect(context.Background(), st, nil)
 	if err != nil {

@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"errors"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -13,8 +12,6 @@ import (
 
 	sampleaction "github.com/mcpdecl/mcpdecl/adapters/sample"
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // sampleTools ask the client's model: summarise for text, classify for
@@ -86,11 +83,7 @@ func (m *model) set(answer string) {
 
 func sampleConfig(t *testing.T, kind string) *engine.Config {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(sampleaction.New()), withSessions(kind, sampleTools), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	return cfg
+	return loadTools(t, withSessions(kind, sampleTools), sampleaction.New())
 }
 
 // TestSample: a sample tool asks the client's model with the messages
@@ -105,23 +98,8 @@ func TestSample(t *testing.T) {
 	for _, transport := range []string{"stdio 2025-11-25", "stdio 2026-07-28", "http 2026-07-28", "sessions 2025-11-25", "sessions 2026-07-28"} {
 		t.Run(transport, func(t *testing.T) {
 			kind, version, _ := strings.Cut(transport, " ")
-			live := server.NewLive(sampleConfig(t, kind), nil, server.Options{HTTP: kind != "stdio"})
-			t.Cleanup(func() { _ = live.Close() })
 			m := &model{}
-			opts := &mcp.ClientOptions{CreateMessageHandler: m.handle}
-			var cs *mcp.ClientSession
-			if kind == "stdio" {
-				cs = connectLive(t, live, version, opts)
-			} else {
-				ts := httptest.NewServer(live.HTTPHandler())
-				t.Cleanup(ts.Close)
-				var err error
-				cs, err = mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = cs.Close() })
-			}
+			cs := connectOver(t, sampleConfig(t, kind), kind, version, &mcp.ClientOptions{CreateMessageHandler: m.handle})
 
 			m.set("A page about \x1b[31mcats\x1b[0m.")
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "https://example.com/cats"}})
@@ -168,10 +146,8 @@ func TestSample(t *testing.T) {
 
 // TestSampleHugeAnswer: an answer past the cap is cut to it.
 func TestSampleHugeAnswer(t *testing.T) {
-	live := server.NewLive(sampleConfig(t, "stdio"), nil, server.Options{})
-	t.Cleanup(func() { _ = live.Close() })
 	m := &model{}
-	cs := connectLive(t, live, "2025-11-25", &mcp.ClientOptions{CreateMessageHandler: m.handle})
+	cs := connectOver(t, sampleConfig(t, "stdio"), "stdio", "2025-11-25", &mcp.ClientOptions{CreateMessageHandler: m.handle})
 	m.set(strings.Repeat("é", engine.MaxSampleBytes)) // 2 MiB
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "u"}})
 	if err != nil || res.IsError {
@@ -189,9 +165,7 @@ func TestSampleHugeAnswer(t *testing.T) {
 // that names the capability (SEP-2575).
 func TestSampleWithoutSampling(t *testing.T) {
 	t.Run("stdio without sampling", func(t *testing.T) {
-		live := server.NewLive(sampleConfig(t, "stdio"), nil, server.Options{})
-		t.Cleanup(func() { _ = live.Close() })
-		cs := connectLive(t, live, "2025-11-25", nil)
+		cs := connectOver(t, sampleConfig(t, "stdio"), "stdio", "2025-11-25", nil)
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "u"}})
 		if err != nil || !res.IsError || !strings.Contains(firstText(res), "did not declare the sampling capability") {
 			t.Errorf("summarise: %v %q, want a tool error that says the client did not declare sampling", err, firstText(res))
@@ -199,19 +173,11 @@ func TestSampleWithoutSampling(t *testing.T) {
 	})
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run("http "+version, func(t *testing.T) {
-			live := server.NewLive(sampleConfig(t, "stdio"), nil, server.Options{HTTP: true})
-			t.Cleanup(func() { _ = live.Close() })
-			ts := httptest.NewServer(live.HTTPHandler())
-			t.Cleanup(ts.Close)
 			var opts *mcp.ClientOptions
 			if version == "2025-11-25" {
 				opts = &mcp.ClientOptions{CreateMessageHandler: (&model{answer: "x"}).handle}
 			}
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cs.Close() })
+			cs := connectOver(t, sampleConfig(t, "stdio"), "http", version, opts)
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarise", Arguments: map[string]any{"url": "u"}})
 			if version == "2025-11-25" {
 				if err != nil || !res.IsError || !strings.Contains(firstText(res), "which this HTTP server does not keep (its server block keeps them with http_sessions = true") {

@@ -8,37 +8,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
-
-// withSessions is src with a server block that turns http_sessions on
-// when kind is "sessions" (an HTTP server that keeps sessions), src as it
-// is otherwise.
-func withSessions(kind, src string) string {
-	if kind != "sessions" {
-		return src
-	}
-	return "server {\n  http_sessions = true\n}\n" + src
-}
-
-// connectSession connects a client of version to the HTTP front at url.
-func connectSession(t *testing.T, url, version string, opts *mcp.ClientOptions) (*mcp.ClientSession, error) {
-	t.Helper()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + server.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err == nil {
-		t.Cleanup(func() { _ = cs.Close() })
-	}
-	return cs, err
-}
 
 // TestSubscriptionsOnHTTPSession: with http_sessions, a client of
 // 2025-11-25 over HTTP gets a session (Mcp-Session-Id), sees subscribe
@@ -49,14 +26,7 @@ func TestSubscriptionsOnHTTPSession(t *testing.T) {
 	src := strings.Replace(subscribedSrc, "%s", "1", 1)
 	for _, kind := range []string{"sessions", "http"} {
 		t.Run(kind, func(t *testing.T) {
-			cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions(kind, src), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-			if diags.HasErrors() {
-				t.Fatal(enginetest.Describe(diags))
-			}
-			live := server.NewLive(cfg, nil, server.Options{Watch: true, HTTP: true})
-			t.Cleanup(func() { _ = live.Close() })
-			ts := httptest.NewServer(live.HTTPHandler())
-			t.Cleanup(ts.Close)
+			live, ts := serveOverHTTP(t, loadTools(t, withSessions(kind, src)), server.Options{Watch: true})
 			got := updates(make(chan string, 16))
 			cs, err := connectSession(t, ts.URL, "2025-11-25", got.options())
 			if err != nil {
@@ -78,11 +48,7 @@ func TestSubscriptionsOnHTTPSession(t *testing.T) {
 			}
 			// The first read, that learns the contents, runs in the background.
 			time.Sleep(200 * time.Millisecond)
-			updated, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions(kind, strings.Replace(subscribedSrc, "%s", "2", 1)), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-			if diags.HasErrors() {
-				t.Fatal(enginetest.Describe(diags))
-			}
-			live.Swap(updated)
+			live.Swap(loadTools(t, withSessions(kind, strings.Replace(subscribedSrc, "%s", "2", 1))))
 			if uri := got.next(10 * time.Second); uri != "x://news" {
 				t.Fatalf("after a reload that changed x://news: told of %q", uri)
 			}
@@ -111,19 +77,7 @@ tool "t" {
   text        = "t"
 }
 `
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
-
-	first, err := connectSession(t, ts.URL, "2025-11-25", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first, ts := sessionServer(t, loadTools(t, src), "2025-11-25", nil)
 	second, err := connectSession(t, ts.URL, "2025-11-25", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -239,19 +193,8 @@ tool "notify" {
 // choices, several in a list, reach the programs; a choice outside the
 // enum is refused.
 func TestChoicesOnHTTPSession(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), choicesTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
 	ans := &answering{}
-	cs, err := connectSession(t, ts.URL, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, _ := sessionServer(t, loadTools(t, choicesTools), "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
 	call := func() (*mcp.CallToolResult, error) {
 		return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "notify"})
 	}
@@ -293,17 +236,13 @@ func TestChoicesOnHTTPSession(t *testing.T) {
 // sessions end, the stream with them, and the shutdown does not wait
 // for it until its timeout (which would fail it).
 func TestShutdownEndsSessions(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions("sessions", `
+	cfg := loadTools(t, withSessions("sessions", `
 tool "t" {
   description = "A tool."
   text        = "t"
 }
-`), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
+`))
+	live := newLive(t, cfg, server.Options{HTTP: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -368,19 +307,8 @@ tool "order" {
 // enum with enum_titles as a oneOf of const and title, a schema of an
 // array of an anyOf as it is; the answers are validated as arguments.
 func TestAskChoicesOnHTTPSession(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), askChoicesTools, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
 	ans := &answering{}
-	cs, err := connectSession(t, ts.URL, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, _ := sessionServer(t, loadTools(t, askChoicesTools), "2025-11-25", &mcp.ClientOptions{ElicitationHandler: ans.handle})
 	call := func() (*mcp.CallToolResult, error) {
 		return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "order", Arguments: map[string]any{}})
 	}
@@ -457,7 +385,7 @@ func slowAnswer(wait time.Duration) func(context.Context, *mcp.ElicitRequest) (*
 // comes (as a listen stream does): the read deadline of its request, once
 // read, does not cancel it.
 func TestHTTPSessionWaitsForThePerson(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions("sessions", `
+	cfg := loadTools(t, withSessions("sessions", `
 tool "drop" {
   description = "Drops a table."
   confirm {
@@ -465,10 +393,7 @@ tool "drop" {
   }
   text = "dropped"
 }
-`), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
+`))
 	addr := serveLimited(t, cfg, quickLimits())
 	cs, err := connectSession(t, "http://"+addr, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: slowAnswer(4 * quickLimits().ReadTimeout)})
 	if err != nil {
@@ -484,23 +409,12 @@ tool "drop" {
 // begins with a priming event with an ID, and a client whose stream broke
 // gets what followed it again with a GET that names it in Last-Event-ID.
 func TestHTTPSessionStreamResumes(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), withSessions("sessions", `
+	cs, ts := sessionServer(t, loadTools(t, withSessions("sessions", `
 tool "t" {
   description = "A tool."
   text        = "t"
 }
-`), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
-	cs, err := connectSession(t, ts.URL, "2025-11-25", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)), "2025-11-25", nil)
 	send := func(method, body, lastEventID string) string {
 		req, _ := http.NewRequest(method, ts.URL+server.Path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")

@@ -48,11 +48,7 @@ resource "clock" {
 
 func subscribedConfig(t *testing.T, version string) *engine.Config {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), strings.Replace(subscribedSrc, "%s", version, 1), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return cfg
+	return loadTools(t, strings.Replace(subscribedSrc, "%s", version, 1))
 }
 
 // updates collects the URIs of the resource-updated notifications a
@@ -157,16 +153,9 @@ resource "mine" {
 }
 `
 	load := func(version string) *engine.Config {
-		cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), strings.Replace(src, "%s", version, 1), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		return cfg
+		return loadTools(t, strings.Replace(src, "%s", version, 1))
 	}
-	live := server.NewLive(load("1"), nil, server.Options{Watch: true, HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
+	live, ts := serveOverHTTP(t, load("1"), server.Options{Watch: true})
 	got := updates(make(chan string, 16))
 	tr := &mcp.StreamableClientTransport{Endpoint: ts.URL + server.Path, HTTPClient: &http.Client{Transport: bearer{"ann-token-0123456789abcdef"}}}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, got.options()).Connect(context.Background(), tr, nil)
@@ -255,14 +244,11 @@ func TestSubscribeRefused(t *testing.T) {
 		t.Errorf("2025-11-25 subscribe over HTTP: %v, want method not found pointing to subscriptions/listen", err)
 	}
 
-	fixed, _, diags := enginetest.Load(t, engine.NewRegistry(), `
+	fixed := loadTools(t, `
 resource "r" {
   uri  = "x://r"
   text = "fixed"
-}`, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+}`)
 	still := server.NewLive(fixed, nil, server.Options{})
 	t.Cleanup(func() { _ = still.Close() })
 	cs = connectLive(t, still, "2025-11-25", nil)

@@ -19,9 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -209,16 +207,11 @@ func alive(t *testing.T, file string) bool {
 	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
 
+// serveTasks serves src, which may run commands, over HTTP on a test
+// server.
 func serveTasks(t *testing.T, src string) *httptest.Server {
 	t.Helper()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	t.Cleanup(func() { _ = live.Close() })
-	ts := httptest.NewServer(live.HTTPHandler())
-	t.Cleanup(ts.Close)
+	_, ts := serveOverHTTP(t, loadTools(t, src, execaction.New()), server.Options{})
 	return ts
 }
 
@@ -402,10 +395,7 @@ tasks {
 // tasks (it does not wait for them).
 func TestTasksStopWithTheServer(t *testing.T) {
 	dir := t.TempDir()
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(taskTools, dir), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
+	cfg := loadTools(t, fmt.Sprintf(taskTools, dir), execaction.New())
 	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
 	ts := httptest.NewServer(live.HTTPHandler())
 	t.Cleanup(ts.Close)
@@ -425,12 +415,7 @@ func TestTasksStopWithTheServer(t *testing.T) {
 // when it initializes gets tasks over stdio too, and polls them on its
 // session.
 func TestTasksOverStdio(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(execaction.New()), fmt.Sprintf(taskTools, t.TempDir()), enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(enginetest.Describe(diags))
-	}
-	live := server.NewLive(cfg, nil, server.Options{})
-	t.Cleanup(func() { _ = live.Close() })
+	live := newLive(t, loadTools(t, fmt.Sprintf(taskTools, t.TempDir()), execaction.New()), server.Options{})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -3,15 +3,12 @@ package server_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 const toolsetSrc = `
@@ -59,14 +56,7 @@ func names(t *testing.T, cs *mcp.ClientSession) string {
 // alone; /mcp serves them all, whatever a client claims in the internal
 // header; an unknown toolset is 404.
 func TestToolsetOverHTTP(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), toolsetSrc, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	live := server.NewLive(cfg, nil, server.Options{HTTP: true})
-	ts := httptest.NewServer(live.HTTPHandler())
-	defer ts.Close()
-	defer live.Close()
+	_, ts := serveOverHTTP(t, loadTools(t, toolsetSrc), server.Options{})
 	ctx := context.Background()
 
 	connect := func(path string, rt http.RoundTripper) *mcp.ClientSession {
@@ -116,24 +106,8 @@ func TestToolsetOverHTTP(t *testing.T) {
 // TestToolsetOverStdio: a server started with a toolset serves its tools
 // alone.
 func TestToolsetOverStdio(t *testing.T) {
-	cfg, _, diags := enginetest.Load(t, engine.NewRegistry(), toolsetSrc, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	live := server.NewLive(cfg, nil, server.Options{Toolset: "issues"})
-	defer live.Close()
-	st, ct := mcp.NewInMemoryTransports()
+	cs := connectLive(t, newLive(t, loadTools(t, toolsetSrc), server.Options{Toolset: "issues"}), "", nil)
 	ctx := context.Background()
-	ss, err := live.Server().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	if got := names(t, cs); got != "issues_get,issues_list" {
 		t.Errorf("tools/list = %s", got)
 	}
