@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -128,7 +129,7 @@ func TestServeReloadsEnvFile(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for hello() != "second" {
 		if time.Now().After(deadline) {
 			t.Fatalf("after SIGHUP hello still answers %q\nlogs:\n%s", hello(), s.stderr.String())

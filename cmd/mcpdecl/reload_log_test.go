@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // brokenEdit has two errors.
@@ -54,7 +55,7 @@ func reloadBroken(t *testing.T, format string) string {
 		defer close(done)
 		a.reloadLoop(ctx, []string{file}, live, reloads, logger, func(bool) {})
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for !strings.Contains(logs.String(), "reload failed") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

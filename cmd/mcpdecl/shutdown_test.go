@@ -30,10 +30,11 @@ func oneTool(t *testing.T) string {
 	return path
 }
 
-// waitLine waits up to 15s for a line of lines holding want.
+// waitLine waits for a line of lines holding want, as long as
+// enginetest.Patience.
 func waitLine(t *testing.T, lines <-chan string, want string) {
 	t.Helper()
-	deadline := time.After(15 * time.Second)
+	deadline := time.After(enginetest.Patience)
 	for {
 		select {
 		case line, ok := <-lines:
@@ -44,7 +45,7 @@ func waitLine(t *testing.T, lines <-chan string, want string) {
 				return
 			}
 		case <-deadline:
-			t.Fatalf("no log line holding %q within 15s", want)
+			t.Fatalf("no log line holding %q within %s", want, enginetest.Patience)
 		}
 	}
 }
