@@ -1,7 +1,6 @@
 package graphql
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -15,7 +14,6 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/importer/internal/write"
@@ -497,7 +495,7 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 		case a.value != nil:
 			value = valueTokens(a.value)
 		}
-		attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: hclwrite.TokensForIdentifier(a.Name), Value: value})
+		attrs = append(attrs, hclwrite.ObjectAttrTokens{Name: write.KeyTokens(a.Name), Value: value})
 	}
 	if len(attrs) > 0 {
 		g.Raw("variables", hclwrite.TokensForObject(attrs))
@@ -508,14 +506,4 @@ func (t *toolDecl) write(body *spec.Writer, opts Options) {
 }
 
 // valueTokens writes a plain value (a schema, a default) as HCL.
-func valueTokens(v any) hclwrite.Tokens {
-	cv := cty.NullVal(cty.DynamicPseudoType)
-	if b, err := json.Marshal(v); err == nil {
-		if ty, err := ctyjson.ImpliedType(b); err == nil {
-			if val, err := ctyjson.Unmarshal(b, ty); err == nil {
-				cv = val
-			}
-		}
-	}
-	return hclwrite.TokensForValue(cv)
-}
+func valueTokens(v any) hclwrite.Tokens { return write.ValueTokens(v, nil) }

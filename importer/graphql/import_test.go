@@ -1,6 +1,13 @@
 package graphql
 
 import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -236,5 +243,74 @@ func TestImportFollowsTheSpecs(t *testing.T) {
 	}
 	if _, err := Import(schema, ops, Options{Name: "api", Schema: "s.graphql"}); err == nil || !strings.Contains(err.Error(), "set Options.Language") {
 		t.Errorf("without a language: err = %v", err)
+	}
+}
+
+// TestKeywordKeys: input fields, variables and values whose names are
+// HCL's keywords (for, null, in, true, if, else, endif) or hold a hyphen
+// are written as keys that HCL reads back as those names: the file loads
+// as serve loads it, and a call sends the defaults (an empty list too) and
+// the fixed value as the operation and the overlay give them.
+func TestKeywordKeys(t *testing.T) {
+	const sdl = `scalar JSON
+type Query { find(f: Filter!, meta: JSON, extra: JSON, for: String, in: String): [String!]! }
+input Filter { for: String, null: Int, in: [String!], true: Boolean, if: String }
+`
+	const op = `query Find($f: Filter! = {for: "me", null: 1, in: ["a"], true: false, if: "x"}, $meta: JSON = {else: 1, endif: 2, none: []},
+  $extra: JSON, $for: String = "f", $in: String = "i") { find(f: $f, meta: $meta, extra: $extra, for: $for, in: $in) }`
+	const overlay = `overlay: 1.0.0
+info: {title: fixed, version: "1"}
+actions:
+  - target: $.operations.Find.variables.extra
+    update: {value: {for: 1, a-b: [true], "null": null}}
+`
+	schema, err := gqlschema.Parse("s.graphql", []byte(sdl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := importChecked(schema, []Operation{{Path: "find.graphql", Text: op}},
+		Options{Name: "api", Schema: "s.graphql", Overlays: []Overlay{{Location: "o.yaml", Data: []byte(overlay)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var sent struct {
+		Variables map[string]any `json:"variables"`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := json.NewDecoder(r.Body).Decode(&sent); err != nil {
+			t.Errorf("the request is not JSON: %v", err)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"data": {"find": ["x"]}}`)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"s.graphql": sdl, "find.graphql": op, "api.hcl": string(res.Data)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := func(k string) (string, bool) { return srv.URL, k == "API_URL" }
+	cfg, _, diags := load.Load(load.Options{Registry: adapters.Registry(), LookupEnv: env}, filepath.Join(dir, "api.hcl"))
+	if diags.HasErrors() {
+		t.Fatalf("the file written does not load: %s\n%s", diags.Error(), res.Data)
+	}
+	defer cfg.Close()
+	tool, ok := cfg.Tool("find")
+	if !ok {
+		t.Fatal("no tool find")
+	}
+	in, _ := json.Marshal(tool.InputSchema()["properties"].(map[string]any)["f"])
+	if want := `"properties":{"for":{"type":"string"},"if":{"type":"string"},"in":{"items":{"type":"string"},"type":"array"},"null":{"type":"integer"},"true":{"type":"boolean"}}`; !strings.Contains(string(in), want) {
+		t.Errorf("the argument f's schema is %s, want its properties %s", in, want)
+	}
+	if r := tool.Call(context.Background(), json.RawMessage(`{}`)); r.IsError {
+		t.Fatalf("the call failed: %s", r.Text())
+	}
+	got, _ := json.Marshal(sent.Variables)
+	want := `{"extra":{"a-b":[true],"for":1,"null":null},"f":{"for":"me","if":"x","in":["a"],"null":1,"true":false},"for":"f","in":"i","meta":{"else":1,"endif":2,"none":[]}}`
+	if string(got) != want {
+		t.Errorf("the call sent the variables %s, want %s\nthe file written:\n%s", got, want, res.Data)
 	}
 }

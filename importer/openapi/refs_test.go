@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -212,6 +213,39 @@ func TestExternalRefSamePointer(t *testing.T) {
 		p, _, _, _ := f.toolShape(props[arg])
 		if got := sortedKeys(p); strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("argument %s has the properties %v, want %v (its document's Pet's)", arg, got, want)
+		}
+	}
+}
+
+// TestSameNameDefsStable: two documents' schemas of one name get their
+// definition names by a fixed rule, so that every import of a document
+// writes the same files. The schemas are met as the tools' arguments are
+// written, in order: mine, this document's Pet, is Pet; theirs, the other
+// document's, is Pet_2.
+func TestSameNameDefsStable(t *testing.T) {
+	const imports = 20
+	var first []byte
+	for i := range imports {
+		_, res, err := importPath("testdata/multifile.yaml", Options{Source: "multifile.yaml"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := joined(res)
+		if i == 0 {
+			first = got
+			for _, want := range []string{`"$ref" = "#/$defs/Pet"`, `"$ref" = "#/$defs/Pet_2"`} {
+				if !strings.Contains(string(got), want) {
+					t.Fatalf("the import does not write %s:\n%s", want, got)
+				}
+			}
+			mine := strings.Index(string(got), `arg "mine"`)
+			if mine < 0 || !strings.HasPrefix(string(got[mine:]), "arg \"mine\" {\n    schema = {\n      \"$ref\" = \"#/$defs/Pet\"\n") {
+				t.Fatalf("argument mine does not refer to Pet, this document's own:\n%s", got)
+			}
+			continue
+		}
+		if !bytes.Equal(got, first) {
+			t.Fatalf("import %d of %d wrote other files than the first:\n%s\nthe first:\n%s", i+1, imports, got, first)
 		}
 	}
 }

@@ -310,14 +310,19 @@ func (c *converter) walk(v any, doc string, stack []string, depth, level int) an
 		return map[string]any{} // true, or a document's mistake: any value
 	}
 	out := make(map[string]any, len(m))
-	for k, e := range m {
+	// Keywords and properties are walked in order: the order references
+	// are first met in names their definitions and locals (Pet, then
+	// Pet_2), and every import must write the same files.
+	for _, k := range sortedKeys(m) {
+		e := m[k]
 		if !keywords[k] || !validKeyword(k, e) || c.output && (k == "readOnly" || k == "writeOnly") {
 			continue // of an output, every field is read: readOnly says nothing
 		}
 		switch k {
 		case "properties", "patternProperties", "dependentSchemas":
 			props := map[string]any{}
-			for name, ps := range obj(e) {
+			for _, name := range sortedKeys(obj(e)) {
+				ps := obj(e)[name]
 				if k == "patternProperties" && !goRegexp(name) {
 					c.dropped = append(c.dropped, "the pattern property "+name+" (a regular expression Go cannot run)")
 					continue

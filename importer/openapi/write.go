@@ -4,17 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"regexp"
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
@@ -193,7 +190,7 @@ func (b *builder) localBlock(body *lang.Writer, api *apiDecl) {
 	}
 	var defs []hclwrite.ObjectAttrTokens
 	for _, n := range slices.Sorted(maps.Keys(reached)) {
-		defs = append(defs, hclwrite.ObjectAttrTokens{Name: keyTokens(n), Value: b.value(b.locals.defs[n])})
+		defs = append(defs, hclwrite.ObjectAttrTokens{Name: write.KeyTokens(n), Value: b.value(b.locals.defs[n])})
 	}
 	rendered := map[string]hclwrite.Tokens{}
 	for i := len(b.locals.order) - 1; i >= 0; i-- {
@@ -485,61 +482,27 @@ func fieldsTokens(fields []field) hclwrite.Tokens {
 		if f.literal {
 			v = hclwrite.TokensForValue(cty.StringVal(f.program))
 		}
-		attrs[i] = hclwrite.ObjectAttrTokens{Name: keyTokens(f.key), Value: v}
+		attrs[i] = hclwrite.ObjectAttrTokens{Name: write.KeyTokens(f.key), Value: v}
 	}
 	return hclwrite.TokensForObject(attrs)
 }
 
-// keyTokens writes an object key: bare when it is a plain name, else
-// quoted.
-func keyTokens(k string) hclwrite.Tokens {
-	switch k {
-	case "null", "true", "false", "for", "in", "if", "else", "endif", "endfor":
-		return hclwrite.TokensForValue(cty.StringVal(k))
-	}
-	if hclsyntax.ValidIdentifier(k) && !strings.Contains(k, "-") {
-		return hclwrite.TokensForIdentifier(k)
-	}
-	return hclwrite.TokensForValue(cty.StringVal(k))
+// value writes a plain value (a schema, a default) as HCL, a reference to
+// a local or a definition as such.
+func (b *builder) value(v any) hclwrite.Tokens {
+	return write.ValueTokens(v, b.ref)
 }
 
-// valueTokens writes a plain value (a schema, a default) as HCL.
-func (b *builder) value(v any) hclwrite.Tokens {
+// ref writes a reference to a local or a definition, and notes its use.
+func (b *builder) ref(v any) (hclwrite.Tokens, bool) {
 	switch x := v.(type) {
 	case localRef:
 		b.locals.use(string(x))
-		return hclwrite.TokensForTraversal(lang.Ref("local", string(x)))
+		return hclwrite.TokensForTraversal(lang.Ref("local", string(x))), true
 	case defRef:
 		b.locals.useDef(string(x))
 		return hclwrite.TokensForObject([]hclwrite.ObjectAttrTokens{{
-			Name: keyTokens("$ref"), Value: hclwrite.TokensForValue(cty.StringVal("#/$defs/" + string(x)))}})
-	case map[string]any:
-		keys := sortedKeys(x)
-		attrs := make([]hclwrite.ObjectAttrTokens, len(keys))
-		for i, k := range keys {
-			attrs[i] = hclwrite.ObjectAttrTokens{Name: keyTokens(k), Value: b.value(x[k])}
-		}
-		return hclwrite.TokensForObject(attrs)
-	case []any:
-		elems := make([]hclwrite.Tokens, len(x))
-		for i, e := range x {
-			elems[i] = b.value(e)
-		}
-		return hclwrite.TokensForTuple(elems)
-	case string:
-		return hclwrite.TokensForValue(cty.StringVal(x))
-	case bool:
-		return hclwrite.TokensForValue(cty.BoolVal(x))
-	case int64:
-		return hclwrite.TokensForValue(cty.NumberIntVal(x))
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
-		}
-		// The shortest decimal that reads back as x: hclwrite's own
-		// (math/big's shortest) writes 2^64, DigitalOcean's maximum of
-		// group_concat_max_len, as 18446744073709550000, the float64 below.
-		return hclwrite.Tokens{{Type: hclsyntax.TokenNumberLit, Bytes: []byte(strconv.FormatFloat(x, 'f', -1, 64))}}
+			Name: write.KeyTokens("$ref"), Value: hclwrite.TokensForValue(cty.StringVal("#/$defs/" + string(x)))}}), true
 	}
-	return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType))
+	return nil, false
 }
