@@ -125,7 +125,13 @@ func decodeAPI(ctx *engine.DecodeContext, block *hcl.Block) (*API, hcl.Diagnosti
 	}
 	if v.Has("base_url") {
 		if err := api.setBase(v.String("base_url")); err != nil {
-			diags = append(diags, errorf(v.Attr("base_url").Expr.Range(), "Invalid base_url", "%s.", err))
+			detail := err.Error() + "."
+			if v.String("base_url") == "" && ctx.HowToSet != nil {
+				if how := ctx.HowToSet(v.Attr("base_url").Expr); how != "" {
+					detail = "base_url is empty: " + how + "."
+				}
+			}
+			diags = append(diags, errorf(v.Attr("base_url").Expr.Range(), "Invalid base_url", "%s", detail))
 		}
 	}
 	if attr := v.Attr("headers"); attr != nil {

@@ -424,7 +424,16 @@ func (a *app) importGraphQL(schemaPath string, paths []string, out string, force
 	if err := staged.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", staged.Name(), err)
 	}
-	cfg, files, diags := load.Load(load.Options{Registry: registry(), LookupEnv: func(string) (string, bool) { return "", false }}, staged.Name())
+	urlEnv := strings.ToUpper(opts.Name + "_url")
+	lookup := func(name string) (string, bool) {
+		if name == urlEnv && opts.Endpoint == "" {
+			// Without --endpoint the URL is the user's to set, later:
+			// the check stands in one so that the rest is checked.
+			return "https://graphql.invalid/", true
+		}
+		return "", false
+	}
+	cfg, files, diags := load.Load(load.Options{Registry: registry(), LookupEnv: lookup}, staged.Name())
 	if diags.HasErrors() {
 		a.report(files, diags, nil)
 		if len(opts.Overlays) > 0 {
@@ -440,7 +449,6 @@ func (a *app) importGraphQL(schemaPath string, paths []string, out string, force
 	env := res.Env
 	if opts.Endpoint != "" {
 		// The endpoint given is the URL variable's default: nothing to set.
-		urlEnv := strings.ToUpper(opts.Name + "_url")
 		env = slices.DeleteFunc(slices.Clone(env), func(e string) bool { return e == urlEnv })
 		fmt.Fprintf(a.stdout, "Its tools call %s (%s, when set, replaces it).\n", opts.Endpoint, urlEnv)
 	}
