@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"reflect"
@@ -194,17 +193,75 @@ const CompactBudget = 400
 
 // fit cuts the compacted schema s to CompactBudget (see there).
 func fit(s map[string]any) map[string]any {
-	b, err := json.Marshal(s)
-	if err != nil || len(b) <= CompactBudget || bytes.Contains(b, []byte(`"$ref"`)) || bytes.Contains(b, []byte(`"$dynamicRef"`)) {
+	if refers(s) || fits(s) {
 		return s
 	}
 	for keep := levels(s) - 1; keep >= 1; keep-- {
 		c, _ := cutAt(s, 0, keep).(map[string]any)
-		if b, err := json.Marshal(c); keep == 1 || err == nil && len(b) <= CompactBudget {
+		if keep == 1 || fits(c) {
 			return c
 		}
 	}
 	return s
+}
+
+// fits reports whether v is CompactBudget bytes of JSON or less, or
+// cannot be written as JSON. Most schemas are far longer: a count of the
+// bytes their JSON has at least tells so without writing it.
+func fits(v any) bool {
+	if atLeast(v, CompactBudget+1) > CompactBudget {
+		return false
+	}
+	b, err := json.Marshal(v)
+	return err != nil || len(b) <= CompactBudget
+}
+
+// atLeast counts the bytes that v has at least as JSON (a string's
+// escapes and a number's digits are left out), up to past limit.
+func atLeast(v any, limit int) int {
+	switch v := v.(type) {
+	case map[string]any:
+		n := 1 + len(v) // the braces, and the commas
+		for k, e := range v {
+			if n += len(k) + 3 + atLeast(e, limit-n); n >= limit {
+				return n
+			}
+		}
+		return n
+	case []any:
+		n := 1 + max(len(v), 1)
+		for _, e := range v {
+			if n += atLeast(e, limit-n); n >= limit {
+				return n
+			}
+		}
+		return n
+	case string:
+		return len(v) + 2
+	case bool:
+		return 4
+	case nil:
+		return 4
+	}
+	return 1
+}
+
+// refers reports whether v holds a "$ref" or a "$dynamicRef", as a key
+// or a string, which a cut could leave dangling.
+func refers(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if k == "$ref" || k == "$dynamicRef" || refers(e) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(v, refers)
+	case string:
+		return v == "$ref" || v == "$dynamicRef"
+	}
+	return false
 }
 
 // levels is how many levels of properties a compacted schema has: 0 for
