@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/text"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // gate is an action that counts the runs under way and blocks each until
@@ -75,7 +76,7 @@ func TestMaxConcurrency(t *testing.T) {
 			if !ok {
 				g = tt.action.(limitedGate).gate
 			}
-			tool := newTool(t, engine.ToolSpec{Action: tt.action, MaxConcurrency: tt.max, Timeout: 5 * time.Second})
+			tool := newTool(t, engine.ToolSpec{Action: tt.action, MaxConcurrency: tt.max, Timeout: enginetest.Patience})
 			var wg sync.WaitGroup
 			for range 10 {
 				wg.Go(func() {
@@ -85,7 +86,7 @@ func TestMaxConcurrency(t *testing.T) {
 				})
 			}
 			// Let the calls pile up, then release them one by one.
-			deadline := time.After(5 * time.Second)
+			deadline := time.After(enginetest.Patience)
 			for range 10 {
 				for g.running.Load() == 0 {
 					time.Sleep(time.Millisecond)
@@ -297,7 +298,7 @@ func TestSensitiveArgumentNeverShown(t *testing.T) {
 	spec := engine.ToolSpec{Args: []schema.Arg{
 		{Name: "token", Type: &schema.Type{Kind: schema.String}, Sensitive: true},
 		{Name: "pin", Type: &schema.Type{Kind: schema.Integer}, Sensitive: true, Minimum: &min},
-	}, Timeout: time.Second}
+	}, Timeout: enginetest.Patience}
 	tool := newTool(t, spec)
 	tests := map[string]struct{ args, shown, wanted string }{
 		"number for a string":  {`{"token": 123456789, "pin": 5000}`, "123456789", "must be a string, but got a number"},
@@ -337,7 +338,7 @@ func (echoArg) Eval(env map[string]any) (any, error) {
 func TestSecretHoldingAnother(t *testing.T) {
 	redactor := &text.Redactor{}
 	redactor.Add("inner-secret")
-	spec := engine.ToolSpec{Name: "t", Description: "d", Text: echoArg{}, Timeout: time.Second,
+	spec := engine.ToolSpec{Name: "t", Description: "d", Text: echoArg{}, Timeout: enginetest.Patience,
 		Args: []schema.Arg{{Name: "token", Type: &schema.Type{Kind: schema.String}, Sensitive: true}}}
 	tool, err := engine.NewTool(spec, engine.DefaultSettings(), redactor)
 	if err != nil {

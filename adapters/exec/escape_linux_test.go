@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // markedPids lists the processes whose arguments hold marker.
@@ -124,7 +123,7 @@ tool "escape" {
 				}
 				// The escaped process ran before the program ended.
 				pid := readPid(t, pidfile)
-				waitGone(t, pid, 30*time.Second)
+				waitGone(t, pid)
 				if pids := markedPids(t, marker); len(pids) > 0 {
 					t.Errorf("processes %v of the run are still running", pids)
 				}
@@ -202,6 +201,6 @@ tool "nested" {
 	if res.Text() != "done\n" {
 		t.Errorf("stdout = %q", res.Text())
 	}
-	waitGone(t, readPid(t, pidfile), 30*time.Second)
+	waitGone(t, readPid(t, pidfile))
 	noCgroupLeft(t)
 }

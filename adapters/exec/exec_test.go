@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine/text"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // sh is a tool running a shell script as the program under test; the
@@ -534,8 +535,8 @@ func TestTimeoutKillsGroup(t *testing.T) {
 	if elapsed < 300*time.Millisecond+grace {
 		t.Errorf("took %s: SIGTERM was ignored, so SIGKILL should have come after the %s of kill_timeout", elapsed, grace)
 	}
-	waitGone(t, readPid(t, pidfile), 30*time.Second)
-	waitGone(t, readPid(t, shfile), 30*time.Second)
+	waitGone(t, readPid(t, pidfile))
+	waitGone(t, readPid(t, shfile))
 }
 
 // TestExitKillsLeftovers runs a program that leaves a child behind, holding
@@ -552,7 +553,7 @@ func TestExitKillsLeftovers(t *testing.T) {
 	if res.Text() != "done\n" {
 		t.Errorf("stdout = %q", res.Text())
 	}
-	waitGone(t, readPid(t, pidfile), 30*time.Second)
+	waitGone(t, readPid(t, pidfile))
 }
 
 func TestCancel(t *testing.T) {
@@ -568,8 +569,9 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		// Cancel once the grandchild runs (or after 5s, to fail).
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		// Cancel once the grandchild runs (or after enginetest.Patience,
+		// to fail).
+		for deadline := time.Now().Add(enginetest.Patience); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 			if b, _ := os.ReadFile(pidfile); len(b) > 0 {
 				break
 			}
@@ -578,8 +580,8 @@ func TestCancel(t *testing.T) {
 	}()
 	res := callCtx(ctx, t, cfg, "long", `{}`)
 	mustFail(t, res, "the call was cancelled")
-	waitGone(t, readPid(t, pidfile), 30*time.Second)
-	waitGone(t, readPid(t, shfile), 30*time.Second)
+	waitGone(t, readPid(t, pidfile))
+	waitGone(t, readPid(t, shfile))
 
 	// A call cancelled before it starts runs nothing.
 	ctx, cancel = context.WithCancel(context.Background())
@@ -844,7 +846,7 @@ func TestNoGoroutineLeaks(t *testing.T) {
 		callCtx(ctx, t, cfg, "slow", `{}`)
 		cancel()
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for runtime.NumGoroutine() > before {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)

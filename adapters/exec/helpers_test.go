@@ -102,13 +102,13 @@ func alive(pid int) bool {
 	return true
 }
 
-// waitGone waits up to d for process pid to be gone.
-func waitGone(t testing.TB, pid int, d time.Duration) {
+// waitGone waits for process pid to be gone, as long as enginetest.Patience.
+func waitGone(t testing.TB, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(d)
+	deadline := time.Now().Add(enginetest.Patience)
 	for alive(pid) {
 		if time.Now().After(deadline) {
-			t.Fatalf("process %d is still alive %s later", pid, d)
+			t.Fatalf("process %d is still alive %s later", pid, enginetest.Patience)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -117,7 +117,7 @@ func waitGone(t testing.TB, pid int, d time.Duration) {
 // readPid reads a pid written to a file by a test script, waiting for it.
 func readPid(t testing.TB, name string) int {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for {
 		b, err := os.ReadFile(name)
 		if s := strings.TrimSpace(string(b)); err == nil && s != "" {
@@ -128,19 +128,19 @@ func readPid(t testing.TB, name string) int {
 			return pid
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no pid in %s", name)
+			t.Fatalf("no pid in %s after %s", name, enginetest.Patience)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 }
 
 // checkGoroutines fails the test if, after it, more goroutines run than
-// before it, allowing them a moment to end.
+// before it, allowing them as long as enginetest.Patience to end.
 func checkGoroutines(t *testing.T) {
 	t.Helper()
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(enginetest.Patience)
 		for {
 			n := runtime.NumGoroutine()
 			if n <= before {

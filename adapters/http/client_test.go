@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-resty/resty/v2"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // flaky answers 503 (with Retry-After when given) until it has failed
@@ -45,7 +46,7 @@ func TestRetry(t *testing.T) {
     min_wait  = "1ms"
     max_wait  = "5ms"
   }`) + "http {\n  api = http_api.x\n  method = \"POST\"\n  path = \"/\"\n  body = { a = expr(\"args.a\") }\n}")
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), enginetest.Patience)
 		defer cancel()
 		resp, err := act.Run(ctx, map[string]any{"a": "x"})
 		if err != nil {
@@ -79,13 +80,13 @@ func TestRetry(t *testing.T) {
 		}
 	})
 	t.Run("Retry-After capped by max_wait", func(t *testing.T) {
-		rec, n := flaky(t, 2, "30")
+		rec, n := flaky(t, 2, "3600")
 		act := newFixture(t).action(api(rec.URL, `  retry {
     min_wait = "1ms"
     max_wait = "20ms"
   }`) + "http {\n  api = http_api.x\n  path = \"/\"\n}")
-		// Honouring 30s twice would blow this deadline.
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		// Honouring an hour would blow this deadline.
+		ctx, cancel := context.WithTimeout(context.Background(), enginetest.Patience)
 		defer cancel()
 		resp, err := act.Run(ctx, nil)
 		if err != nil {
@@ -169,8 +170,8 @@ func TestRetryableError(t *testing.T) {
 	}
 }
 
-// slow answers after a long time, or when the request is cancelled, which
-// it reports on done.
+// slow answers after enginetest.Patience, or when the request is cancelled,
+// which it reports on done.
 func slow(t *testing.T) (*recorder, <-chan struct{}, <-chan struct{}) {
 	started := make(chan struct{}, 10)
 	done := make(chan struct{}, 10)
@@ -179,7 +180,7 @@ func slow(t *testing.T) (*recorder, <-chan struct{}, <-chan struct{}) {
 		select {
 		case <-r.Context().Done():
 			done <- struct{}{}
-		case <-time.After(10 * time.Second):
+		case <-time.After(enginetest.Patience):
 		}
 	})
 	return rec, started, done
@@ -193,8 +194,8 @@ http {
   path    = "/slow"
   timeout = "100ms"
 }`)
-	// The action's timeout, not this deadline, must end the call.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// The action's timeout, not the api's or this deadline, must end the call.
+	ctx, cancel := context.WithTimeout(context.Background(), enginetest.Patience)
 	defer cancel()
 	_, err := act.Run(ctx, nil)
 	if ctx.Err() != nil {
@@ -226,7 +227,7 @@ func TestCancel(t *testing.T) {
 		_, err := act.Run(ctx, nil)
 		errc <- err
 	}()
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(enginetest.Patience)
 	select {
 	case <-started:
 	case <-deadline:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/text"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // listBody is a JSON body of about size bytes: a list of small objects, the
@@ -140,7 +141,7 @@ func TestDefaultMaxConcurrency(t *testing.T) {
 		mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
-	tool, err := engine.NewTool(engine.ToolSpec{Name: "slow", Action: plainAction(t, srv.URL), Timeout: 30 * time.Second}, engine.DefaultSettings(), &text.Redactor{})
+	tool, err := engine.NewTool(engine.ToolSpec{Name: "slow", Action: plainAction(t, srv.URL), Timeout: enginetest.Patience}, engine.DefaultSettings(), &text.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestDefaultMaxConcurrency(t *testing.T) {
 		go func() { results <- tool.Call(context.Background(), nil) }()
 	}
 	// Once the slots are taken, one more call waits for one, and gives up.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(enginetest.Patience); ; time.Sleep(10 * time.Millisecond) {
 		mu.Lock()
 		n := running
 		mu.Unlock()

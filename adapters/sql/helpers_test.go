@@ -107,7 +107,7 @@ func postgres(t testing.TB) *pgServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), enginetest.Patience)
 	defer cancel()
 	if err := admin.PingContext(ctx); err != nil {
 		_ = admin.Close()
@@ -184,7 +184,7 @@ func mysqlServer(t testing.TB) *myServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), enginetest.Patience)
 	defer cancel()
 	if err := admin.PingContext(ctx); err != nil {
 		_ = admin.Close()
@@ -261,9 +261,9 @@ func hclString(s string) string {
 	return strings.NewReplacer("${", "$${", "%{", "%%{").Replace(string(b))
 }
 
-// eventually waits up to d for cond to hold.
-func eventually(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
+// eventually waits for cond to hold, as long as enginetest.Patience.
+func eventually(cond func() bool) bool {
+	deadline := time.Now().Add(enginetest.Patience)
 	for time.Now().Before(deadline) {
 		if cond() {
 			return true

@@ -19,7 +19,7 @@ func postgresBackend(t *testing.T) (*backend, *pgServer) {
 		ph:     dollar,
 		serial: "SERIAL PRIMARY KEY",
 		sleep: func(marker string) string {
-			return "SELECT pg_sleep(30) /* " + marker + " */"
+			return fmt.Sprintf("SELECT pg_sleep(%d) /* %s */", int(slept.Seconds()), marker)
 		},
 		running: s.running,
 	}, s

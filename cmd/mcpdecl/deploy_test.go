@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -143,7 +144,7 @@ func TestKubernetesManifest(t *testing.T) {
 			resp.Body.Close()
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for {
 		resp, err := http.Get("http://" + metricsAddr + "/metrics")
 		if err == nil && resp.StatusCode == http.StatusOK {

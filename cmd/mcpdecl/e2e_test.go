@@ -54,10 +54,16 @@ func binary(t *testing.T) string {
 	return binPath
 }
 
+// slowCalls reports on the requests to e2eUpstream's /slow: each arrival on
+// started, each cancellation on cancelled.
+type slowCalls struct {
+	started, cancelled <-chan struct{}
+}
+
 // e2eUpstream serves the endpoints of e2eConfig: /greet echoes a name, and
-// /slow blocks until its request is cancelled, reporting that on cancelled.
-func e2eUpstream(t *testing.T) (url string, cancelled <-chan struct{}) {
-	ch := make(chan struct{}, 1)
+// /slow blocks until its request is cancelled, reporting on slow.
+func e2eUpstream(t *testing.T) (url string, slow slowCalls) {
+	started, cancelled := make(chan struct{}, 1), make(chan struct{}, 1)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/greet/{name}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -65,14 +71,18 @@ func e2eUpstream(t *testing.T) (url string, cancelled <-chan struct{}) {
 	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		select {
+		case started <- struct{}{}:
+		default:
+		}
+		select {
 		case <-r.Context().Done():
-			ch <- struct{}{}
-		case <-time.After(30 * time.Second):
+			cancelled <- struct{}{}
+		case <-time.After(enginetest.Patience):
 		}
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return srv.URL, ch
+	return srv.URL, slowCalls{started: started, cancelled: cancelled}
 }
 
 const e2eConfig = `
@@ -119,7 +129,7 @@ func writeConfig(t *testing.T) string {
 }
 
 // exercise lists and calls the tools of e2eConfig through session.
-func exercise(t *testing.T, session *mcp.ClientSession, cancelled <-chan struct{}) {
+func exercise(t *testing.T, session *mcp.ClientSession, slow slowCalls) {
 	ctx := context.Background()
 	init := session.InitializeResult()
 	if init.ServerInfo.Name != "e2e" || init.ServerInfo.Version != "1.2.3" {
@@ -176,10 +186,16 @@ func exercise(t *testing.T, session *mcp.ClientSession, cancelled <-chan struct{
 		_, err := session.CallTool(callCtx, &mcp.CallToolParams{Name: "slow"})
 		done <- err
 	}()
-	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-slow.started:
+	case err := <-done:
+		t.Fatalf("the slow call ended before reaching the upstream: %v", err)
+	case <-time.After(enginetest.Patience):
+		t.Fatalf("the slow call did not reach the upstream within %s", enginetest.Patience)
+	}
 	cancel()
 	select {
-	case <-cancelled:
+	case <-slow.cancelled:
 	case <-time.After(enginetest.Patience):
 		t.Errorf("the upstream request was not cancelled after the client's cancellation")
 	}
@@ -188,7 +204,7 @@ func exercise(t *testing.T, session *mcp.ClientSession, cancelled <-chan struct{
 
 func TestServeStdio(t *testing.T) {
 	bin := binary(t)
-	url, cancelled := e2eUpstream(t)
+	url, slow := e2eUpstream(t)
 	cmd := exec.Command(bin, "serve", writeConfig(t), "--var", "base_url="+url)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -197,7 +213,7 @@ func TestServeStdio(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connecting over stdio: %v\nstderr: %s", err, stderr.String())
 	}
-	exercise(t, session, cancelled)
+	exercise(t, session, slow)
 	if err := session.Close(); err != nil {
 		t.Errorf("closing: %v", err)
 	}
@@ -254,7 +270,7 @@ func startHTTPEnv(t *testing.T, env []string, args ...string) (string, *exec.Cmd
 }
 
 func TestServeHTTP(t *testing.T) {
-	url, cancelled := e2eUpstream(t)
+	url, slow := e2eUpstream(t)
 	endpoint, cmd := startHTTP(t, writeConfig(t), "--var", "base_url="+url)
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-test", Version: "0"}, nil)
@@ -262,7 +278,7 @@ func TestServeHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connecting over HTTP: %v", err)
 	}
-	exercise(t, session, cancelled)
+	exercise(t, session, slow)
 	_ = session.Close()
 
 	// Clients of every revision are served.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -149,7 +150,7 @@ func TestGuardedExample(t *testing.T) {
 	// The audit log: a line per call, with the client's name and its
 	// arguments, never a password or a token.
 	var audit []map[string]any
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(enginetest.Patience)
 	for len(audit) < 6 {
 		select {
 		case line := <-logs:

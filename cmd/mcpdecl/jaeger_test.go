@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -78,7 +79,7 @@ exporters:
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for {
 		resp, err := http.Get("http://" + query + "/api/services")
 		if err == nil {
@@ -89,7 +90,7 @@ exporters:
 		}
 		if time.Now().After(deadline) {
 			b, _ := os.ReadFile(filepath.Join(dir, "jaeger.log"))
-			t.Fatalf("Jaeger's query API does not answer after 60s; its log:\n%s", b)
+			t.Fatalf("Jaeger's query API does not answer after %s; its log:\n%s", enginetest.Patience, b)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -166,7 +167,7 @@ func jaegerReceivesTrace(t *testing.T, otlp, query, protocol string) {
 	}
 
 	var tr jaegerTrace
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for {
 		if resp, err := http.Get("http://" + query + "/api/traces/" + traceID); err == nil {
 			var out struct{ Data []jaegerTrace }
@@ -178,7 +179,7 @@ func jaegerReceivesTrace(t *testing.T, otlp, query, protocol string) {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("Jaeger has no trace %s with two spans after 60s", traceID)
+			t.Fatalf("Jaeger has no trace %s with two spans after %s", traceID, enginetest.Patience)
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
@@ -261,7 +262,7 @@ func TestTracingEndpointDownOrSlow(t *testing.T) {
 			}
 			defer cs.Close()
 			for i := range 40 {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), enginetest.Patience)
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": fmt.Sprint("n", i)}})
 				cancel()
 				if err != nil || res.IsError {
@@ -269,7 +270,7 @@ func TestTracingEndpointDownOrSlow(t *testing.T) {
 				}
 			}
 			want := `mcpdecl_trace_spans_dropped_total{reason="` + tt.reason + `"} `
-			deadline := time.Now().Add(30 * time.Second)
+			deadline := time.Now().Add(enginetest.Patience)
 			for {
 				resp, err := http.Get("http://" + metricsAddr + "/metrics")
 				if err == nil {
@@ -282,7 +283,7 @@ func TestTracingEndpointDownOrSlow(t *testing.T) {
 					}
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("no spans counted as dropped (%s) after 30s", tt.reason)
+					t.Fatalf("no spans counted as dropped (%s) after %s", tt.reason, enginetest.Patience)
 				}
 				time.Sleep(200 * time.Millisecond)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -88,7 +89,7 @@ func TestServeMetricsAddr(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "Bo"}}); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for {
 		code, body := scrapeMetrics(t, "http://"+addr+"/metrics", "")
 		if code == http.StatusOK && strings.Contains(body, `mcpdecl_tool_calls_total{outcome="ok",tool="greet"} 1`) {

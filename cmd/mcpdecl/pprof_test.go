@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // TestPprof: --pprof serves the profiler on its own listener and turns the
@@ -92,10 +94,10 @@ func TestPprofBounds(t *testing.T) {
 					}
 				}
 			}()
-			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			_ = conn.SetReadDeadline(time.Now().Add(enginetest.Patience))
 			_, err = io.ReadAll(conn)
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
-				t.Fatal("the connection is still open after 10s")
+				t.Fatalf("the connection is still open after %s", enginetest.Patience)
 			}
 		})
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -99,7 +100,7 @@ scrape_configs:
 		v, _ := out.Data.Result[0].Value[1].(string)
 		return v, true
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for {
 		ok, _ := query(`mcpdecl_tool_calls_total{job="mcpdecl",tool="greet",outcome="ok"}`)
 		invalid, _ := query(`mcpdecl_tool_calls_total{job="mcpdecl",tool="greet",outcome="invalid_arguments"}`)
@@ -108,7 +109,7 @@ scrape_configs:
 		}
 		if time.Now().After(deadline) {
 			b, _ := os.ReadFile(filepath.Join(dir, "prometheus.log"))
-			t.Fatalf("Prometheus has ok=%q invalid_arguments=%q after 60s, want 3 and 1; its log:\n%s", ok, invalid, b)
+			t.Fatalf("Prometheus has ok=%q invalid_arguments=%q after %s, want 3 and 1; its log:\n%s", ok, invalid, enginetest.Patience, b)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}

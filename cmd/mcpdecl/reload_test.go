@@ -138,8 +138,12 @@ tool "a" {
 // TestServeWatch edits the configuration of a running `mcpdecl serve
 // --watch` and checks what a connected client sees.
 func TestServeWatch(t *testing.T) {
-	release := make(chan struct{})
+	release, arrived := make(chan struct{}), make(chan struct{}, 1)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
 		<-release
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"answer":"done"}`))
@@ -179,7 +183,11 @@ func TestServeWatch(t *testing.T) {
 		}
 		inflight <- res
 	}()
-	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-arrived:
+	case <-time.After(enginetest.Patience):
+		t.Fatal("the held call never reached its upstream")
+	}
 
 	// A good edit: b goes, c comes.
 	write(t, file, reloadBase+`tool "c" {

@@ -244,12 +244,16 @@ func TestBackgroundRefresh(t *testing.T) {
 	}
 }
 
-// waitFor waits, at most 5 seconds, for cond to hold.
+// patience is enginetest.Patience, which this package's own tests cannot
+// import (enginetest loads configurations, which imports this package).
+const patience = 2 * time.Minute
+
+// waitFor waits for cond to hold, as long as patience.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("timed out")
+			t.Fatalf("the condition did not hold within %s", patience)
 		}
 	}
 }

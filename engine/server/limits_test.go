@@ -18,11 +18,12 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/text"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
-// closedWithin is how long a test waits for the server to act on a bound;
-// the bounds themselves are a fraction of it.
-const closedWithin = 10 * time.Second
+// closedWithin is how long a test waits for the server to act on a bound:
+// enginetest.Patience, of which the bounds themselves are a small fraction.
+const closedWithin = enginetest.Patience
 
 // quickLimits are limits small enough for tests.
 func quickLimits() server.Limits {

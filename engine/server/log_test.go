@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/text"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // loggingTools has a tool whose program writes three lines to stderr, one
@@ -71,11 +72,12 @@ func (c *logClient) messages() []string {
 	return slices.Clone(c.got)
 }
 
-// await returns the messages once there are n of them, or after 5 seconds
-// with those there are: the client handles notifications apart from the
-// results, so the last may come just after its call's result.
+// await returns the messages once there are n of them, or after
+// enginetest.Patience with those there are: the client handles
+// notifications apart from the results, so the last may come just after its
+// call's result.
 func (c *logClient) await(n int) []string {
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for {
 		got := c.messages()
 		if len(got) >= n || time.Now().After(deadline) {

@@ -19,6 +19,7 @@ import (
 	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/text"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // progressTools report their progress: a program's lines "n of m" (with a
@@ -114,10 +115,10 @@ func (c *progressClient) options() *mcp.ClientOptions {
 }
 
 // await returns the notifications once the last has a progress of last,
-// or after 5 seconds with those there are: the client handles
+// or after enginetest.Patience with those there are: the client handles
 // notifications apart from the results.
 func (c *progressClient) await(last float64) []mcp.ProgressNotificationParams {
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(enginetest.Patience)
 	for {
 		c.mu.Lock()
 		got := slices.Clone(c.got)
@@ -166,7 +167,7 @@ func progressServer(t *testing.T, opts server.Options, pc *progressClient) *serv
 			pc.mu.Unlock()
 			select {
 			case <-second:
-			case <-time.After(10 * time.Second):
+			case <-time.After(enginetest.Patience):
 			}
 			fmt.Fprint(w, `{"ok": true}`)
 		}

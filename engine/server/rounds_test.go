@@ -19,6 +19,7 @@ import (
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -199,7 +200,7 @@ func TestTaskPartlyAnswered(t *testing.T) {
 	if e != nil || id == "" {
 		t.Fatalf("no task: %+v", e)
 	}
-	res := c.await(id, 200, "input_required")
+	res := c.await(id, "input_required")
 	if got := keysOf(t, res["inputRequests"]); !slices.Equal(got, []string{"arguments", "confirm"}) {
 		t.Fatalf("asked %v: %v", got, res)
 	}
@@ -220,7 +221,7 @@ func TestTaskPartlyAnswered(t *testing.T) {
 	// An answer to the question already answered changes nothing.
 	update(map[string]any{"confirm": map[string]any{"action": "decline"}})
 	update(map[string]any{"arguments": map[string]any{"action": "accept", "content": map[string]any{"address": "Pier 39"}}})
-	done := c.await(id, 200, "completed", "failed")
+	done := c.await(id, "completed", "failed")
 	if !strings.Contains(string(done["result"]), "parcel to Pier 39") {
 		t.Errorf("after both answers: %v", done)
 	}
@@ -231,7 +232,7 @@ func TestTaskPartlyAnswered(t *testing.T) {
 		if e != nil || id == "" {
 			t.Fatalf("no task: %+v", e)
 		}
-		c.await(id, 200, "input_required")
+		c.await(id, "input_required")
 		var wg sync.WaitGroup
 		for _, answer := range []map[string]any{
 			{"confirm": map[string]any{"action": "accept", "content": map[string]any{}}},
@@ -244,7 +245,7 @@ func TestTaskPartlyAnswered(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		if done := c.await(id, 200, "completed", "failed"); !strings.Contains(string(done["result"]), fmt.Sprint("parcel to Quay ", i)) {
+		if done := c.await(id, "completed", "failed"); !strings.Contains(string(done["result"]), fmt.Sprint("parcel to Quay ", i)) {
 			t.Fatalf("two answers at once: %v", done)
 		}
 	}
@@ -361,7 +362,7 @@ tasks {
 	if e != nil || id == "" {
 		t.Fatalf("no task: %+v", e)
 	}
-	one.await(id, 200, "input_required")
+	one.await(id, "input_required")
 	if _, e := two.rpc("tasks/update", id, map[string]any{"taskId": id, "inputResponses": map[string]any{"confirm": map[string]any{"action": "accept", "content": map[string]any{}}}}); e != nil {
 		t.Fatalf("tasks/update on the second replica: %+v", e)
 	}
@@ -372,7 +373,7 @@ tasks {
 	if _, e := one.rpc("tasks/update", id, map[string]any{"taskId": id, "inputResponses": map[string]any{"arguments": map[string]any{"action": "accept", "content": map[string]any{"address": "Dock 7"}}}}); e != nil {
 		t.Fatalf("tasks/update on the first replica: %+v", e)
 	}
-	if done := two.await(id, 200, "completed", "failed"); !strings.Contains(string(done["result"]), "parcel to Dock 7") {
+	if done := two.await(id, "completed", "failed"); !strings.Contains(string(done["result"]), "parcel to Dock 7") {
 		t.Errorf("after both answers: %v", done)
 	}
 }
@@ -448,7 +449,7 @@ tool "wait" {
 	}
 	t.Cleanup(func() { _ = ss.Close() })
 	// A bound on a hang only: each step takes milliseconds.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), enginetest.Patience)
 	t.Cleanup(cancel)
 	conn, err := ct.Connect(ctx)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // TestSubscriptionsOnHTTPSession: with http_sessions, a client of
@@ -49,7 +50,7 @@ func TestSubscriptionsOnHTTPSession(t *testing.T) {
 			// The first read, that learns the contents, runs in the background.
 			time.Sleep(200 * time.Millisecond)
 			live.Swap(loadTools(t, withSessions(kind, strings.Replace(subscribedSrc, "%s", "2", 1))))
-			if uri := got.next(10 * time.Second); uri != "x://news" {
+			if uri := got.next(enginetest.Patience); uri != "x://news" {
 				t.Fatalf("after a reload that changed x://news: told of %q", uri)
 			}
 			if err := cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: "x://news"}); err != nil {

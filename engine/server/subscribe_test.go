@@ -109,7 +109,7 @@ func TestResourceSubscriptions(t *testing.T) {
 			time.Sleep(200 * time.Millisecond)
 
 			live.Swap(subscribedConfig(t, "2"))
-			if uri := got.next(10 * time.Second); uri != "x://news" {
+			if uri := got.next(enginetest.Patience); uri != "x://news" {
 				t.Fatalf("after a reload that changed x://news: told of %q", uri)
 			}
 			if uri := got.next(300 * time.Millisecond); uri != "" {
@@ -129,7 +129,7 @@ func TestResourceSubscriptions(t *testing.T) {
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "x://clock"}); err != nil {
 				t.Fatal(err)
 			}
-			if uri := got.next(10 * time.Second); uri != "x://clock" {
+			if uri := got.next(enginetest.Patience); uri != "x://clock" {
 				t.Errorf("polled resource: told of %q", uri)
 			}
 		})
@@ -180,7 +180,7 @@ resource "mine" {
 	}
 	time.Sleep(200 * time.Millisecond)
 	live.Swap(load("2"))
-	if uri := got.next(10 * time.Second); uri != "x://mine" {
+	if uri := got.next(enginetest.Patience); uri != "x://mine" {
 		t.Fatalf("after a reload that changed what ann reads: told of %q", uri)
 	}
 	if text := read(); text != "for ann 2" {

@@ -20,6 +20,7 @@ import (
 
 	execaction "github.com/mcpdecl/mcpdecl/adapters/exec"
 	"github.com/mcpdecl/mcpdecl/engine/server"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 	"github.com/mcpdecl/mcpdecl/internal/testservice"
 )
 
@@ -165,10 +166,11 @@ func status(res map[string]json.RawMessage) string {
 	return s
 }
 
-// await polls task id until its status is one of want, at most n times.
-func (c taskClient) await(id string, n int, want ...string) map[string]json.RawMessage {
+// await polls task id until its status is one of want, as long as
+// enginetest.Patience.
+func (c taskClient) await(id string, want ...string) map[string]json.RawMessage {
 	c.t.Helper()
-	for range n {
+	for deadline := time.Now().Add(enginetest.Patience); time.Now().Before(deadline); {
 		res, e := c.task(id)
 		if e != nil {
 			c.t.Fatalf("tasks/get %s: %+v", id, e)
@@ -184,10 +186,10 @@ func (c taskClient) await(id string, n int, want ...string) map[string]json.RawM
 	return nil
 }
 
-// waitFor waits until ok, at most n times.
-func waitFor(t *testing.T, n int, what string, ok func() bool) {
+// waitFor waits until ok, as long as enginetest.Patience.
+func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	for range n {
+	for deadline := time.Now().Add(enginetest.Patience); time.Now().Before(deadline); {
 		if ok() {
 			return
 		}
@@ -231,7 +233,7 @@ func TestTasks(t *testing.T) {
 		if e != nil || id == "" || string(res["ttlMs"]) != "3600000" || string(res["pollIntervalMs"]) != "1000" {
 			t.Fatalf("want a task, got %v %+v", res, e)
 		}
-		done := ann.await(id, 200, "completed")
+		done := ann.await(id, "completed")
 		var r struct {
 			Content []struct{ Text string }
 		}
@@ -265,7 +267,7 @@ func TestTasks(t *testing.T) {
 			t.Fatalf("no task: %+v", e)
 		}
 		pid := filepath.Join(dir, "pid")
-		waitFor(t, 500, "the process started", func() bool { _, err := os.Stat(pid); return err == nil })
+		waitFor(t, "the process started", func() bool { _, err := os.Stat(pid); return err == nil })
 		// Another caller can neither cancel it nor see it.
 		if _, e := bob.rpc("tasks/cancel", id, map[string]any{"taskId": id}); e == nil || e.Code != -32602 {
 			t.Errorf("another caller's tasks/cancel: %+v, want -32602", e)
@@ -276,7 +278,7 @@ func TestTasks(t *testing.T) {
 		if res, e := ann.rpc("tasks/cancel", id, map[string]any{"taskId": id}); e != nil || string(res["resultType"]) != `"complete"` || res["status"] != nil {
 			t.Fatalf("tasks/cancel: %v %+v", res, e)
 		}
-		waitFor(t, 500, "the process was killed", func() bool { return !alive(t, pid) })
+		waitFor(t, "the process was killed", func() bool { return !alive(t, pid) })
 		if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -290,7 +292,7 @@ func TestTasks(t *testing.T) {
 
 	t.Run("oversize", func(t *testing.T) {
 		id, _, _ := ann.call("big", map[string]any{})
-		res := ann.await(id, 200, "failed", "completed")
+		res := ann.await(id, "failed", "completed")
 		var e rpcError
 		_ = json.Unmarshal(res["error"], &e)
 		if status(res) != "failed" || res["result"] != nil || !strings.Contains(e.Message, "max_result") {
@@ -300,7 +302,7 @@ func TestTasks(t *testing.T) {
 
 	t.Run("question", func(t *testing.T) {
 		id, _, _ := ann.call("ask", map[string]any{})
-		res := ann.await(id, 200, "input_required")
+		res := ann.await(id, "input_required")
 		var reqs map[string]struct {
 			Method string
 			Params struct{ Message string }
@@ -312,7 +314,7 @@ func TestTasks(t *testing.T) {
 		if ack, e := ann.rpc("tasks/update", id, map[string]any{"taskId": id, "inputResponses": map[string]any{"confirm": map[string]any{"action": "accept", "content": map[string]any{"why": "tested"}}}}); e != nil || string(ack["resultType"]) != `"complete"` {
 			t.Fatalf("tasks/update: %v %+v", ack, e)
 		}
-		done := ann.await(id, 200, "completed", "failed")
+		done := ann.await(id, "completed", "failed")
 		if !strings.Contains(string(done["result"]), "went on: tested") {
 			t.Errorf("after the answer: %v", done)
 		}
@@ -375,17 +377,17 @@ tasks {
 	if e != nil || id == "" {
 		t.Fatalf("no task: %+v", e)
 	}
-	if res := two.await(id, 200, "completed"); !strings.Contains(string(res["result"]), "Hello, Ada") {
+	if res := two.await(id, "completed"); !strings.Contains(string(res["result"]), "Hello, Ada") {
 		t.Errorf("read on the other replica: %v", res)
 	}
 
 	id, _, _ = one.call("work", map[string]any{})
 	pid := filepath.Join(dir, "pid")
-	waitFor(t, 500, "the process started", func() bool { _, err := os.Stat(pid); return err == nil })
+	waitFor(t, "the process started", func() bool { _, err := os.Stat(pid); return err == nil })
 	if _, e := two.rpc("tasks/cancel", id, map[string]any{"taskId": id}); e != nil {
 		t.Fatalf("cancel on the other replica: %+v", e)
 	}
-	waitFor(t, 500, "the process on the first replica was killed", func() bool { return !alive(t, pid) })
+	waitFor(t, "the process on the first replica was killed", func() bool { return !alive(t, pid) })
 	if res, _ := one.task(id); status(res) != "cancelled" {
 		t.Errorf("after cancel: %v", res)
 	}
@@ -404,11 +406,11 @@ func TestTasksStopWithTheServer(t *testing.T) {
 		t.Fatalf("no task: %+v", e)
 	}
 	pid := filepath.Join(dir, "pid")
-	waitFor(t, 500, "the process started", func() bool { _, err := os.Stat(pid); return err == nil })
+	waitFor(t, "the process started", func() bool { _, err := os.Stat(pid); return err == nil })
 	if err := live.Close(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 500, "the process was killed", func() bool { return !alive(t, pid) })
+	waitFor(t, "the process was killed", func() bool { return !alive(t, pid) })
 }
 
 // TestTasksOverStdio: a client of 2025-11-25 that declares the extension
@@ -455,7 +457,7 @@ func TestTasksOverStdio(t *testing.T) {
 	if err := json.Unmarshal(res["taskId"], &taskID); err != nil || string(res["resultType"]) != `"task"` {
 		t.Fatalf("tools/call: %v", res)
 	}
-	for range 200 {
+	for deadline := time.Now().Add(enginetest.Patience); time.Now().Before(deadline); {
 		res = rpc("tasks/get", `{"taskId":"`+taskID+`"}`)
 		if status(res) == "completed" {
 			break

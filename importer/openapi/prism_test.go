@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/engine/schema"
+	"github.com/mcpdecl/mcpdecl/internal/enginetest"
 )
 
 // prismSpecs are the documents TestPrism checks: ours, real ones in the
@@ -141,7 +142,7 @@ func checkWithPrism(t *testing.T, prism, path string) {
 		}
 		called++
 		raw, _ := json.Marshal(args)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), enginetest.Patience)
 		r := tool.Call(ctx, raw)
 		cancel()
 		if !r.IsError {
@@ -220,7 +221,7 @@ func startPrism(t *testing.T, prism, path string) string {
 	select {
 	case <-ready:
 	case <-exited:
-	case <-time.After(90 * time.Second):
+	case <-time.After(enginetest.Patience):
 	}
 	select {
 	case <-ready:
