@@ -48,6 +48,49 @@ func TestSpecExamplesLoad(t *testing.T) {
 	}
 }
 
+// TestEveryBlockDecodes: each block is read through its spec wherever it
+// goes, so that an attribute it does not declare is an error. A block
+// that a spec nests but no code decodes would take anything silently.
+func TestEveryBlockDecodes(t *testing.T) {
+	reg := adapters.Registry()
+	lang := load.Language(reg)
+	var upstreams string
+	for _, b := range lang {
+		if _, ok := reg.Upstream(b.Name); ok && b.In == "" {
+			upstreams += b.Example + "\n"
+		}
+	}
+	checked := 0
+	for _, b := range lang {
+		// The block's own body: the example's first brace, where the
+		// example starts with the block.
+		first, _, _ := strings.Cut(strings.TrimSpace(b.Example), "\n")
+		if b.Open || !strings.HasPrefix(first, b.Name+" ") || !strings.HasSuffix(first, "{") {
+			continue // an open block (locals) takes any name
+		}
+		example := strings.Replace(b.Example, "{", "{\n  zz_undeclared = 1", 1)
+		broken := *b
+		broken.Example = example
+		var loaded []string
+		for _, src := range placed(lang, &broken, upstreams) {
+			_, _, diags := enginetest.Load(t, reg, src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
+			if strings.Contains(describe(diags), `"zz_undeclared"`) {
+				loaded = nil
+				break
+			}
+			loaded = append(loaded, src+"\n"+describe(diags))
+		}
+		if loaded != nil {
+			t.Errorf("%s takes an attribute its spec does not declare:\n%s", b.Path(), strings.Join(loaded, "\n"))
+		}
+		checked++
+	}
+	t.Logf("%d of %d blocks checked", checked, len(lang))
+	if checked < len(lang)/2 {
+		t.Errorf("only %d of %d blocks checked: the examples changed shape", checked, len(lang))
+	}
+}
+
 // placed returns configurations that hold the example of b where b.In
 // says it goes.
 func placed(lang []*spec.Block, b *spec.Block, upstreams string) []string {
