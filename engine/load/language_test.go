@@ -68,11 +68,9 @@ func TestEveryBlockDecodes(t *testing.T) {
 		if b.Open || !strings.HasPrefix(first, b.Name+" ") || !strings.HasSuffix(first, "{") {
 			continue // an open block (locals) takes any name
 		}
-		example := strings.Replace(b.Example, "{", "{\n  zz_undeclared = 1", 1)
-		broken := *b
-		broken.Example = example
+		broken := &spec.Block{Name: b.Name, In: b.In, Example: strings.Replace(b.Example, "{", "{\n  zz_undeclared = 1", 1)}
 		var loaded []string
-		for _, src := range placed(lang, &broken, upstreams) {
+		for _, src := range placed(lang, broken, upstreams) {
 			_, _, diags := enginetest.Load(t, reg, src, enginetest.Options{LookupEnv: enginetest.MapEnv(nil)})
 			if strings.Contains(describe(diags), `"zz_undeclared"`) {
 				loaded = nil
