@@ -32,7 +32,7 @@ type Config struct {
 	// Layers are the configuration's layers of the per-call path of each of
 	// its tools (ToolSpec.Outer, which every tool is made with): its audit
 	// log (package audit) and what its calls' spans record (package
-	// callspan).
+	// tracing).
 	Layers []CallLayer
 	// Resources are the resource blocks, Templates the resource_template
 	// blocks and Prompts the prompt blocks, each sorted by name.

@@ -18,7 +18,7 @@
 // A call runs top to bottom through the [CallLayer]s that Tool.layers (in
 // layer.go) lists, outermost first, each built once as the tool is made:
 // the configuration's (ToolSpec.Outer: the audit log, package audit, and
-// what the call's span records, package callspan), the scopes, the time
+// what the call's span records, package tracing), the scopes, the time
 // of the remote stores, the tool's own (ToolSpec.Layers, in the order the
 // loader puts them: the rate limit, package ratelimit, then the cache,
 // package cache), the timeout, and the call tracer (a traced call runs on

@@ -22,7 +22,6 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/audit"
 	"github.com/mcpdecl/mcpdecl/engine/auth"
 	"github.com/mcpdecl/mcpdecl/engine/cache"
-	"github.com/mcpdecl/mcpdecl/engine/callspan"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/ratelimit"
 	"github.com/mcpdecl/mcpdecl/engine/requeststate"
@@ -30,6 +29,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/engine/tasks"
 	"github.com/mcpdecl/mcpdecl/engine/text"
+	"github.com/mcpdecl/mcpdecl/engine/tracing"
 )
 
 // Options are the inputs of a load besides the files.
@@ -436,7 +436,7 @@ func (l *loader) source(name string) ([]byte, error) {
 var rootSpec = &spec.Block{Name: "file", Blocks: []spec.Nested{
 	{Block: serverSpec}, {Block: variableSpec}, {Block: localsSpec}, {Block: toolSpec},
 	{Block: resourceSpec}, {Block: resourceTemplateSpec}, {Block: promptSpec}, {Block: toolsetSpec},
-	{Block: auth.Spec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec}, {Block: audit.Spec}, {Block: callspan.Spec},
+	{Block: auth.Spec}, {Block: ratelimit.ConfigSpec}, {Block: cache.ConfigSpec}, {Block: audit.Spec}, {Block: tracing.Spec},
 	{Block: requeststate.ConfigSpec}, {Block: tasks.ConfigSpec},
 }}
 

@@ -2,10 +2,10 @@ package load
 
 import (
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/callspan"
+	"github.com/mcpdecl/mcpdecl/engine/tracing"
 )
 
-// tracing decodes the tracing block, if any (see package callspan): what
+// tracing decodes the tracing block, if any (see package tracing): what
 // a call's span records, a layer of every tool's per-call path, there
 // without the block too, to record how calls end.
 func (l *loader) tracing() {
@@ -14,7 +14,7 @@ func (l *loader) tracing() {
 	if b != nil {
 		ctx = l.decodeContext(b.DefRange.Filename)
 	}
-	spans, diags := callspan.Decode(b, ctx)
+	spans, diags := tracing.Decode(b, ctx)
 	l.diags = append(l.diags, diags...)
 	l.outer = append(l.outer, spans)
 }

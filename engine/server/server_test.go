@@ -11,11 +11,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/callspan"
 	"github.com/mcpdecl/mcpdecl/engine/mapping"
 	"github.com/mcpdecl/mcpdecl/engine/schema"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/engine/text"
+	"github.com/mcpdecl/mcpdecl/engine/tracing"
 )
 
 // imageAction returns a fixed PNG, as the HTTP action does for binary bodies.
@@ -32,7 +32,7 @@ func newConfig(t testing.TB, pageSize int, names ...string) *engine.Config {
 	var tools []*engine.Tool
 	// The layer a loaded configuration's tools have, there without a
 	// tracing block too.
-	spans, _ := callspan.Decode(nil, &engine.DecodeContext{Redactor: &text.Redactor{}})
+	spans, _ := tracing.Decode(nil, &engine.DecodeContext{Redactor: &text.Redactor{}})
 	outer := []engine.CallLayer{spans}
 	for _, name := range names {
 		spec := engine.ToolSpec{Name: name, Description: "Tool " + name, Text: mapping.Const("hi from " + name), Outer: outer}

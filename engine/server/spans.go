@@ -15,7 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/engine"
-	"github.com/mcpdecl/mcpdecl/engine/callspan"
+	"github.com/mcpdecl/mcpdecl/engine/tracing"
 )
 
 // maxRequestValue caps, in bytes, each value a request's span takes from
@@ -55,18 +55,18 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 				if l.servesTool(p.Name) {
 					name += " " + p.Name
 				}
-				target, operation = attribute.String("gen_ai.tool.name", callspan.Cap(p.Name, maxRequestValue)), executeTool
+				target, operation = attribute.String("gen_ai.tool.name", tracing.Cap(p.Name, maxRequestValue)), executeTool
 			}
 		case *mcp.GetPromptParams:
 			if p != nil {
 				if _, ok := l.generation().cfg.Prompt(p.Name); ok {
 					name += " " + p.Name
 				}
-				target = attribute.String("gen_ai.prompt.name", callspan.Cap(p.Name, maxRequestValue))
+				target = attribute.String("gen_ai.prompt.name", tracing.Cap(p.Name, maxRequestValue))
 			}
 		case *mcp.ReadResourceParams:
 			if p != nil {
-				target = attribute.String("mcp.resource.uri", callspan.Cap(p.URI, maxRequestValue))
+				target = attribute.String("mcp.resource.uri", tracing.Cap(p.URI, maxRequestValue))
 			}
 		}
 		parent, link := parentContext(ctx, req)
@@ -80,16 +80,16 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		engine.SetSpanAttributes(span, func(attrs []attribute.KeyValue) []attribute.KeyValue {
 			attrs = append(append(attrs, attribute.String("mcp.method.name", method)), transport...)
 			if id, ok := mcp.RequestID(ctx); ok {
-				attrs = append(attrs, attribute.String("jsonrpc.request.id", callspan.Cap(idText(id), maxRequestValue)))
+				attrs = append(attrs, attribute.String("jsonrpc.request.id", tracing.Cap(idText(id), maxRequestValue)))
 			}
 			if r, ok := req.(interface{ ProtocolVersion() string }); ok {
 				if v := r.ProtocolVersion(); v != "" {
-					attrs = append(attrs, attribute.String("mcp.protocol.version", callspan.Cap(v, maxRequestValue)))
+					attrs = append(attrs, attribute.String("mcp.protocol.version", tracing.Cap(v, maxRequestValue)))
 				}
 			}
 			if s := req.GetSession(); s != nil && !isNil(s) {
 				if id := s.ID(); id != "" {
-					attrs = append(attrs, attribute.String("mcp.session.id", callspan.Cap(id, maxRequestValue)))
+					attrs = append(attrs, attribute.String("mcp.session.id", tracing.Cap(id, maxRequestValue)))
 				}
 			}
 			for _, kv := range [...]attribute.KeyValue{target, operation} {
@@ -109,7 +109,7 @@ func (l *Live) traceRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			c := strconv.FormatInt(code, 10)
 			span.SetAttributes(attribute.String("error.type", c), attribute.String("rpc.response.status_code", c))
-			span.SetStatus(codes.Error, callspan.Cap(err.Error(), callspan.MaxValue))
+			span.SetStatus(codes.Error, tracing.Cap(err.Error(), tracing.MaxValue))
 		}
 		return res, err
 	}

@@ -1,10 +1,9 @@
-package callspan
+package tracing
 
 import (
 	"context"
 	"encoding/json"
 
-	"github.com/hashicorp/hcl/v2"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -12,43 +11,12 @@ import (
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/audit"
 	"github.com/mcpdecl/mcpdecl/engine/jsonenc"
-	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/engine/text"
 )
 
 // MaxValue caps a value recorded on a span (arguments and results), in
 // bytes.
 const MaxValue = 4096
-
-// Spec is the tracing block.
-var Spec = &spec.Block{
-	Name:    "tracing",
-	Summary: "Which values of a call its OpenTelemetry span records.",
-	Doc: "Where traces go is set by the standard OTEL_* environment variables, as for every traced service. " +
-		"Without this block no value is recorded: a trace is often read by more people than the server's callers. " +
-		"What is recorded is redacted like the audit log (every secret of the configuration, each sensitive argument as \"(sensitive)\") and cut at 4 KiB.",
-	Example: `tracing {
-  arguments = true
-  results   = true
-}`,
-	Attrs: []*spec.Attr{
-		spec.Bool("arguments", `records the arguments on the call's span, as gen_ai.tool.call.arguments; sensitive ones as "(sensitive)"`).WithDefault(false),
-		spec.Bool("results", "records the result (its structured content, else its text), as gen_ai.tool.call.result").WithDefault(false),
-	},
-}
-
-// Decode reads the tracing block, or none when block is nil: which values
-// of a call its span records. What it records is redacted with
-// ctx.Redactor.
-func Decode(block *hcl.Block, ctx *engine.DecodeContext) (*Layer, hcl.Diagnostics) {
-	l := &Layer{redact: ctx.Redactor.Redact}
-	if block == nil {
-		return l, nil
-	}
-	v, diags := Spec.Decode(block.Body, ctx)
-	l.Arguments, l.Results = v.Bool("arguments"), v.Bool("results")
-	return l, diags
-}
 
 // Layer is a configuration's tracing block, and the layer of each of its
 // tools' per-call path that records how a call ended on the span of ctx,
