@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/mcpdecl/mcpdecl/internal/testwait"
 )
 
 // testKey is a private key, and the JWK of its public half.
@@ -244,16 +246,12 @@ func TestBackgroundRefresh(t *testing.T) {
 	}
 }
 
-// patience is enginetest.Patience, which this package's own tests cannot
-// import (enginetest loads configurations, which imports this package).
-const patience = 2 * time.Minute
-
-// waitFor waits for cond to hold, as long as patience.
+// waitFor waits for cond to hold, as long as testwait.Patience.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(patience); !cond(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(testwait.Patience); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the condition did not hold within %s", patience)
+			t.Fatalf("the condition did not hold within %s", testwait.Patience)
 		}
 	}
 }

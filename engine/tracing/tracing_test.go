@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/internal/enginetest"
+	"github.com/mcpdecl/mcpdecl/internal/testwait"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
@@ -216,7 +216,7 @@ func TestNeverWaitsForAStuckEndpoint(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(enginetest.Patience):
+	case <-time.After(testwait.Patience):
 		t.Fatal("ending spans waited on a stuck exporter")
 	}
 	full, failed := tr.Dropped()

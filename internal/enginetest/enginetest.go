@@ -21,13 +21,12 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
+	"github.com/mcpdecl/mcpdecl/internal/testwait"
 )
 
-// Patience is how long a test waits for something that must happen, such as
-// a notification or a process's exit: long enough that only a hang, never a
-// busy machine, runs out of it. A test states what it waits for by its
-// outcome, not by how soon it comes.
-const Patience = 2 * time.Minute
+// Patience is how long a test waits for something that must happen: see
+// [testwait.Patience].
+const Patience = testwait.Patience
 
 // Options are what a test may set besides the source.
 type Options struct {
