@@ -176,8 +176,11 @@ tool "huge" {
 			t.Errorf("huge = %s", got)
 		}
 	}
-	if elapsed := time.Since(start); elapsed > 5*time.Second {
-		t.Errorf("three calls took %s", elapsed)
+	// Reading the hundred million rows takes minutes; a stopped statement
+	// ends in well under a second, but a busy machine can slow the stop:
+	// leave room, as the PostgreSQL test does.
+	if elapsed := time.Since(start); elapsed > 20*time.Second {
+		t.Errorf("three calls took %s: the rows were read to the end", elapsed)
 	}
 	if !eventually(func() bool { return s.running(t, marker) == 0 }) {
 		t.Errorf("the statement still runs on the server")
