@@ -44,6 +44,9 @@ type watch struct {
 	// perCaller is set while the contents read caller: they differ from
 	// one subscriber to another, so they are not read for all of them.
 	perCaller bool
+	// learned is closed once the first read, of the configuration served
+	// when the first client subscribed, is done; nil when there was none.
+	learned chan struct{}
 }
 
 func newSubscriptions(l *Live) *subscriptions {
@@ -76,8 +79,14 @@ func (s *subscriptions) subscribe(_ context.Context, req *mcp.SubscribeRequest) 
 			s.poll(w, d)
 		} else if !w.perCaller {
 			// Learn the contents, to tell after a reload whether they
-			// changed.
-			go s.check(s.ctx, w)
+			// changed: those of the configuration served now, even when
+			// a reload comes before the read ends (reloaded waits for it).
+			g, release := s.l.acquire()
+			w.learned = make(chan struct{})
+			go func() {
+				defer close(w.learned)
+				s.checkOn(s.ctx, w, g, release)
+			}()
 		}
 	}
 	w.sessions[req.Session] = true
@@ -208,6 +217,15 @@ func (s *subscriptions) reloaded() {
 		}
 	}
 	s.mu.Unlock()
+	for _, w := range ws {
+		if w.learned != nil {
+			select {
+			case <-w.learned:
+			case <-s.ctx.Done():
+				return
+			}
+		}
+	}
 	for _, w := range told {
 		s.l.logger.Debug("subscribed resource read per caller, told it may have changed", "uri", w.uri)
 		_ = s.l.srv.ResourceUpdated(s.ctx, &mcp.ResourceUpdatedNotificationParams{URI: w.uri})
@@ -222,6 +240,12 @@ func (s *subscriptions) reloaded() {
 // changes nothing, but a URI no longer served is a change.
 func (s *subscriptions) check(ctx context.Context, w *watch) {
 	g, release := s.l.acquire()
+	s.checkOn(ctx, w, g, release)
+}
+
+// checkOn is check on the generation g, acquired: release lets it go once
+// read.
+func (s *subscriptions) checkOn(ctx context.Context, w *watch, g *generation, release func()) {
 	contents, found, err := s.l.read(ctx, g, w.uri)
 	release()
 	if ctx.Err() != nil {

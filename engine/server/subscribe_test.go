@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	httpaction "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/server"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
@@ -105,9 +107,6 @@ func TestResourceSubscriptions(t *testing.T) {
 					t.Fatalf("subscribe %s: %v", uri, err)
 				}
 			}
-			// The first reads that learn the contents run in the background.
-			time.Sleep(200 * time.Millisecond)
-
 			live.Swap(subscribedConfig(t, "2"))
 			if uri := got.next(enginetest.Patience); uri != "x://news" {
 				t.Fatalf("after a reload that changed x://news: told of %q", uri)
@@ -133,6 +132,56 @@ func TestResourceSubscriptions(t *testing.T) {
 				t.Errorf("polled resource: told of %q", uri)
 			}
 		})
+	}
+}
+
+// TestReloadDuringTheFirstRead: a reload that comes while the first read
+// of a subscribed resource, which learns its contents, is still running is
+// told to the subscriber when it changed the contents: the first read is
+// of the configuration served when the client subscribed, and the reload's
+// read waits for it, so that what the server holds after is the reload's.
+func TestReloadDuringTheFirstRead(t *testing.T) {
+	gate := make(chan struct{})
+	var reads atomic.Int32
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if reads.Add(1) == 1 {
+			<-gate // the first read waits until the reload has begun
+		}
+		fmt.Fprint(w, r.URL.Query().Get("v"))
+	}))
+	t.Cleanup(up.Close)
+	config := func(v string) *engine.Config {
+		return loadTools(t, `
+resource "slow" {
+  uri  = "x://slow"
+  http {
+    url   = "`+up.URL+`"
+    query = { v = "`+v+`" }
+  }
+  text = expr("body")
+}
+`, httpaction.New())
+	}
+	live := server.NewLive(config("1"), nil, server.Options{Watch: true})
+	t.Cleanup(func() { _ = live.Close() })
+	got := updates(make(chan string, 16))
+	cs := connectLive(t, live, "2025-11-25", got.options())
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "x://slow"}); err != nil {
+		t.Fatal(err)
+	}
+	live.Swap(config("2"))
+	close(gate)
+	if uri := got.next(enginetest.Patience); uri != "x://slow" {
+		t.Fatalf("a reload during the first read changed x://slow: told of %q", uri)
+	}
+	if n := reads.Load(); n != 2 {
+		t.Errorf("the resource was read %d times, want 2 (the first read, then the reload's)", n)
+	}
+	// What the server holds now is the contents of the reload: another
+	// reload to the same contents changes nothing.
+	live.Swap(config("2"))
+	if uri := got.next(time.Second); uri != "" {
+		t.Errorf("a reload that left the contents alone: told of %s", uri)
 	}
 }
 
