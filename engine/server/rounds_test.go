@@ -385,9 +385,13 @@ type rawSession struct {
 	t    *testing.T
 	conn mcp.Connection
 	ctx  context.Context
+	// held are the messages read that no next has taken yet: a
+	// notification may come before the response that a test waits for
+	// first (a task's status before the answer that created it).
+	held []map[string]json.RawMessage
 }
 
-func (r rawSession) send(id int, method string, params map[string]any) {
+func (r *rawSession) send(id int, method string, params map[string]any) {
 	r.t.Helper()
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	if id == 0 {
@@ -402,10 +406,16 @@ func (r rawSession) send(id int, method string, params map[string]any) {
 	}
 }
 
-// next reads messages until one satisfies ok, and returns it as JSON; at
-// most n are read.
-func (r rawSession) next(n int, what string, ok func(map[string]json.RawMessage) bool) map[string]json.RawMessage {
+// next returns the first message, held or read, that satisfies ok, as
+// JSON; at most n more are read.
+func (r *rawSession) next(n int, what string, ok func(map[string]json.RawMessage) bool) map[string]json.RawMessage {
 	r.t.Helper()
+	for i, m := range r.held {
+		if ok(m) {
+			r.held = slices.Delete(r.held, i, i+1)
+			return m
+		}
+	}
 	for range n {
 		msg, err := r.conn.Read(r.ctx)
 		if err != nil {
@@ -417,6 +427,7 @@ func (r rawSession) next(n int, what string, ok func(map[string]json.RawMessage)
 		if ok(m) {
 			return m
 		}
+		r.held = append(r.held, m)
 	}
 	r.t.Fatalf("no %s in %d messages", what, n)
 	return nil
@@ -455,7 +466,7 @@ tool "wait" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := rawSession{t, conn, ctx}
+	r := &rawSession{t: t, conn: conn, ctx: ctx}
 	response := func(id string) func(map[string]json.RawMessage) bool {
 		return func(m map[string]json.RawMessage) bool { return string(m["id"]) == id }
 	}
