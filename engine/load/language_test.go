@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters"
+	"github.com/mcpdecl/mcpdecl/engine"
 	"github.com/mcpdecl/mcpdecl/engine/load"
 	"github.com/mcpdecl/mcpdecl/engine/spec"
 	"github.com/mcpdecl/mcpdecl/internal/enginetest"
@@ -22,12 +23,7 @@ import (
 func TestSpecExamplesLoad(t *testing.T) {
 	reg := adapters.Registry()
 	lang := load.Language(reg)
-	var upstreams string
-	for _, b := range lang {
-		if _, ok := reg.Upstream(b.Name); ok && b.In == "" {
-			upstreams += b.Example + "\n"
-		}
-	}
+	upstreams := upstreamExamples(reg, lang)
 	for _, b := range lang {
 		if b.Example == "" {
 			t.Errorf("%s: no example", b.Path())
@@ -54,12 +50,7 @@ func TestSpecExamplesLoad(t *testing.T) {
 func TestEveryBlockDecodes(t *testing.T) {
 	reg := adapters.Registry()
 	lang := load.Language(reg)
-	var upstreams string
-	for _, b := range lang {
-		if _, ok := reg.Upstream(b.Name); ok && b.In == "" {
-			upstreams += b.Example + "\n"
-		}
-	}
+	upstreams := upstreamExamples(reg, lang)
 	checked := 0
 	for _, b := range lang {
 		// The block's own body: the example's first brace, where the
@@ -87,6 +78,18 @@ func TestEveryBlockDecodes(t *testing.T) {
 	if checked < len(lang)/2 {
 		t.Errorf("only %d of %d blocks checked: the examples changed shape", checked, len(lang))
 	}
+}
+
+// upstreamExamples are the examples of the adapters' top-level blocks
+// (http_api, database), which the examples of other blocks may refer to.
+func upstreamExamples(reg *engine.Registry, lang []*spec.Block) string {
+	var out string
+	for _, b := range lang {
+		if _, ok := reg.Upstream(b.Name); ok && b.In == "" {
+			out += b.Example + "\n"
+		}
+	}
+	return out
 }
 
 // placed returns configurations that hold the example of b where b.In
